@@ -1,0 +1,96 @@
+import { userInfo } from 'node:os'
+
+/** Environment parsed once into a frozen, typed Config (DECISIONS.md "Running it"). */
+export type Plan = 'starter' | 'growth' | 'pro' | 'enterprise'
+
+export interface Config {
+  readonly env: 'development' | 'production' | 'test'
+  readonly port: number
+  readonly appPort: number
+  readonly host: string
+  readonly baseUrl: string
+  readonly appUrl: string
+  /** undefined: embedded PGlite in dataDir; 'memory://': PGlite in memory; postgres://…: a server */
+  readonly databaseUrl: string | undefined
+  readonly dataDir: string
+  readonly redisUrl: string | undefined
+  readonly accessTokenTtlS: number
+  readonly refreshTokenTtlS: number
+  readonly authCodeTtlS: number
+  readonly webhookRetryDelaysMs: readonly number[]
+  readonly webhookTimeoutMs: number
+  readonly webhookAllowNetworks: readonly string[]
+  readonly bodyLimitBytes: number
+  readonly logLevel: string
+  readonly seedDemo: boolean
+}
+
+/**
+ * libpq falls back to the operating-system user when a URL names none; node-postgres reads only $USER, which
+ * service managers and CI often leave unset. Name the OS user explicitly, as psql would use.
+ */
+export function withDefaultUser(url: string | undefined): string | undefined {
+  if (!url || !/^postgres(ql)?:/.test(url)) return url
+  const parsed = new URL(url)
+  if (parsed.username || process.env.PGUSER) return url
+  parsed.username = process.env.USER || userInfo().username
+  return parsed.toString()
+}
+
+const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** Parses "1m,5m,25m,2h" into milliseconds. */
+export function parseDurations(text: string): number[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const match = /^(\d+)(ms|s|m|h|d)$/.exec(part)
+      if (!match) throw new Error(`invalid duration "${part}" (expected e.g. 30s, 5m, 2h)`)
+      return Number(match[1]) * durationUnits[match[2]]
+    })
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`)
+  return value
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development'
+  const port = integer(env, 'PORT', 3000)
+  const appPort = integer(env, 'APP_PORT', 3001)
+  return Object.freeze({
+    env: nodeEnv,
+    port,
+    appPort,
+    host: env.HOST ?? '127.0.0.1',
+    baseUrl: (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    appUrl: (env.APP_URL ?? `http://localhost:${appPort}`).replace(/\/$/, ''),
+    databaseUrl: withDefaultUser(env.DATABASE_URL || undefined),
+    dataDir: env.DATA_DIR ?? './data',
+    redisUrl: env.REDIS_URL || undefined,
+    accessTokenTtlS: integer(env, 'ACCESS_TOKEN_TTL_S', 900),
+    refreshTokenTtlS: integer(env, 'REFRESH_TOKEN_TTL_S', 2_592_000),
+    authCodeTtlS: integer(env, 'AUTH_CODE_TTL_S', 60),
+    webhookRetryDelaysMs: Object.freeze(parseDurations(env.WEBHOOK_RETRY_DELAYS ?? '1m,5m,25m,2h')),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 30_000),
+    webhookAllowNetworks: Object.freeze(
+      (env.WEBHOOK_ALLOW_NETWORKS ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576),
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    seedDemo: env.SEED_DEMO !== 'false',
+  })
+}
+
+export function isEmbedded(config: Config): boolean {
+  return config.databaseUrl === undefined || config.databaseUrl.startsWith('memory://')
+}

@@ -1,0 +1,106 @@
+import type { Queryable } from '../../platform/db/database.ts'
+import type { Role } from '../../platform/http/context.ts'
+
+export interface UserRow {
+  id: string
+  org_id: string
+  email: string
+  name: string
+  role: Role
+  password_hash: string | null
+  created_at: Date
+}
+
+export interface RefreshRow {
+  session_id: string
+  user_id: string
+  scopes: string[]
+  expired: boolean
+  used: boolean
+  revoked: boolean
+}
+
+export async function orgOfEmail(q: Queryable, email: string): Promise<string | null> {
+  const result = await q.query<{ org_id: string | null }>('SELECT auth_org_of_email($1) AS org_id', [email])
+  return result.rows[0]?.org_id ?? null
+}
+
+export async function orgOfRefreshToken(q: Queryable, tokenHash: string): Promise<string | null> {
+  const result = await q.query<{ org_id: string | null }>('SELECT auth_org_of_refresh_token($1) AS org_id', [tokenHash])
+  return result.rows[0]?.org_id ?? null
+}
+
+export async function insertUser(
+  q: Queryable,
+  user: { id: string; orgId: string; email: string; name: string; role: Role; passwordHash: string | null },
+): Promise<UserRow> {
+  const result = await q.query<UserRow>(
+    `INSERT INTO users (id, org_id, email, name, role, password_hash) VALUES ($1, $2, $3, $4, $5, $6)
+     RETURNING id, org_id, email, name, role, password_hash, created_at`,
+    [user.id, user.orgId, user.email, user.name, user.role, user.passwordHash],
+  )
+  return result.rows[0]
+}
+
+export async function userByEmail(q: Queryable, orgId: string, email: string): Promise<UserRow | undefined> {
+  const result = await q.query<UserRow>(
+    'SELECT id, org_id, email, name, role, password_hash, created_at FROM users WHERE org_id = $1 AND lower(email) = lower($2)',
+    [orgId, email],
+  )
+  return result.rows[0]
+}
+
+export async function userById(q: Queryable, orgId: string, id: string): Promise<UserRow | undefined> {
+  const result = await q.query<UserRow>(
+    'SELECT id, org_id, email, name, role, password_hash, created_at FROM users WHERE org_id = $1 AND id = $2',
+    [orgId, id],
+  )
+  return result.rows[0]
+}
+
+export async function emailTaken(q: Queryable, email: string): Promise<boolean> {
+  return (await orgOfEmail(q, email)) !== null
+}
+
+export async function insertSession(q: Queryable, s: { id: string; orgId: string; userId: string; scopes: string[] }): Promise<void> {
+  await q.query('INSERT INTO auth_sessions (id, org_id, user_id, scopes) VALUES ($1, $2, $3, $4)', [s.id, s.orgId, s.userId, s.scopes])
+}
+
+export async function insertRefreshToken(
+  q: Queryable,
+  t: { hash: string; orgId: string; sessionId: string; ttlSeconds: number },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO refresh_tokens (token_hash, org_id, session_id, expires_at)
+     VALUES ($1, $2, $3, now() + make_interval(secs => $4))`,
+    [t.hash, t.orgId, t.sessionId, t.ttlSeconds],
+  )
+}
+
+/** Locks the token row, so of two parallel refreshes with one token the second sees it used. */
+export async function lockRefreshToken(q: Queryable, orgId: string, hash: string): Promise<RefreshRow | undefined> {
+  const result = await q.query<RefreshRow>(
+    `SELECT rt.session_id, s.user_id, s.scopes, rt.expires_at <= now() AS expired, rt.used_at IS NOT NULL AS used,
+            s.revoked_at IS NOT NULL AS revoked
+     FROM refresh_tokens rt JOIN auth_sessions s ON s.id = rt.session_id AND s.org_id = rt.org_id
+     WHERE rt.org_id = $1 AND rt.token_hash = $2
+     FOR UPDATE OF rt`,
+    [orgId, hash],
+  )
+  return result.rows[0]
+}
+
+export async function markRefreshTokenUsed(q: Queryable, orgId: string, hash: string): Promise<void> {
+  await q.query('UPDATE refresh_tokens SET used_at = now() WHERE org_id = $1 AND token_hash = $2', [orgId, hash])
+}
+
+export async function touchSession(q: Queryable, orgId: string, sessionId: string): Promise<void> {
+  await q.query('UPDATE auth_sessions SET last_used_at = now() WHERE org_id = $1 AND id = $2', [orgId, sessionId])
+}
+
+export async function revokeSession(q: Queryable, orgId: string, sessionId: string, reason: string): Promise<void> {
+  await q.query(
+    'UPDATE auth_sessions SET revoked_at = coalesce(revoked_at, now()), revoked_reason = coalesce(revoked_reason, $3) WHERE org_id = $1 AND id = $2',
+    [orgId, sessionId, reason],
+  )
+}

@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ANY_TOKEN } from '../../platform/http/authenticate.ts'
+import { errorResponses } from '../../platform/http/schemas.ts'
+import { LoginBody, LoginSessionSchema, MeSchema, RefreshBody } from './auth.schemas.ts'
+import type { AuthService } from './auth.service.ts'
+
+const tags = ['auth']
+
+export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+  app.post(
+    '/auth/login',
+    {
+      config: { scope: false },
+      schema: {
+        tags,
+        summary: 'Exchange e-mail and password for an access token and a refresh token',
+        security: [],
+        body: LoginBody,
+        response: { 200: LoginSessionSchema, ...errorResponses(400, 401, 422, 429) },
+      },
+    },
+    async (request) => ({ data: await auth.login(request.body.email, request.body.password) }),
+  )
+
+  app.post(
+    '/auth/refresh',
+    {
+      config: { scope: false },
+      schema: {
+        tags,
+        summary: 'Rotate a refresh token: a new access token and a new refresh token',
+        security: [],
+        body: RefreshBody,
+        response: { 200: LoginSessionSchema, ...errorResponses(400, 401, 422, 429) },
+      },
+    },
+    async (request) => ({ data: await auth.refresh(request.body.refreshToken) }),
+  )
+
+  app.post(
+    '/auth/logout',
+    {
+      config: { scope: ANY_TOKEN },
+      schema: { tags, summary: 'Revoke the current session and its tokens', response: { 204: { type: 'null' }, ...errorResponses(401) } },
+    },
+    async (request, reply) => {
+      await auth.logout(request.ctx)
+      return reply.code(204).send(null)
+    },
+  )
+
+  app.get(
+    '/auth/me',
+    {
+      config: { scope: ANY_TOKEN },
+      schema: { tags, summary: 'The authenticated user', response: { 200: MeSchema, ...errorResponses(401, 404) } },
+    },
+    async (request) => ({ data: await auth.me(request.ctx) }),
+  )
+}

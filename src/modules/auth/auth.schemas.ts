@@ -1,0 +1,35 @@
+import { Type } from 'typebox'
+
+export const LoginBody = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 320 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+)
+
+export const RefreshBody = Type.Object(
+  { refreshToken: Type.String({ minLength: 1, maxLength: 512 }) },
+  { additionalProperties: false },
+)
+
+/** SPEC's login session, camelCase as SPEC shows it. */
+export const LoginSessionSchema = Type.Object({
+  data: Type.Object({
+    accessToken: Type.String(),
+    refreshToken: Type.String(),
+    expiresIn: Type.Integer(),
+    user: Type.Object({ id: Type.String(), email: Type.String(), orgId: Type.String() }),
+  }),
+})
+
+export const MeSchema = Type.Object({
+  data: Type.Object({
+    id: Type.String(),
+    email: Type.String(),
+    orgId: Type.String(),
+    name: Type.String(),
+    role: Type.String(),
+    scopes: Type.Array(Type.String()),
+  }),
+})

@@ -1,0 +1,147 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import { randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
+import type { Queryable } from '../../platform/db/database.ts'
+import { AppError, notFound, unauthorized } from '../../platform/errors/app-error.ts'
+import type { RequestContext, Role } from '../../platform/http/context.ts'
+import type { Runtime } from '../../platform/runtime.ts'
+import * as repo from './auth.repo.ts'
+import { hashPassword, verifyPassword } from './passwords.ts'
+import { scopesOfRole } from './scopes.ts'
+
+/** The client id of tokens from the login endpoint, as opposed to OAuth apps. */
+export const FIRST_PARTY_CLIENT = 'first-party'
+
+export interface LoginSession {
+  accessToken: string
+  refreshToken: string
+  expiresIn: number
+  user: { id: string; email: string; orgId: string }
+}
+
+const badCredentials = () => unauthorized('the e-mail or password is incorrect')
+const badRefresh = () =>
+  unauthorized('the refresh token is invalid, expired or revoked; log in again', {
+    'www-authenticate': 'Bearer error="invalid_token"',
+  })
+
+export function createAuthService(runtime: Runtime) {
+  const { database, accessTokens, revocations, config } = runtime
+
+  async function issue(orgId: string, user: repo.UserRow, sessionId: string, scopes: string[], refreshToken: string): Promise<LoginSession> {
+    const accessToken = await accessTokens.sign({
+      sub: user.id,
+      orgId,
+      scopes,
+      sid: sessionId,
+      clientId: FIRST_PARTY_CLIENT,
+      actorKind: 'user',
+      userId: user.id,
+    })
+    return { accessToken, refreshToken, expiresIn: config.accessTokenTtlS, user: { id: user.id, email: user.email, orgId } }
+  }
+
+  async function newRefreshToken(q: Queryable, orgId: string, sessionId: string): Promise<string> {
+    const token = randomToken('ort')
+    await repo.insertRefreshToken(q, { hash: sha256Hex(token), orgId, sessionId, ttlSeconds: config.refreshTokenTtlS })
+    return token
+  }
+
+  async function revokeEverywhere(sessionId: string): Promise<void> {
+    await revocations.revoke(sessionId, Date.now() + config.accessTokenTtlS * 1000)
+  }
+
+  return {
+    /** Creates a user in the caller's transaction (org creation, invitations). */
+    async createUser(
+      q: Queryable,
+      input: { orgId: string; email: string; name?: string; role: Role; password: string | null },
+    ): Promise<repo.UserRow> {
+      if (await repo.emailTaken(q, input.email)) {
+        throw new AppError('conflict', 'a user with this e-mail already exists', {
+          errors: [{ field: 'email', message: 'is already registered', code: 'taken' }],
+        })
+      }
+      const passwordHash = input.password === null ? null : await hashPassword(input.password)
+      return repo.insertUser(q, {
+        id: newId('usr'),
+        orgId: input.orgId,
+        email: input.email.trim(),
+        name: input.name ?? '',
+        role: input.role,
+        passwordHash,
+      })
+    },
+
+    /** Exchanges credentials for a session; a wrong password and an unknown e-mail get the same answer. */
+    async login(email: string, password: string): Promise<LoginSession> {
+      const orgId = await database.unscoped((q) => repo.orgOfEmail(q, email))
+      if (!orgId) {
+        await verifyPassword(null, password)
+        throw badCredentials()
+      }
+      const user = await database.read(orgId, (q) => repo.userByEmail(q, orgId, email))
+      if (!user || !(await verifyPassword(user.password_hash, password))) throw badCredentials()
+      const scopes = scopesOfRole(user.role)
+      const sessionId = newId('sess')
+      const refreshToken = await database.transaction(orgId, async (q) => {
+        await repo.insertSession(q, { id: sessionId, orgId, userId: user.id, scopes })
+        return newRefreshToken(q, orgId, sessionId)
+      })
+      return issue(orgId, user, sessionId, scopes, refreshToken)
+    },
+
+    /**
+     * Rotates a refresh token: each use issues a new one; presenting a used one revokes the whole family
+     * (SPEC "Rules" 1), and of two parallel uses exactly one succeeds (the row lock).
+     */
+    async refresh(refreshToken: string): Promise<LoginSession> {
+      const hash = sha256Hex(refreshToken)
+      const orgId = await database.unscoped((q) => repo.orgOfRefreshToken(q, hash))
+      if (!orgId) throw badRefresh()
+      const outcome = await database.transaction(orgId, async (q) => {
+        const row = await repo.lockRefreshToken(q, orgId, hash)
+        if (!row || row.expired || row.revoked) return { kind: 'refused' as const }
+        if (row.used) {
+          await repo.revokeSession(q, orgId, row.session_id, 'refresh token reused')
+          return { kind: 'reused' as const, sessionId: row.session_id }
+        }
+        const user = await repo.userById(q, orgId, row.user_id)
+        if (!user) return { kind: 'refused' as const }
+        await repo.markRefreshTokenUsed(q, orgId, hash)
+        await repo.touchSession(q, orgId, row.session_id)
+        const next = await newRefreshToken(q, orgId, row.session_id)
+        return { kind: 'rotated' as const, user, row, next }
+      })
+      if (outcome.kind === 'reused') {
+        await revokeEverywhere(outcome.sessionId)
+        throw badRefresh()
+      }
+      if (outcome.kind === 'refused') throw badRefresh()
+      return issue(orgId, outcome.user, outcome.row.session_id, outcome.row.scopes, outcome.next)
+    },
+
+    /** Revokes the caller's session: its refresh tokens and, at once on every instance, its access tokens. */
+    async logout(ctx: RequestContext): Promise<void> {
+      await ctx.db.tx((q) => repo.revokeSession(q, ctx.orgId, ctx.sessionId, 'logout'))
+      await revokeEverywhere(ctx.sessionId)
+    },
+
+    async me(ctx: RequestContext) {
+      if (!ctx.actor.userId) throw notFound('user')
+      const user = await ctx.db.read((q) => repo.userById(q, ctx.orgId, ctx.actor.userId!))
+      if (!user) throw notFound('user')
+      return {
+        id: user.id,
+        email: user.email,
+        orgId: user.org_id,
+        name: user.name,
+        role: user.role,
+        scopes: [...ctx.scopes],
+      }
+    },
+
+    revokeSession: revokeEverywhere,
+  }
+}
+
+export type AuthService = ReturnType<typeof createAuthService>

@@ -1,0 +1,46 @@
+import type { Role } from '../../platform/http/context.ts'
+
+/** SPEC's scopes plus DECISIONS.md's campaigns scopes; `partners:write` is for partner apps only. */
+export const MERCHANT_SCOPES = [
+  'catalog:read',
+  'catalog:write',
+  'orders:read',
+  'orders:write',
+  'customers:read',
+  'customers:write',
+  'loyalty:read',
+  'loyalty:write',
+  'payments:read',
+  'payments:write',
+  'inventory:read',
+  'inventory:write',
+  'reports:read',
+  'webhooks:write',
+  'automations:read',
+  'automations:write',
+  'campaigns:read',
+  'campaigns:write',
+] as const
+
+export type Scope = (typeof MERCHANT_SCOPES)[number]
+
+const staffScopes: Scope[] = [
+  'catalog:read',
+  'inventory:read',
+  'orders:read',
+  'orders:write',
+  'payments:read',
+  'payments:write',
+  'customers:read',
+  'customers:write',
+  'loyalty:read',
+  'loyalty:write',
+  'campaigns:read',
+]
+
+/** The scopes a role's login tokens carry: owners everything, managers all but integrations, staff the till. */
+export function scopesOfRole(role: Role): Scope[] {
+  if (role === 'owner') return [...MERCHANT_SCOPES]
+  if (role === 'manager') return MERCHANT_SCOPES.filter((s) => s !== 'webhooks:write')
+  return [...staffScopes]
+}

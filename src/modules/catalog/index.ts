@@ -1,0 +1,4 @@
+/** Products, variants, categories, modifiers, price lists, bundles and markdowns. */
+export { catalogRoutes } from './catalog.routes.ts'
+export { type CatalogService, createCatalogService } from './catalog.service.ts'
+export type { Product } from './products.service.ts'

@@ -1,0 +1,142 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+export interface ProductRow {
+  id: string
+  org_id: string
+  name: string
+  description: string
+  sku: string
+  barcodes: string[]
+  base_price: string
+  category_id: string | null
+  tags: string[]
+  is_active: boolean
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface ProductFilter {
+  afterId?: string
+  categoryId?: string
+  isActive?: boolean
+  search?: string
+  ids?: readonly string[]
+  limit: number
+}
+
+export interface ProductWrite {
+  name?: string
+  description?: string
+  sku?: string
+  barcodes?: string[]
+  basePrice?: bigint
+  categoryId?: string | null
+  tags?: string[]
+  isActive?: boolean
+}
+
+const columns =
+  'id, org_id, name, description, sku, barcodes, base_price, category_id, tags, is_active, version, created_at, updated_at'
+
+/** Keyset page in creation order; `limit` is the number of rows to fetch (the caller asks one more than it serves). */
+export async function listProducts(q: Queryable, orgId: string, f: ProductFilter): Promise<ProductRow[]> {
+  const like = f.search === undefined ? null : `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  const result = await q.prepared<ProductRow>(
+    'products_list',
+    `SELECT ${columns} FROM products
+     WHERE org_id = $1
+       AND ($2::text IS NULL OR id > $2)
+       AND ($3::text IS NULL OR category_id = $3)
+       AND ($4::boolean IS NULL OR is_active = $4)
+       AND ($5::text IS NULL OR name ILIKE $5 OR sku ILIKE $5 OR barcodes @> ARRAY[$6::text])
+       AND ($7::text[] IS NULL OR id = ANY($7))
+     ORDER BY id
+     LIMIT $8`,
+    [orgId, f.afterId ?? null, f.categoryId ?? null, f.isActive ?? null, like, f.search ?? null, f.ids ?? null, f.limit],
+  )
+  return result.rows
+}
+
+export async function productById(q: Queryable, orgId: string, id: string): Promise<ProductRow | undefined> {
+  const result = await q.prepared<ProductRow>('product_by_id', `SELECT ${columns} FROM products WHERE org_id = $1 AND id = $2`, [
+    orgId,
+    id,
+  ])
+  return result.rows[0]
+}
+
+export async function productsByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<ProductRow[]> {
+  const result = await q.prepared<ProductRow>(
+    'products_by_ids',
+    `SELECT ${columns} FROM products WHERE org_id = $1 AND id = ANY($2)`,
+    [orgId, ids],
+  )
+  return result.rows
+}
+
+export async function productsByCategories(q: Queryable, orgId: string, categoryIds: readonly string[]): Promise<ProductRow[]> {
+  const result = await q.prepared<ProductRow>(
+    'products_by_categories',
+    `SELECT ${columns} FROM products WHERE org_id = $1 AND category_id = ANY($2) ORDER BY id`,
+    [orgId, categoryIds],
+  )
+  return result.rows
+}
+
+export async function skuTaken(q: Queryable, orgId: string, sku: string, exceptId?: string): Promise<boolean> {
+  const result = await q.query('SELECT 1 FROM products WHERE org_id = $1 AND sku = $2 AND ($3::text IS NULL OR id <> $3)', [
+    orgId,
+    sku,
+    exceptId ?? null,
+  ])
+  return (result.rowCount ?? 0) > 0
+}
+
+export async function categoryExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  const result = await q.query('SELECT 1 FROM categories WHERE org_id = $1 AND id = $2', [orgId, id])
+  return (result.rowCount ?? 0) > 0
+}
+
+export async function insertProduct(q: Queryable, orgId: string, id: string, p: Required<ProductWrite>): Promise<ProductRow> {
+  const result = await q.query<ProductRow>(
+    `INSERT INTO products (id, org_id, name, description, sku, barcodes, base_price, category_id, tags, is_active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,
+    [id, orgId, p.name, p.description, p.sku, p.barcodes, p.basePrice.toString(), p.categoryId, p.tags, p.isActive],
+  )
+  return result.rows[0]
+}
+
+/**
+ * Applies the given fields when `expectedVersion` is absent or current, bumping the version. Returns undefined
+ * when nothing matched: the caller tells a missing row from a stale version.
+ */
+export async function updateProduct(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  p: ProductWrite,
+  expectedVersion: number | undefined,
+): Promise<ProductRow | undefined> {
+  const sets: string[] = []
+  const params: unknown[] = [orgId, id, expectedVersion ?? null]
+  const set = (column: string, value: unknown) => {
+    params.push(value)
+    sets.push(`${column} = $${params.length}`)
+  }
+  if (p.name !== undefined) set('name', p.name)
+  if (p.description !== undefined) set('description', p.description)
+  if (p.sku !== undefined) set('sku', p.sku)
+  if (p.barcodes !== undefined) set('barcodes', p.barcodes)
+  if (p.basePrice !== undefined) set('base_price', p.basePrice.toString())
+  if (p.categoryId !== undefined) set('category_id', p.categoryId)
+  if (p.tags !== undefined) set('tags', p.tags)
+  if (p.isActive !== undefined) set('is_active', p.isActive)
+  const result = await q.query<ProductRow>(
+    `UPDATE products SET ${[...sets, 'version = version + 1', 'updated_at = now()'].join(', ')}
+     WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)
+     RETURNING ${columns}`,
+    params,
+  )
+  return result.rows[0]
+}

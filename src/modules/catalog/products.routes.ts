@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { CreateProductBody, ProductListQuery, ProductSchema, UpdateProductBody } from './products.schemas.ts'
+import type { ProductsService } from './products.service.ts'
+
+const tags = ['catalog']
+const Product = Type.Ref('Product')
+
+export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsService }> = async (app, { products }) => {
+  app.addSchema(ProductSchema)
+
+  app.get(
+    '/products',
+    {
+      config: { scope: 'catalog:read' },
+      schema: {
+        tags,
+        summary: 'List products, in creation order, filtered by category, active flag or a search text',
+        querystring: ProductListQuery,
+        response: { 200: ListOf(Product), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => products.list(request.ctx, request.query),
+  )
+
+  app.post(
+    '/products',
+    {
+      config: { scope: 'catalog:write' },
+      schema: {
+        tags,
+        summary: 'Create a product (sku is required)',
+        body: CreateProductBody,
+        response: { 201: DataOf(Product), ...errorResponses(400, 401, 403, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await products.create(request.ctx, request.body) }),
+  )
+
+  app.get(
+    '/products/:id',
+    {
+      config: { scope: 'catalog:read' },
+      schema: { tags, summary: 'One product', params: IdParams, response: { 200: DataOf(Product), ...errorResponses(401, 403, 404) } },
+    },
+    async (request) => ({ data: await products.get(request.ctx, request.params.id) }),
+  )
+
+  app.patch(
+    '/products/:id',
+    {
+      config: { scope: 'catalog:write' },
+      schema: {
+        tags,
+        summary: 'Update product fields; If-Match or version guards against lost updates',
+        params: IdParams,
+        body: UpdateProductBody,
+        response: { 200: DataOf(Product), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => {
+      const { version, ...fields } = request.body
+      return { data: await products.update(request.ctx, request.params.id, fields, expectedVersion(request, version)) }
+    },
+  )
+
+  app.delete(
+    '/products/:id',
+    {
+      config: { scope: 'catalog:write' },
+      schema: {
+        tags,
+        summary: 'Archive (soft-delete) a product: is_active becomes false',
+        params: IdParams,
+        response: { 200: DataOf(Product), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ({ data: await products.archive(request.ctx, request.params.id, expectedVersion(request)) }),
+  )
+}

@@ -1,0 +1,75 @@
+import { Type } from 'typebox'
+import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+
+const Name = Type.String({ minLength: 1, maxLength: 200 })
+const Sku = Type.String({ minLength: 1, maxLength: 100 })
+const Strings = (max: number) => Type.Array(Type.String({ minLength: 1, maxLength: max }), { maxItems: 50 })
+
+export const ProductSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    sku: Type.String(),
+    barcodes: Type.Array(Type.String()),
+    base_price: Money,
+    currency: Type.String({ description: 'ISO 4217 currency of base_price (the org currency)' }),
+    category_id: Type.Union([Type.String(), Type.Null()]),
+    tags: Type.Array(Type.String()),
+    is_active: Type.Boolean({ description: 'false once archived (DELETE)' }),
+    version: Version,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Product' },
+)
+
+const writable = {
+  name: Name,
+  description: Type.String({ maxLength: 5000 }),
+  sku: Sku,
+  barcodes: Strings(64),
+  base_price: Type.Number({ minimum: 0, description: 'decimal amount in the org currency' }),
+  category_id: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  tags: Strings(64),
+  is_active: Type.Boolean(),
+}
+
+export const CreateProductBody = Type.Object(
+  {
+    name: writable.name,
+    sku: writable.sku,
+    description: Type.Optional(writable.description),
+    barcodes: Type.Optional(writable.barcodes),
+    base_price: Type.Optional(writable.base_price),
+    category_id: Type.Optional(writable.category_id),
+    tags: Type.Optional(writable.tags),
+    is_active: Type.Optional(writable.is_active),
+  },
+  { additionalProperties: false },
+)
+
+export const UpdateProductBody = Type.Object(
+  {
+    name: Type.Optional(writable.name),
+    sku: Type.Optional(writable.sku),
+    description: Type.Optional(writable.description),
+    barcodes: Type.Optional(writable.barcodes),
+    base_price: Type.Optional(writable.base_price),
+    category_id: Type.Optional(writable.category_id),
+    tags: Type.Optional(writable.tags),
+    is_active: Type.Optional(writable.is_active),
+    version: Type.Optional(Version),
+  },
+  { additionalProperties: false },
+)
+
+export const ProductListQuery = Type.Object(
+  {
+    ...PageQuery,
+    category_id: Type.Optional(Type.String({ minLength: 1 })),
+    is_active: Type.Optional(Type.Boolean()),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'search in name, SKU and barcodes' })),
+  },
+  { additionalProperties: false },
+)

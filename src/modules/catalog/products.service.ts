@@ -1,0 +1,179 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import { isUniqueViolation } from '../../platform/db/errors.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
+import { staleVersion } from '../../platform/http/concurrency.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { toMajor, toMinor } from '../../platform/money/money.ts'
+import type { OrgsService } from '../orgs/index.ts'
+import * as repo from './products.repo.ts'
+
+export interface Product {
+  id: string
+  name: string
+  description: string
+  sku: string
+  barcodes: string[]
+  base_price: number
+  currency: string
+  category_id: string | null
+  tags: string[]
+  is_active: boolean
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface ProductInput {
+  name?: string
+  description?: string
+  sku?: string
+  barcodes?: string[]
+  base_price?: number
+  category_id?: string | null
+  tags?: string[]
+  is_active?: boolean
+}
+
+export interface ProductListQuery {
+  limit: number
+  cursor?: string
+  category_id?: string
+  is_active?: boolean
+  q?: string
+}
+
+export function toProduct(row: repo.ProductRow, currency: string): Product {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    sku: row.sku,
+    barcodes: row.barcodes,
+    base_price: toMajor(row.base_price, currency),
+    currency,
+    category_id: row.category_id,
+    tags: row.tags,
+    is_active: row.is_active,
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+const skuTaken = () => invalid('sku', 'is already used by another product of this org', 'taken')
+const unique = (values: string[]) => [...new Set(values.map((v) => v.trim()).filter(Boolean))]
+
+export function createProductsService(orgs: OrgsService) {
+  function toWrite(input: ProductInput, currency: string): repo.ProductWrite {
+    return {
+      name: input.name?.trim(),
+      description: input.description,
+      sku: input.sku?.trim(),
+      barcodes: input.barcodes && unique(input.barcodes),
+      basePrice: input.base_price === undefined ? undefined : toMinor(input.base_price, currency, 'base_price'),
+      categoryId: input.category_id,
+      tags: input.tags && unique(input.tags),
+      isActive: input.is_active,
+    }
+  }
+
+  async function checkCategory(ctx: RequestContext, q: Parameters<typeof repo.categoryExists>[0], categoryId: string | null | undefined) {
+    if (categoryId && !(await repo.categoryExists(q, ctx.orgId, categoryId))) {
+      throw invalid('category_id', 'does not name a category of this org', 'not_found')
+    }
+  }
+
+  return {
+    async list(ctx: RequestContext, query: ProductListQuery): Promise<Page<Product>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const currency = await orgs.currencyOf(ctx)
+      const rows = await ctx.db.read((q) =>
+        repo.listProducts(q, ctx.orgId, {
+          afterId,
+          categoryId: query.category_id,
+          isActive: query.is_active,
+          search: query.q,
+          limit: query.limit + 1,
+        }),
+      )
+      return toPage(rows, query.limit, (r) => [r.id], (r) => toProduct(r, currency))
+    },
+
+    async get(ctx: RequestContext, id: string): Promise<Product> {
+      const currency = await orgs.currencyOf(ctx)
+      const row = await ctx.db.read((q) => repo.productById(q, ctx.orgId, id))
+      if (!row) throw notFound('product')
+      return toProduct(row, currency)
+    },
+
+    async create(ctx: RequestContext, input: ProductInput & { name: string; sku: string }): Promise<Product> {
+      const currency = await orgs.currencyOf(ctx)
+      const write = toWrite(input, currency)
+      if (!write.name) throw invalid('name', 'must not be blank', 'required')
+      if (!write.sku) throw invalid('sku', 'must not be blank', 'required')
+      try {
+        const row = await ctx.db.tx(async (q) => {
+          await checkCategory(ctx, q, write.categoryId)
+          if (await repo.skuTaken(q, ctx.orgId, write.sku!)) throw skuTaken()
+          return repo.insertProduct(q, ctx.orgId, newId('prod'), {
+            name: write.name!,
+            description: write.description ?? '',
+            sku: write.sku!,
+            barcodes: write.barcodes ?? [],
+            basePrice: write.basePrice ?? 0n,
+            categoryId: write.categoryId ?? null,
+            tags: write.tags ?? [],
+            isActive: write.isActive ?? true,
+          })
+        })
+        return toProduct(row, currency)
+      } catch (error) {
+        if (isUniqueViolation(error, 'products_org_sku')) throw skuTaken()
+        throw error
+      }
+    },
+
+    async update(ctx: RequestContext, id: string, input: ProductInput, expectedVersion: number | undefined): Promise<Product> {
+      const currency = await orgs.currencyOf(ctx)
+      const write = toWrite(input, currency)
+      if (write.name === '') throw invalid('name', 'must not be blank', 'required')
+      if (write.sku === '') throw invalid('sku', 'must not be blank', 'required')
+      try {
+        const row = await ctx.db.tx(async (q) => {
+          await checkCategory(ctx, q, write.categoryId)
+          if (write.sku && (await repo.skuTaken(q, ctx.orgId, write.sku, id))) throw skuTaken()
+          const updated = await repo.updateProduct(q, ctx.orgId, id, write, expectedVersion)
+          if (updated) return updated
+          const current = await repo.productById(q, ctx.orgId, id)
+          if (!current) throw notFound('product')
+          throw staleVersion(current.version)
+        })
+        return toProduct(row, currency)
+      } catch (error) {
+        if (isUniqueViolation(error, 'products_org_sku')) throw skuTaken()
+        throw error
+      }
+    },
+
+    /** DELETE archives: the product stays for order history, inactive. Archiving twice is harmless. */
+    async archive(ctx: RequestContext, id: string, expectedVersion: number | undefined): Promise<Product> {
+      return this.update(ctx, id, { is_active: false }, expectedVersion)
+    },
+
+    /** Batch look-ups for GraphQL loaders and other domains: one query for many ids. */
+    async byIds(ctx: RequestContext, ids: readonly string[]): Promise<Product[]> {
+      const currency = await orgs.currencyOf(ctx)
+      const rows = await ctx.db.read((q) => repo.productsByIds(q, ctx.orgId, ids))
+      return rows.map((r) => toProduct(r, currency))
+    },
+
+    async byCategories(ctx: RequestContext, categoryIds: readonly string[]): Promise<Product[]> {
+      const currency = await orgs.currencyOf(ctx)
+      const rows = await ctx.db.read((q) => repo.productsByCategories(q, ctx.orgId, categoryIds))
+      return rows.map((r) => toProduct(r, currency))
+    },
+  }
+}
+
+export type ProductsService = ReturnType<typeof createProductsService>

@@ -1,0 +1,31 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+export interface OrgRow {
+  id: string
+  name: string
+  plan: 'starter' | 'growth' | 'pro' | 'enterprise'
+  currency: string
+  allow_negative_stock: boolean
+  prices_include_tax: boolean
+  rate_limit_per_minute: number | null
+  rate_limit_burst: number | null
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+const columns =
+  'id, name, plan, currency, allow_negative_stock, prices_include_tax, rate_limit_per_minute, rate_limit_burst, version, created_at, updated_at'
+
+export async function insertOrg(q: Queryable, org: { id: string; name: string; plan: string; currency: string }): Promise<OrgRow> {
+  const result = await q.query<OrgRow>(
+    `INSERT INTO orgs (id, name, plan, currency) VALUES ($1, $2, $3, $4) RETURNING ${columns}`,
+    [org.id, org.name, org.plan, org.currency],
+  )
+  return result.rows[0]
+}
+
+export async function orgById(q: Queryable, id: string): Promise<OrgRow | undefined> {
+  const result = await q.prepared<OrgRow>('org_by_id', `SELECT ${columns} FROM orgs WHERE id = $1`, [id])
+  return result.rows[0]
+}

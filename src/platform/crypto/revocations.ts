@@ -1,0 +1,98 @@
+import type { Redis } from 'ioredis'
+import type { Database } from '../db/database.ts'
+
+/**
+ * Sessions and grants whose access tokens must stop working at once, on every instance. The database row is
+ * the record; the check each request makes goes to Redis when instances share one, to process memory when
+ * the embedded database makes this the only process, and to the database otherwise.
+ */
+export interface Revocations {
+  isRevoked(sessionId: string): Promise<boolean>
+  /** Revokes until `untilMs`, after which every token of the session has expired anyway. */
+  revoke(sessionId: string, untilMs: number): Promise<void>
+}
+
+async function record(db: Database, sessionId: string, untilMs: number): Promise<void> {
+  await db.pool.query(
+    `WITH pruned AS (DELETE FROM revoked_sessions WHERE expires_at < now())
+     INSERT INTO revoked_sessions (session_id, expires_at) VALUES ($1, to_timestamp($2 / 1000.0))
+     ON CONFLICT (session_id) DO UPDATE SET expires_at = GREATEST(revoked_sessions.expires_at, EXCLUDED.expires_at)`,
+    [sessionId, untilMs],
+  )
+}
+
+async function unexpired(db: Database): Promise<{ session_id: string; until_ms: string }[]> {
+  const result = await db.pool.query<{ session_id: string; until_ms: string }>(
+    `SELECT session_id, (extract(epoch FROM expires_at) * 1000)::bigint AS until_ms
+     FROM revoked_sessions WHERE expires_at > now()`,
+  )
+  return result.rows
+}
+
+export class MemoryRevocations implements Revocations {
+  private readonly revoked = new Map<string, number>()
+  private constructor(private readonly db: Database) {}
+
+  static async load(db: Database): Promise<MemoryRevocations> {
+    const list = new MemoryRevocations(db)
+    for (const row of await unexpired(db)) list.revoked.set(row.session_id, Number(row.until_ms))
+    return list
+  }
+
+  async isRevoked(sessionId: string): Promise<boolean> {
+    const until = this.revoked.get(sessionId)
+    if (until === undefined) return false
+    if (until > Date.now()) return true
+    this.revoked.delete(sessionId)
+    return false
+  }
+
+  async revoke(sessionId: string, untilMs: number): Promise<void> {
+    await record(this.db, sessionId, untilMs)
+    this.revoked.set(sessionId, Math.max(untilMs, this.revoked.get(sessionId) ?? 0))
+  }
+}
+
+export class RedisRevocations implements Revocations {
+  private constructor(
+    private readonly db: Database,
+    private readonly redis: Redis,
+  ) {}
+
+  static async load(db: Database, redis: Redis): Promise<RedisRevocations> {
+    const list = new RedisRevocations(db, redis)
+    // Redis may have lost its data; the database is the record.
+    for (const row of await unexpired(db)) await list.remember(row.session_id, Number(row.until_ms))
+    return list
+  }
+
+  async isRevoked(sessionId: string): Promise<boolean> {
+    return (await this.redis.exists(`opentill:revoked:${sessionId}`)) === 1
+  }
+
+  async revoke(sessionId: string, untilMs: number): Promise<void> {
+    await record(this.db, sessionId, untilMs)
+    await this.remember(sessionId, untilMs)
+  }
+
+  private async remember(sessionId: string, untilMs: number): Promise<void> {
+    if (untilMs > Date.now()) await this.redis.set(`opentill:revoked:${sessionId}`, '1', 'PXAT', untilMs)
+  }
+}
+
+export class DatabaseRevocations implements Revocations {
+  constructor(private readonly db: Database) {}
+
+  async isRevoked(sessionId: string): Promise<boolean> {
+    const result = await this.db.pool.query({
+      name: 'revocation_check',
+      text: 'SELECT 1 FROM revoked_sessions WHERE session_id = $1 AND expires_at > now()',
+      values: [sessionId],
+    })
+    return (result.rowCount ?? 0) > 0
+  }
+
+  revoke(sessionId: string, untilMs: number): Promise<void> {
+    return record(this.db, sessionId, untilMs)
+  }
+}

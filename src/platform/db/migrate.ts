@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import { runner } from 'node-pg-migrate'
+
+const migrationsDir = fileURLToPath(new URL('../../../db/migrations', import.meta.url))
+
+/**
+ * Applies pending SQL migrations as the database owner. node-pg-migrate holds a PostgreSQL advisory lock
+ * while it runs, so several instances starting at once apply each migration exactly once.
+ */
+export async function migrate(connectionString: string, log: (msg: string) => void = () => {}): Promise<string[]> {
+  const client = new pg.Client({ connectionString })
+  await client.connect()
+  try {
+    const applied = await runner({
+      dbClient: client,
+      dir: migrationsDir,
+      direction: 'up',
+      migrationsTable: 'schema_migrations',
+      checkOrder: false,
+      singleTransaction: true,
+      log: () => {},
+      logger: { debug() {}, info: log, warn: log, error: log },
+    })
+    return applied.map((m) => m.name)
+  } finally {
+    await client.end()
+  }
+}

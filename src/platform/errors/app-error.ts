@@ -1,0 +1,49 @@
+/** One error catalog: a stable kind, its status and a safe title (DECISIONS.md "Errors"). */
+export const errorKinds = {
+  'bad-request': { status: 400, title: 'Bad Request' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  'not-found': { status: 404, title: 'Not Found' },
+  'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
+  conflict: { status: 409, title: 'Conflict' },
+  'payload-too-large': { status: 413, title: 'Payload Too Large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
+  validation: { status: 422, title: 'Unprocessable Entity' },
+  'rate-limited': { status: 429, title: 'Too Many Requests' },
+  internal: { status: 500, title: 'Internal Server Error' },
+  unavailable: { status: 503, title: 'Service Unavailable' },
+} as const
+
+export type ErrorKind = keyof typeof errorKinds
+
+export interface FieldError {
+  /** A dot path into the request body or query, e.g. `lines.0.quantity`. */
+  field: string
+  message: string
+  code: string
+}
+
+export class AppError extends Error {
+  readonly kind: ErrorKind
+  readonly status: number
+  readonly errors?: FieldError[]
+  readonly headers?: Record<string, string>
+
+  constructor(kind: ErrorKind, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+    super(detail)
+    this.name = 'AppError'
+    this.kind = kind
+    this.status = errorKinds[kind].status
+    this.errors = options.errors
+    this.headers = options.headers
+  }
+}
+
+export const notFound = (what: string) => new AppError('not-found', `${what} not found`)
+export const conflict = (detail: string) => new AppError('conflict', detail)
+export const badRequest = (detail: string, errors?: FieldError[]) => new AppError('bad-request', detail, { errors })
+export const invalid = (field: string, message: string, code = 'invalid') =>
+  new AppError('validation', `${field} ${message}`, { errors: [{ field, message, code }] })
+export const unauthorized = (detail = 'missing or invalid bearer token', headers?: Record<string, string>) =>
+  new AppError('unauthorized', detail, { headers: headers ?? { 'www-authenticate': 'Bearer' } })
+export const forbidden = (detail: string, headers?: Record<string, string>) => new AppError('forbidden', detail, { headers })

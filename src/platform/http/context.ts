@@ -1,0 +1,31 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Queryable } from '../db/database.ts'
+
+export type Role = 'owner' | 'manager' | 'staff'
+
+export interface Actor {
+  kind: 'user' | 'app'
+  /** The user behind the call, for login tokens and merchant-approved app grants. */
+  userId: string | null
+  /** The OAuth client for app tokens, `first-party` for login tokens. */
+  clientId: string
+}
+
+/** What a request may touch: its org's data, through the scopes of its credential. */
+export interface OrgDb {
+  /** Reads scoped to the org (one round trip in the steady state). */
+  read<T>(fn: (q: Queryable) => Promise<T>): Promise<T>
+  /** One transaction scoped to the org; joins the request's transaction when an idempotent POST opened one. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>
+}
+
+/** Vendure's RequestContext: passed first to every service function. */
+export interface RequestContext {
+  readonly orgId: string
+  readonly actor: Actor
+  readonly scopes: ReadonlySet<string>
+  readonly sessionId: string
+  readonly requestId: string
+  readonly log: FastifyBaseLogger
+  readonly db: OrgDb
+}

@@ -1,0 +1,72 @@
+import { invalid } from '../errors/app-error.ts'
+
+/**
+ * The one money module: amounts are integer minor units (`bigint`) beside an ISO 4217 currency. Conversion to
+ * and from the API's decimal numbers and all rounding (half-up, away from zero) happen here and nowhere else.
+ */
+const exponents = new Map<string, number>()
+
+export function currencyExponent(currency: string): number {
+  let exponent = exponents.get(currency)
+  if (exponent === undefined) {
+    exponent = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+    exponents.set(currency, exponent)
+  }
+  return exponent
+}
+
+export function isCurrency(code: string): boolean {
+  if (!/^[A-Z]{3}$/.test(code)) return false
+  return Intl.supportedValuesOf('currency').includes(code)
+}
+
+/**
+ * A JSON decimal number to minor units, exactly: its shortest decimal text is read digit by digit, so 19.99
+ * is 1999 and never 1998.9999. More decimals than the currency has is a 422 naming `field`.
+ */
+export function toMinor(amount: number, currency: string, field: string, options: { allowNegative?: boolean } = {}): bigint {
+  if (!Number.isFinite(amount)) throw invalid(field, 'must be a finite number', 'invalid_amount')
+  if (amount < 0 && !options.allowNegative) throw invalid(field, 'must not be negative', 'out_of_range')
+  const exponent = currencyExponent(currency)
+  const text = Math.abs(amount).toString()
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text)
+  if (!match) throw invalid(field, 'is too large or too precise', 'invalid_amount')
+  const decimals = match[2] ?? ''
+  if (decimals.length > exponent) {
+    throw invalid(field, `has more than ${exponent} decimal places for ${currency}`, 'too_precise')
+  }
+  const minor = BigInt(match[1] + decimals.padEnd(exponent, '0'))
+  if (minor > 10n ** 15n) throw invalid(field, 'is too large', 'out_of_range')
+  return amount < 0 ? -minor : minor
+}
+
+/** Minor units to the API's decimal number (the division of an integer by a power of ten prints exactly). */
+export function toMajor(minor: bigint | number | string, currency: string): number {
+  return Number(minor) / 10 ** currencyExponent(currency)
+}
+
+/** numerator / denominator rounded half-up (away from zero on .5), in integers. */
+export function divRoundHalfUp(numerator: bigint, denominator: bigint): bigint {
+  if (denominator <= 0n) throw new RangeError('denominator must be positive')
+  const negative = numerator < 0n
+  const abs = negative ? -numerator : numerator
+  const quotient = (abs * 2n + denominator) / (denominator * 2n)
+  return negative ? -quotient : quotient
+}
+
+/** Splits `total` over `weights` so the parts sum to `total` exactly (largest remainder). */
+export function allocate(total: bigint, weights: readonly bigint[]): bigint[] {
+  const sum = weights.reduce((a, b) => a + b, 0n)
+  if (sum === 0n) return weights.map((_, i) => (i === 0 ? total : 0n))
+  const parts = weights.map((w) => (total * w) / sum)
+  let remainder = total - parts.reduce((a, b) => a + b, 0n)
+  const order = weights
+    .map((w, i) => ({ i, rest: (total * w) % sum }))
+    .sort((a, b) => (b.rest > a.rest ? 1 : b.rest < a.rest ? -1 : a.i - b.i))
+  for (const { i } of order) {
+    if (remainder === 0n) break
+    parts[i] += remainder > 0n ? 1n : -1n
+    remainder += remainder > 0n ? -1n : 1n
+  }
+  return parts
+}

@@ -1,0 +1,34 @@
+import { buildApp } from './app.ts'
+import type { Config } from './config.ts'
+import { openRuntime } from './platform/runtime.ts'
+import { seedDemoIfEmpty } from './seed.ts'
+
+/** `opentill serve`: open the database (migrating under its lock), seed a demo on first start, listen. */
+export async function serve(config: Config): Promise<void> {
+  const runtime = await openRuntime(config, { migrate: true })
+  const { api, services } = await buildApp(runtime)
+  const demo = config.seedDemo ? await seedDemoIfEmpty(runtime, services) : null
+  await api.listen({ port: config.port, host: config.host })
+
+  const lines = [
+    `OpenTill API listening on ${config.baseUrl}`,
+    config.env !== 'production' ? `  API docs: ${config.baseUrl}/docs  (OpenAPI: ${config.baseUrl}/openapi.json)` : null,
+    runtime.embedded
+      ? `  Database: embedded PostgreSQL (PGlite) in ${config.databaseUrl ?? config.dataDir}. It is single-process with relaxed durability: fine to try OpenTill or run one small store; for production set DATABASE_URL to a PostgreSQL server (move data with pg_dump, see docs/operations.md).`
+      : '  Database: PostgreSQL server (DATABASE_URL)',
+    config.redisUrl ? '  Redis: shared rate limits, revocations and live feeds' : null,
+    demo ? `  Demo org created. Log in: POST ${config.baseUrl}/api/v1/auth/login {"email":"${demo.email}","password":"${demo.password}"}` : null,
+  ]
+  process.stdout.write(`${lines.filter(Boolean).join('\n')}\n`)
+
+  let closing = false
+  const shutdown = async () => {
+    if (closing) return
+    closing = true
+    await api.close()
+    await runtime.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', shutdown)
+  process.once('SIGTERM', shutdown)
+}

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import pg from 'pg'
+import { buildApp } from '../../src/app.ts'
+import { loadConfig, withDefaultUser } from '../../src/config.ts'
+import { openRuntime, type Runtime } from '../../src/platform/runtime.ts'
+import type { Services } from '../../src/services.ts'
+
+export interface TestApp {
+  api: FastifyInstance
+  runtime: Runtime
+  services: Services
+  close(): Promise<void>
+}
+
+/**
+ * The real app on a fresh database: PGlite in memory by default, or a new database on the PostgreSQL server
+ * named by DATABASE_URL (dropped afterwards), with Redis when REDIS_URL is set.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const server = withDefaultUser(process.env.DATABASE_URL)
+  let databaseUrl = 'memory://'
+  let dropDatabase: (() => Promise<void>) | undefined
+  if (server && !server.startsWith('memory://')) {
+    const name = `opentill_t_${randomBytes(6).toString('hex')}`
+    const admin = new pg.Client({ connectionString: server })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE ${name}`)
+    await admin.end()
+    const url = new URL(server)
+    url.pathname = `/${name}`
+    databaseUrl = url.toString()
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: server })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    }
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL ?? '',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    ...env,
+  })
+  const runtime = await openRuntime(config, { migrate: true })
+  const { api, services } = await buildApp(runtime)
+  await api.ready()
+  return {
+    api,
+    runtime,
+    services,
+    async close() {
+      await api.close()
+      await runtime.close()
+      await dropDatabase?.()
+    },
+  }
+}
+
+export interface Merchant {
+  orgId: string
+  userId: string
+  email: string
+  password: string
+  token: string
+  refreshToken: string
+}
+
+/** Creates an org with an owner through the service and logs in through the API. */
+export async function createMerchant(app: TestApp, options: { currency?: string; name?: string } = {}): Promise<Merchant> {
+  const email = `owner-${randomBytes(5).toString('hex')}@example.test`
+  const password = `pw-${randomBytes(8).toString('hex')}`
+  const { org, owner } = await app.services.orgs.createOrg({
+    name: options.name ?? 'Test Shop',
+    email,
+    password,
+    currency: options.currency ?? 'USD',
+  })
+  const login = await app.api.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } })
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`)
+  const data = login.json().data
+  return { orgId: org.id, userId: owner.id, email, password, token: data.accessToken, refreshToken: data.refreshToken }
+}
+
+export interface Call {
+  status: number
+  body: any
+  headers: LightMyRequestResponse['headers']
+  raw: LightMyRequestResponse
+}
+
+/** A JSON client bound to a bearer token, for terse tests. */
+export function clientFor(api: FastifyInstance, token?: string) {
+  const call = async (method: InjectOptions['method'], url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Call> => {
+    const response = await api.inject({
+      method,
+      url,
+      payload: payload === undefined ? undefined : (payload as InjectOptions['payload']),
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    })
+    const type = String(response.headers['content-type'] ?? '')
+    return {
+      status: response.statusCode,
+      body: type.includes('json') && response.body ? response.json() : response.body,
+      headers: response.headers,
+      raw: response,
+    }
+  }
+  return {
+    get: (url: string, headers?: Record<string, string>) => call('GET', url, undefined, headers),
+    post: (url: string, body?: unknown, headers?: Record<string, string>) => call('POST', url, body ?? {}, headers),
+    patch: (url: string, body?: unknown, headers?: Record<string, string>) => call('PATCH', url, body ?? {}, headers),
+    put: (url: string, body?: unknown, headers?: Record<string, string>) => call('PUT', url, body ?? {}, headers),
+    delete: (url: string, headers?: Record<string, string>) => call('DELETE', url, undefined, headers),
+  }
+}
