@@ -4,7 +4,8 @@ import type { AccessTokens } from '../crypto/access-tokens.ts'
 import type { Revocations } from '../crypto/revocations.ts'
 import type { Database } from '../db/database.ts'
 import { forbidden, unauthorized } from '../errors/app-error.ts'
-import type { OrgDb, RequestContext } from './context.ts'
+import { orgDb } from '../db/org-db.ts'
+import type { RequestContext } from './context.ts'
 
 export interface AuthenticateOptions {
   database: Database
@@ -63,18 +64,9 @@ export const authenticate = fp(
         sessionId: claims.sid,
         requestId: String(request.id),
         log: request.log,
-        db: orgDb(options.database, claims.orgId, request),
+        db: orgDb(options.database, claims.orgId, () => request.ambientTx?.q),
       }
     })
   },
   { name: 'opentill-authenticate' },
 )
-
-/** The request's view of the database; an idempotent POST's open transaction is joined, never bypassed. */
-function orgDb(database: Database, orgId: string, request: FastifyRequest): OrgDb {
-  return {
-    read: (fn) => (request.ambientTx ? fn(request.ambientTx.q) : database.read(orgId, fn)),
-    tx: (fn) => (request.ambientTx ? fn(request.ambientTx.q) : database.transaction(orgId, fn)),
-  }
-}
-

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
 import type { Database } from '../db/database.ts'
+import { orgDb } from '../db/org-db.ts'
 import type { RequestContext } from './context.ts'
 
 /**
@@ -15,6 +16,6 @@ export function systemContext(database: Database, orgId: string, scopes: readonl
     sessionId: 'system',
     requestId: 'system',
     log: log ?? (pino({ level: 'silent' }) as unknown as FastifyBaseLogger),
-    db: { read: (fn) => database.read(orgId, fn), tx: (fn) => database.transaction(orgId, fn) },
+    db: orgDb(database, orgId),
   }
 }

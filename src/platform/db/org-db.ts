@@ -1,0 +1,29 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { OrgDb } from '../http/context.ts'
+import type { Database, Queryable } from './database.ts'
+
+const openTransaction = new AsyncLocalStorage<{ orgId: string; q: Queryable }>()
+
+/**
+ * An org's view of the database. A call made while a transaction of the same org is open (a service calling
+ * another domain's service inside its transaction) joins that transaction instead of taking a second
+ * connection: it sees the uncommitted writes, commits with them, and cannot deadlock PGlite's one session.
+ */
+export function orgDb(database: Database, orgId: string, ambient?: () => Queryable | undefined): OrgDb {
+  const joinable = (): Queryable | undefined => {
+    const open = openTransaction.getStore()
+    if (open && open.orgId === orgId) return open.q
+    return ambient?.()
+  }
+  return {
+    read(fn) {
+      const q = joinable()
+      return q ? fn(q) : database.read(orgId, fn)
+    },
+    tx(fn) {
+      const q = joinable()
+      if (q) return fn(q)
+      return database.transaction(orgId, (txq) => openTransaction.run({ orgId, q: txq }, () => fn(txq)))
+    },
+  }
+}
