@@ -10,7 +10,7 @@ import { installErrorHandler } from './platform/http/error-handler.ts'
 import { healthRoutes } from './platform/http/health.ts'
 import { idempotency } from './platform/http/idempotency.ts'
 import { ProblemSchema } from './platform/http/schemas.ts'
-import { validatorCompiler } from './platform/http/validator.ts'
+import { buildValidator } from './platform/http/validator.ts'
 import './platform/http/route-config.ts'
 import type { Runtime } from './platform/runtime.ts'
 import { createServices, type Services } from './services.ts'
@@ -48,10 +48,10 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
       const incoming = request.headers['x-request-id']
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
     },
-    ajv: { customOptions: { removeAdditional: false } },
+    // Every context, including those that add shared schemas, builds its validator from our factory.
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  api.setValidatorCompiler(validatorCompiler)
   installErrorHandler(api)
   api.addSchema(ProblemSchema)
   api.addHook('onRequest', async (request, reply) => {

@@ -16,11 +16,17 @@ export interface Queryable {
 }
 
 class ClientQueryable implements Queryable {
-  constructor(readonly client: pg.PoolClient) {}
+  constructor(
+    readonly client: pg.PoolClient,
+    private readonly sharedSession: boolean,
+  ) {}
   query<R>(text: string, params: readonly unknown[] = []): Promise<Rows<R>> {
     return this.client.query(text, params as unknown[]) as unknown as Promise<Rows<R>>
   }
   prepared<R>(name: string, text: string, params: readonly unknown[] = []): Promise<Rows<R>> {
+    // Prepared statements live in the session; PGlite's one session is shared by every client, whose
+    // bookkeeping of what it prepared would disagree, so there each statement is parsed afresh.
+    if (this.sharedSession) return this.query(text, params)
     return this.client.query({ name, text, values: params as unknown[] }) as unknown as Promise<Rows<R>>
   }
 }
@@ -94,7 +100,7 @@ export class Database {
         await client.query('SELECT set_config($1, $2, false)', ['app.org_id', orgId])
         pinnedOrg.set(client, orgId)
       }
-      return await fn(new ClientQueryable(client))
+      return await fn(new ClientQueryable(client, this.sharedSession))
     } finally {
       client.release()
     }
@@ -104,7 +110,7 @@ export class Database {
   async begin(client: pg.PoolClient, orgId: string): Promise<Queryable> {
     assertOrgId(orgId)
     await client.query(`BEGIN; SELECT set_config('app.org_id', ${client.escapeLiteral(orgId)}, true)`)
-    return new ClientQueryable(client)
+    return new ClientQueryable(client, this.sharedSession)
   }
 
   /** Work that belongs to no org (signing keys, migrations bookkeeping); row-level security still applies. */
@@ -112,7 +118,7 @@ export class Database {
     const client = await this.pool.connect()
     try {
       await client.query('BEGIN')
-      const result = await fn(new ClientQueryable(client))
+      const result = await fn(new ClientQueryable(client, this.sharedSession))
       await client.query('COMMIT')
       return result
     } catch (error) {

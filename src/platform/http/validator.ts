@@ -1,8 +1,11 @@
 import { Ajv } from 'ajv'
-import addFormats from 'ajv-formats'
+import addFormatsModule from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
 
-function makeAjv(coerce: boolean): Ajv {
+// ajv-formats is CommonJS; under ESM its function may sit on `default`.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => void
+
+function makeAjv(coerce: boolean, externalSchemas: Record<string, unknown>): Ajv {
   const ajv = new Ajv({
     allErrors: true,
     coerceTypes: coerce ? 'array' : false,
@@ -11,18 +14,21 @@ function makeAjv(coerce: boolean): Ajv {
     useDefaults: true,
     strict: false,
   })
-  // ajv-formats ships CommonJS with a default export that ESM sees as the module object.
-  ;(addFormats as unknown as { default: typeof addFormats }).default
-    ? (addFormats as unknown as { default: (a: Ajv) => void }).default(ajv)
-    : (addFormats as unknown as (a: Ajv) => void)(ajv)
+  addFormats(ajv)
+  for (const schema of Object.values(externalSchemas)) ajv.addSchema(schema as object)
   return ajv
 }
 
-const strictBody = makeAjv(false)
-const coercingParts = makeAjv(true)
-
-/** Bodies are JSON and validated as sent; path, query and headers are strings and coerced to their types. */
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? strictBody : coercingParts
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>
+/**
+ * Fastify's validator factory (schemaController.compilersFactory.buildValidator), called for every context that
+ * adds shared schemas: bodies are JSON and validated as sent, with every error reported; path, query and
+ * headers are strings and coerced to their declared types.
+ */
+export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<unknown> {
+  const strictBody = makeAjv(false, externalSchemas)
+  const coercingParts = makeAjv(true, externalSchemas)
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strictBody : coercingParts
+    return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>
+  }
 }
