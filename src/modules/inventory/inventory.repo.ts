@@ -1,0 +1,250 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+export interface LevelRow {
+  id: string
+  product_id: string
+  variant_id: string
+  location_id: string
+  on_hand: number
+  reorder_point: number | null
+  updated_at: Date
+}
+
+export interface MovementRow {
+  id: string
+  product_id: string
+  variant_id: string
+  location_id: string
+  quantity: number
+  reason: string
+  quantity_before: number
+  quantity_after: number
+  reference_type: string | null
+  reference_id: string | null
+  note: string | null
+  actor_kind: string
+  actor_user_id: string | null
+  actor_client_id: string
+  occurred_at: Date
+  created_at: Date
+}
+
+export interface TransferRow {
+  id: string
+  from_location_id: string
+  to_location_id: string
+  status: string
+  note: string | null
+  lines: { product_id: string; variant_id: string | null; quantity: number }[]
+  actor_user_id: string | null
+  actor_client_id: string
+  created_at: Date
+}
+
+/** An item at a location: variant_id is '' for a product without variants. */
+export interface ItemKey {
+  productId: string
+  variantId: string
+  locationId: string
+}
+
+const levelColumns = 'id, product_id, variant_id, location_id, on_hand, reorder_point, updated_at'
+const movementColumns =
+  'id, product_id, variant_id, location_id, quantity, reason, quantity_before, quantity_after, reference_type, reference_id, note, actor_kind, actor_user_id, actor_client_id, occurred_at, created_at'
+const transferColumns = 'id, from_location_id, to_location_id, status, note, lines, actor_user_id, actor_client_id, created_at'
+
+/**
+ * Adds `delta` to a level, creating the row when missing. Only for changes that may not be refused
+ * (a non-negative delta, or an org that allows negative stock). Returns the level after the change.
+ */
+export async function addToLevel(q: Queryable, orgId: string, newLevelId: string, key: ItemKey, delta: number): Promise<LevelRow> {
+  const result = await q.prepared<LevelRow>(
+    'inventory_level_add',
+    `INSERT INTO inventory_levels (id, org_id, product_id, variant_id, location_id, on_hand)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (org_id, product_id, variant_id, location_id)
+     DO UPDATE SET on_hand = inventory_levels.on_hand + EXCLUDED.on_hand, updated_at = now()
+     RETURNING ${levelColumns}`,
+    [newLevelId, orgId, key.productId, key.variantId, key.locationId, delta],
+  )
+  return result.rows[0]
+}
+
+/**
+ * Takes `-delta` units out of a level in one statement that locks the row and re-checks the guard after any
+ * concurrent writer commits, so two sales can never both take the last unit. Undefined: not enough stock
+ * (a missing row holds none).
+ */
+export async function takeFromLevel(q: Queryable, orgId: string, key: ItemKey, delta: number): Promise<LevelRow | undefined> {
+  const result = await q.prepared<LevelRow>(
+    'inventory_level_take',
+    `UPDATE inventory_levels SET on_hand = on_hand + $5, updated_at = now()
+     WHERE org_id = $1 AND product_id = $2 AND variant_id = $3 AND location_id = $4 AND on_hand + $5 >= 0
+     RETURNING ${levelColumns}`,
+    [orgId, key.productId, key.variantId, key.locationId, delta],
+  )
+  return result.rows[0]
+}
+
+/** Locks and reads one level (for a physical count, which sets the level from what it is now). */
+export async function lockLevel(q: Queryable, orgId: string, key: ItemKey): Promise<LevelRow | undefined> {
+  const result = await q.query<LevelRow>(
+    `SELECT ${levelColumns} FROM inventory_levels
+     WHERE org_id = $1 AND product_id = $2 AND variant_id = $3 AND location_id = $4 FOR UPDATE`,
+    [orgId, key.productId, key.variantId, key.locationId],
+  )
+  return result.rows[0]
+}
+
+export async function setReorderPoint(
+  q: Queryable,
+  orgId: string,
+  newLevelId: string,
+  key: ItemKey,
+  reorderPoint: number | null,
+): Promise<LevelRow> {
+  const result = await q.query<LevelRow>(
+    `INSERT INTO inventory_levels (id, org_id, product_id, variant_id, location_id, on_hand, reorder_point)
+     VALUES ($1, $2, $3, $4, $5, 0, $6)
+     ON CONFLICT (org_id, product_id, variant_id, location_id)
+     DO UPDATE SET reorder_point = EXCLUDED.reorder_point, updated_at = now()
+     RETURNING ${levelColumns}`,
+    [newLevelId, orgId, key.productId, key.variantId, key.locationId, reorderPoint],
+  )
+  return result.rows[0]
+}
+
+export interface MovementInsert {
+  id: string
+  productId: string
+  variantId: string
+  locationId: string
+  quantity: number
+  reason: string
+  before: number
+  after: number
+  referenceType: string | null
+  referenceId: string | null
+  note: string | null
+  occurredAt: Date | null
+}
+
+/** Writes many ledger rows in one statement. */
+export async function insertMovements(
+  q: Queryable,
+  orgId: string,
+  actor: { kind: string; userId: string | null; clientId: string },
+  rows: MovementInsert[],
+): Promise<MovementRow[]> {
+  const col = <K extends keyof MovementInsert>(k: K) => rows.map((r) => r[k])
+  const result = await q.prepared<MovementRow>(
+    'inventory_movements_insert',
+    `INSERT INTO inventory_movements (id, org_id, product_id, variant_id, location_id, quantity, reason, quantity_before,
+       quantity_after, reference_type, reference_id, note, actor_kind, actor_user_id, actor_client_id, occurred_at)
+     SELECT m.id, $1, m.product_id, m.variant_id, m.location_id, m.quantity, m.reason, m.before, m.after, m.ref_type,
+       m.ref_id, m.note, $2, $3, $4, COALESCE(m.occurred_at, now())
+     FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::int[], $12::int[],
+       $13::text[], $14::text[], $15::text[], $16::timestamptz[])
+       AS m(id, product_id, variant_id, location_id, quantity, reason, before, after, ref_type, ref_id, note, occurred_at)
+     RETURNING ${movementColumns}`,
+    [
+      orgId,
+      actor.kind,
+      actor.userId,
+      actor.clientId,
+      col('id'),
+      col('productId'),
+      col('variantId'),
+      col('locationId'),
+      col('quantity'),
+      col('reason'),
+      col('before'),
+      col('after'),
+      col('referenceType'),
+      col('referenceId'),
+      col('note'),
+      col('occurredAt'),
+    ],
+  )
+  return result.rows
+}
+
+export interface LevelFilter {
+  afterId?: string
+  locationId?: string
+  productId?: string
+  variantId?: string
+  /** Only levels at or below their reorder point, or at or below zero. */
+  alertsOnly?: boolean
+  limit: number
+}
+
+export async function listLevels(q: Queryable, orgId: string, f: LevelFilter): Promise<LevelRow[]> {
+  const result = await q.query<LevelRow>(
+    `SELECT ${levelColumns} FROM inventory_levels
+     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR location_id = $3)
+       AND ($4::text IS NULL OR product_id = $4) AND ($5::text IS NULL OR variant_id = $5)
+       AND (NOT $6::boolean OR on_hand <= 0 OR on_hand <= reorder_point)
+     ORDER BY id LIMIT $7`,
+    [orgId, f.afterId ?? null, f.locationId ?? null, f.productId ?? null, f.variantId ?? null, f.alertsOnly ?? false, f.limit],
+  )
+  return result.rows
+}
+
+export interface MovementFilter {
+  afterId?: string
+  productId?: string
+  variantId?: string
+  locationId?: string
+  reason?: string
+  referenceType?: string
+  referenceId?: string
+  from?: Date
+  to?: Date
+  limit: number
+}
+
+export async function listMovements(q: Queryable, orgId: string, f: MovementFilter): Promise<MovementRow[]> {
+  const result = await q.query<MovementRow>(
+    `SELECT ${movementColumns} FROM inventory_movements
+     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR product_id = $3)
+       AND ($4::text IS NULL OR variant_id = $4) AND ($5::text IS NULL OR location_id = $5)
+       AND ($6::text IS NULL OR reason = $6) AND ($7::text IS NULL OR reference_type = $7)
+       AND ($8::text IS NULL OR reference_id = $8)
+       AND ($9::timestamptz IS NULL OR occurred_at >= $9) AND ($10::timestamptz IS NULL OR occurred_at < $10)
+     ORDER BY id LIMIT $11`,
+    [
+      orgId,
+      f.afterId ?? null,
+      f.productId ?? null,
+      f.variantId ?? null,
+      f.locationId ?? null,
+      f.reason ?? null,
+      f.referenceType ?? null,
+      f.referenceId ?? null,
+      f.from ?? null,
+      f.to ?? null,
+      f.limit,
+    ],
+  )
+  return result.rows
+}
+
+export async function insertTransfer(
+  q: Queryable,
+  orgId: string,
+  t: { id: string; fromLocationId: string; toLocationId: string; note: string | null; lines: TransferRow['lines'] },
+  actor: { userId: string | null; clientId: string },
+): Promise<TransferRow> {
+  const result = await q.query<TransferRow>(
+    `INSERT INTO inventory_transfers (id, org_id, from_location_id, to_location_id, note, lines, actor_user_id, actor_client_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${transferColumns}`,
+    [t.id, orgId, t.fromLocationId, t.toLocationId, t.note, JSON.stringify(t.lines), actor.userId, actor.clientId],
+  )
+  return result.rows[0]
+}
+
+export async function transferById(q: Queryable, orgId: string, id: string): Promise<TransferRow | undefined> {
+  const result = await q.query<TransferRow>(`SELECT ${transferColumns} FROM inventory_transfers WHERE org_id = $1 AND id = $2`, [orgId, id])
+  return result.rows[0]
+}

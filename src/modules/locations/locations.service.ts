@@ -1,0 +1,122 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
+import { emitEvent } from '../../platform/events/outbox.ts'
+import { staleVersion } from '../../platform/http/concurrency.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import * as repo from './locations.repo.ts'
+
+export interface Location {
+  id: string
+  name: string
+  address_line1: string
+  address_line2: string
+  city: string
+  region: string
+  postal_code: string
+  country: string | null
+  timezone: string
+  is_active: boolean
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export type LocationInput = repo.LocationWrite
+
+export function toLocation(row: repo.LocationRow): Location {
+  const { org_id: _org, ...rest } = row
+  return rest
+}
+
+/** An IANA time zone name the runtime knows (Intl refuses anything else). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
+}
+
+function clean(input: LocationInput): LocationInput {
+  const out: LocationInput = { ...input }
+  if (out.name !== undefined) {
+    out.name = out.name.trim()
+    if (!out.name) throw invalid('name', 'must not be blank', 'required')
+  }
+  if (out.timezone !== undefined && !isTimeZone(out.timezone)) {
+    throw invalid('timezone', 'is not an IANA time zone name (e.g. Pacific/Auckland)', 'invalid_timezone')
+  }
+  if (typeof out.country === 'string') out.country = out.country.toUpperCase()
+  return out
+}
+
+export function createLocationsService() {
+  return {
+    async list(ctx: RequestContext, query: { limit: number; cursor?: string; is_active?: boolean }): Promise<Page<Location>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read((q) => repo.listLocations(q, ctx.orgId, { afterId, isActive: query.is_active, limit: query.limit + 1 }))
+      return toPage(rows, query.limit, (r) => [r.id], toLocation)
+    },
+
+    async get(ctx: RequestContext, id: string): Promise<Location> {
+      const row = await ctx.db.read((q) => repo.locationById(q, ctx.orgId, id))
+      if (!row) throw notFound('location')
+      return toLocation(row)
+    },
+
+    async create(ctx: RequestContext, input: LocationInput & { name: string }): Promise<Location> {
+      const w = clean(input)
+      return ctx.db.tx(async (q) => {
+        const row = await repo.insertLocation(q, ctx.orgId, newId('loc'), {
+          name: w.name!,
+          address_line1: w.address_line1 ?? '',
+          address_line2: w.address_line2 ?? '',
+          city: w.city ?? '',
+          region: w.region ?? '',
+          postal_code: w.postal_code ?? '',
+          country: w.country ?? null,
+          timezone: w.timezone ?? 'UTC',
+          is_active: w.is_active ?? true,
+        })
+        const location = toLocation(row)
+        await emitEvent(q, ctx.orgId, 'location.created', location)
+        return location
+      })
+    },
+
+    async update(ctx: RequestContext, id: string, input: LocationInput, expectedVersion: number | undefined): Promise<Location> {
+      const w = clean(input)
+      return ctx.db.tx(async (q) => {
+        const row = await repo.updateLocation(q, ctx.orgId, id, w, expectedVersion)
+        if (!row) {
+          const current = await repo.locationById(q, ctx.orgId, id)
+          if (!current) throw notFound('location')
+          throw staleVersion(current.version)
+        }
+        const location = toLocation(row)
+        await emitEvent(q, ctx.orgId, 'location.updated', location)
+        return location
+      })
+    },
+
+    /** Batch look-up for other domains (names in messages, validation); ids of other orgs are simply absent. */
+    async byIds(ctx: RequestContext, ids: readonly string[]): Promise<Location[]> {
+      if (ids.length === 0) return []
+      const rows = await ctx.db.read((q) => repo.locationsByIds(q, ctx.orgId, [...new Set(ids)]))
+      return rows.map(toLocation)
+    },
+
+    /**
+     * A 422 naming `field` unless `locationId` is a location of the caller's org. Inactive locations pass:
+     * refunds and restocks at a closed store must still work; callers that sell refuse them themselves.
+     */
+    async assertExists(ctx: RequestContext, locationId: string, field: string): Promise<void> {
+      const row = await ctx.db.read((q) => repo.locationById(q, ctx.orgId, locationId))
+      if (!row) throw invalid(field, 'does not name a location of this org', 'not_found')
+    },
+  }
+}
+
+export type LocationsService = ReturnType<typeof createLocationsService>

@@ -1,0 +1,158 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+export interface RegisterRow {
+  id: string
+  location_id: string
+  name: string
+  open_shift_id: string | null
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface ShiftRow {
+  id: string
+  register_id: string
+  location_id: string
+  status: 'open' | 'closed'
+  opening_float: string
+  cash_in: string
+  cash_out: string
+  cash_sales: string
+  cash_refunds: string
+  expected_amount: string
+  counted_amount: string | null
+  variance: string | null
+  opened_by: string | null
+  closed_by: string | null
+  opened_at: Date
+  closed_at: Date | null
+  version: number
+}
+
+export interface CashMovementRow {
+  id: string
+  shift_id: string
+  kind: 'in' | 'out' | 'sale' | 'refund'
+  amount: string
+  reason: string
+  reference_type: string | null
+  reference_id: string | null
+  actor_user_id: string | null
+  actor_client_id: string
+  created_at: Date
+}
+
+const registerColumns = `r.id, r.location_id, r.name, r.version, r.created_at, r.updated_at,
+  (SELECT s.id FROM shifts s WHERE s.org_id = r.org_id AND s.register_id = r.id AND s.status = 'open') AS open_shift_id`
+
+/** The cash a drawer should hold: the float plus cash in, less cash out, plus cash sales, less cash refunds. */
+const EXPECTED = 'opening_float + cash_in - cash_out + cash_sales - cash_refunds'
+const shiftColumns = `id, register_id, location_id, status, opening_float, cash_in, cash_out, cash_sales, cash_refunds,
+  COALESCE(expected_amount, ${EXPECTED}) AS expected_amount, counted_amount, variance, opened_by, closed_by, opened_at,
+  closed_at, version`
+const cashColumns = 'id, shift_id, kind, amount, reason, reference_type, reference_id, actor_user_id, actor_client_id, created_at'
+
+export async function insertRegister(q: Queryable, orgId: string, r: { id: string; locationId: string; name: string }): Promise<RegisterRow> {
+  await q.query('INSERT INTO registers (id, org_id, location_id, name) VALUES ($1, $2, $3, $4)', [r.id, orgId, r.locationId, r.name])
+  return (await registerById(q, orgId, r.id))!
+}
+
+export async function registerById(q: Queryable, orgId: string, id: string): Promise<RegisterRow | undefined> {
+  const result = await q.query<RegisterRow>(`SELECT ${registerColumns} FROM registers r WHERE r.org_id = $1 AND r.id = $2`, [orgId, id])
+  return result.rows[0]
+}
+
+export async function listRegisters(q: Queryable, orgId: string, f: { afterId?: string; locationId?: string; limit: number }): Promise<RegisterRow[]> {
+  const result = await q.query<RegisterRow>(
+    `SELECT ${registerColumns} FROM registers r
+     WHERE r.org_id = $1 AND ($2::text IS NULL OR r.id > $2) AND ($3::text IS NULL OR r.location_id = $3)
+     ORDER BY r.id LIMIT $4`,
+    [orgId, f.afterId ?? null, f.locationId ?? null, f.limit],
+  )
+  return result.rows
+}
+
+/** Fails with a unique violation on `shifts_one_open` when the register already has an open shift. */
+export async function insertShift(
+  q: Queryable,
+  orgId: string,
+  s: { id: string; registerId: string; locationId: string; openingFloat: bigint; openedBy: string | null },
+): Promise<ShiftRow> {
+  const result = await q.query<ShiftRow>(
+    `INSERT INTO shifts (id, org_id, register_id, location_id, opening_float, opened_by)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${shiftColumns}`,
+    [s.id, orgId, s.registerId, s.locationId, s.openingFloat.toString(), s.openedBy],
+  )
+  return result.rows[0]
+}
+
+export async function shiftById(q: Queryable, orgId: string, id: string): Promise<ShiftRow | undefined> {
+  const result = await q.query<ShiftRow>(`SELECT ${shiftColumns} FROM shifts WHERE org_id = $1 AND id = $2`, [orgId, id])
+  return result.rows[0]
+}
+
+export async function listShifts(
+  q: Queryable,
+  orgId: string,
+  f: { afterId?: string; registerId?: string; status?: string; limit: number },
+): Promise<ShiftRow[]> {
+  const result = await q.query<ShiftRow>(
+    `SELECT ${shiftColumns} FROM shifts
+     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR register_id = $3)
+       AND ($4::text IS NULL OR status = $4)
+     ORDER BY id LIMIT $5`,
+    [orgId, f.afterId ?? null, f.registerId ?? null, f.status ?? null, f.limit],
+  )
+  return result.rows
+}
+
+const totalColumn = { in: 'cash_in', out: 'cash_out', sale: 'cash_sales', refund: 'cash_refunds' } as const
+
+/**
+ * Adds to one running total of an open shift. Undefined when the shift is not open (or not there): the row
+ * lock orders this against a concurrent close, so no cash lands on a closed shift.
+ */
+export async function addToShift(q: Queryable, orgId: string, id: string, kind: keyof typeof totalColumn, amount: bigint): Promise<ShiftRow | undefined> {
+  const column = totalColumn[kind]
+  const result = await q.query<ShiftRow>(
+    `UPDATE shifts SET ${column} = ${column} + $3, version = version + 1
+     WHERE org_id = $1 AND id = $2 AND status = 'open' RETURNING ${shiftColumns}`,
+    [orgId, id, amount.toString()],
+  )
+  return result.rows[0]
+}
+
+export async function insertCashMovement(
+  q: Queryable,
+  orgId: string,
+  m: { id: string; shiftId: string; kind: string; amount: bigint; reason: string; reference: { type: string; id: string } | null },
+  actor: { userId: string | null; clientId: string },
+): Promise<CashMovementRow> {
+  const result = await q.query<CashMovementRow>(
+    `INSERT INTO shift_cash_movements (id, org_id, shift_id, kind, amount, reason, reference_type, reference_id, actor_user_id, actor_client_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${cashColumns}`,
+    [m.id, orgId, m.shiftId, m.kind, m.amount.toString(), m.reason, m.reference?.type ?? null, m.reference?.id ?? null, actor.userId, actor.clientId],
+  )
+  return result.rows[0]
+}
+
+export async function listCashMovements(q: Queryable, orgId: string, f: { shiftId: string; afterId?: string; limit: number }): Promise<CashMovementRow[]> {
+  const result = await q.query<CashMovementRow>(
+    `SELECT ${cashColumns} FROM shift_cash_movements
+     WHERE org_id = $1 AND shift_id = $2 AND ($3::text IS NULL OR id > $3) ORDER BY id LIMIT $4`,
+    [orgId, f.shiftId, f.afterId ?? null, f.limit],
+  )
+  return result.rows
+}
+
+/** Closes an open shift, fixing expected cash and the variance from the totals under the row lock. */
+export async function closeShift(q: Queryable, orgId: string, id: string, counted: bigint, closedBy: string | null): Promise<ShiftRow | undefined> {
+  const result = await q.query<ShiftRow>(
+    `UPDATE shifts SET status = 'closed', expected_amount = ${EXPECTED}, counted_amount = $3::bigint,
+       variance = $3::bigint - (${EXPECTED}), closed_by = $4, closed_at = now(), version = version + 1
+     WHERE org_id = $1 AND id = $2 AND status = 'open' RETURNING ${shiftColumns}`,
+    [orgId, id, counted.toString(), closedBy],
+  )
+  return result.rows[0]
+}

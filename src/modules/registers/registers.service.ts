@@ -1,0 +1,238 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import { isUniqueViolation } from '../../platform/db/errors.ts'
+import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { emitEvent } from '../../platform/events/outbox.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { toMajor, toMinor } from '../../platform/money/money.ts'
+import type { LocationsService } from '../locations/index.ts'
+import type { OrgsService } from '../orgs/index.ts'
+import * as repo from './registers.repo.ts'
+
+export interface Register {
+  id: string
+  location_id: string
+  name: string
+  open_shift_id: string | null
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface Shift {
+  id: string
+  register_id: string
+  location_id: string
+  status: 'open' | 'closed'
+  currency: string
+  opening_float: number
+  cash_in: number
+  cash_out: number
+  cash_sales: number
+  cash_refunds: number
+  expected_amount: number
+  counted_amount: number | null
+  variance: number | null
+  opened_by: string | null
+  closed_by: string | null
+  opened_at: Date
+  closed_at: Date | null
+  version: number
+}
+
+export interface CashMovement {
+  id: string
+  shift_id: string
+  kind: 'in' | 'out' | 'sale' | 'refund'
+  amount: number
+  currency: string
+  reason: string
+  reference: { type: string; id: string } | null
+  actor: { user_id: string | null; client_id: string }
+  created_at: Date
+}
+
+function toShift(row: repo.ShiftRow, currency: string): Shift {
+  const money = (v: string) => toMajor(v, currency)
+  return {
+    id: row.id,
+    register_id: row.register_id,
+    location_id: row.location_id,
+    status: row.status,
+    currency,
+    opening_float: money(row.opening_float),
+    cash_in: money(row.cash_in),
+    cash_out: money(row.cash_out),
+    cash_sales: money(row.cash_sales),
+    cash_refunds: money(row.cash_refunds),
+    expected_amount: money(row.expected_amount),
+    counted_amount: row.counted_amount === null ? null : money(row.counted_amount),
+    variance: row.variance === null ? null : money(row.variance),
+    opened_by: row.opened_by,
+    closed_by: row.closed_by,
+    opened_at: row.opened_at,
+    closed_at: row.closed_at,
+    version: row.version,
+  }
+}
+
+function toCashMovement(row: repo.CashMovementRow, currency: string): CashMovement {
+  return {
+    id: row.id,
+    shift_id: row.shift_id,
+    kind: row.kind,
+    amount: toMajor(row.amount, currency),
+    currency,
+    reason: row.reason,
+    reference: row.reference_type && row.reference_id ? { type: row.reference_type, id: row.reference_id } : null,
+    actor: { user_id: row.actor_user_id, client_id: row.actor_client_id },
+    created_at: row.created_at,
+  }
+}
+
+const actorOf = (ctx: RequestContext) => ctx.actor.userId ?? ctx.actor.clientId
+
+export function createRegistersService(orgs: OrgsService, locations: LocationsService) {
+  /** The shift is not open: 404 when it is not the org's, else 409 saying what could not be done. */
+  async function notOpen(q: Parameters<typeof repo.shiftById>[0], ctx: RequestContext, shiftId: string, what: string): Promise<never> {
+    const current = await repo.shiftById(q, ctx.orgId, shiftId)
+    if (!current) throw notFound('shift')
+    throw conflict(`shift ${shiftId} is ${current.status}; ${what}`)
+  }
+
+  /** Adds to a running total and writes the movement in one transaction; `then` runs inside it (events). */
+  async function addCash<T>(
+    ctx: RequestContext,
+    input: { shiftId: string; kind: 'in' | 'out' | 'sale' | 'refund'; amount: bigint; reason: string; reference: { type: string; id: string } | null },
+    then: (q: Parameters<typeof repo.shiftById>[0], shift: repo.ShiftRow, movement: repo.CashMovementRow) => Promise<T>,
+  ): Promise<T> {
+    return ctx.db.tx(async (q) => {
+      const shift = await repo.addToShift(q, ctx.orgId, input.shiftId, input.kind, input.amount)
+      if (!shift) return notOpen(q, ctx, input.shiftId, 'cash can only move on an open shift')
+      const movement = await repo.insertCashMovement(q, ctx.orgId, { id: newId('cash'), ...input }, ctx.actor)
+      return then(q, shift, movement)
+    })
+  }
+
+  return {
+    async createRegister(ctx: RequestContext, input: { location_id: string; name: string }): Promise<Register> {
+      const name = input.name.trim()
+      if (!name) throw invalid('name', 'must not be blank', 'required')
+      return ctx.db.tx(async (q) => {
+        await locations.assertExists(ctx, input.location_id, 'location_id')
+        const register = await repo.insertRegister(q, ctx.orgId, { id: newId('reg'), locationId: input.location_id, name })
+        await emitEvent(q, ctx.orgId, 'register.created', register)
+        return register
+      })
+    },
+
+    async getRegister(ctx: RequestContext, id: string): Promise<Register> {
+      const row = await ctx.db.read((q) => repo.registerById(q, ctx.orgId, id))
+      if (!row) throw notFound('register')
+      return row
+    },
+
+    async listRegisters(ctx: RequestContext, query: { limit: number; cursor?: string; location_id?: string }): Promise<Page<Register>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read((q) => repo.listRegisters(q, ctx.orgId, { afterId, locationId: query.location_id, limit: query.limit + 1 }))
+      return toPage(rows, query.limit, (r) => [r.id], (r) => r)
+    },
+
+    /** Opens a shift with a cash float; a register has at most one open shift (409). */
+    async openShift(ctx: RequestContext, registerId: string, input: { opening_float: number }): Promise<Shift> {
+      const currency = await orgs.currencyOf(ctx)
+      const openingFloat = toMinor(input.opening_float, currency, 'opening_float')
+      try {
+        return await ctx.db.tx(async (q) => {
+          const register = await repo.registerById(q, ctx.orgId, registerId)
+          if (!register) throw notFound('register')
+          if (register.open_shift_id) throw conflict(`register ${registerId} already has an open shift: ${register.open_shift_id}`)
+          const row = await repo.insertShift(q, ctx.orgId, {
+            id: newId('shf'),
+            registerId,
+            locationId: register.location_id,
+            openingFloat,
+            openedBy: actorOf(ctx),
+          })
+          const shift = toShift(row, currency)
+          await emitEvent(q, ctx.orgId, 'shift.opened', shift)
+          return shift
+        })
+      } catch (error) {
+        // Two opens at once both saw no open shift; the partial unique index lets one through.
+        if (isUniqueViolation(error, 'shifts_one_open')) throw conflict(`register ${registerId} already has an open shift`)
+        throw error
+      }
+    },
+
+    async getShift(ctx: RequestContext, id: string): Promise<Shift> {
+      const currency = await orgs.currencyOf(ctx)
+      const row = await ctx.db.read((q) => repo.shiftById(q, ctx.orgId, id))
+      if (!row) throw notFound('shift')
+      return toShift(row, currency)
+    },
+
+    async listShifts(
+      ctx: RequestContext,
+      query: { limit: number; cursor?: string; register_id?: string; status?: 'open' | 'closed' },
+    ): Promise<Page<Shift>> {
+      const currency = await orgs.currencyOf(ctx)
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read((q) =>
+        repo.listShifts(q, ctx.orgId, { afterId, registerId: query.register_id, status: query.status, limit: query.limit + 1 }),
+      )
+      return toPage(rows, query.limit, (r) => [r.id], (r) => toShift(r, currency))
+    },
+
+    async listCashMovements(ctx: RequestContext, shiftId: string, query: { limit: number; cursor?: string }): Promise<Page<CashMovement>> {
+      const currency = await orgs.currencyOf(ctx)
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read(async (q) => {
+        if (!(await repo.shiftById(q, ctx.orgId, shiftId))) throw notFound('shift')
+        return repo.listCashMovements(q, ctx.orgId, { shiftId, afterId, limit: query.limit + 1 })
+      })
+      return toPage(rows, query.limit, (r) => [r.id], (r) => toCashMovement(r, currency))
+    },
+
+    /** Cash put into (float top-up) or taken out of (drop, payout) the drawer by hand. */
+    async moveCash(ctx: RequestContext, shiftId: string, input: { kind: 'in' | 'out'; amount: number; reason: string }): Promise<CashMovement> {
+      const currency = await orgs.currencyOf(ctx)
+      const amount = toMinor(input.amount, currency, 'amount')
+      if (amount === 0n) throw invalid('amount', 'must be greater than zero', 'out_of_range')
+      const reason = input.reason.trim()
+      if (!reason) throw invalid('reason', 'must not be blank', 'required')
+      return addCash(ctx, { shiftId, kind: input.kind, amount, reason, reference: null }, async (q, shift, movement) => {
+        const view = toCashMovement(movement, currency)
+        await emitEvent(q, ctx.orgId, 'shift.cash_moved', { ...view, shift: toShift(shift, currency) })
+        return view
+      })
+    },
+
+    /**
+     * Records a cash sale or cash refund on an open shift, inside the caller's transaction (orders, refunds).
+     * 404 when the shift is not the org's, 409 when it is not open.
+     */
+    async recordCashMovement(
+      ctx: RequestContext,
+      input: { shiftId: string; kind: 'sale' | 'refund'; amount: bigint; reference: { type: string; id: string } },
+    ): Promise<void> {
+      if (input.amount <= 0n) throw new RangeError('a cash movement amount must be positive')
+      await addCash(ctx, { ...input, reason: input.kind }, async () => undefined)
+    },
+
+    /** Closes an open shift with the counted cash: variance = counted - expected (negative: cash is short). */
+    async closeShift(ctx: RequestContext, shiftId: string, input: { counted_amount: number }): Promise<Shift> {
+      const currency = await orgs.currencyOf(ctx)
+      const counted = toMinor(input.counted_amount, currency, 'counted_amount')
+      return ctx.db.tx(async (q) => {
+        const row = await repo.closeShift(q, ctx.orgId, shiftId, counted, actorOf(ctx))
+        if (!row) return notOpen(q, ctx, shiftId, 'only an open shift can be closed')
+        const shift = toShift(row, currency)
+        await emitEvent(q, ctx.orgId, 'shift.closed', shift)
+        return shift
+      })
+    },
+  }
+}
+
+export type RegistersService = ReturnType<typeof createRegistersService>
