@@ -1,0 +1,158 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import {
+  CreateWebhookBody,
+  TestWebhookBody,
+  WebhookDeliverySchema,
+  WebhookEndpointSchema,
+  WebhookEndpointWithSecretSchema,
+  WebhookParams,
+} from '../webhooks/index.ts'
+import {
+  CreateIntegrationBody,
+  IntegrationListQuery,
+  IntegrationSchema,
+  WebhookListQuery,
+} from './integrations.schemas.ts'
+import type { IntegrationsService } from './integrations.service.ts'
+
+const tags = ['integrations']
+// DECISIONS.md "Scopes": webhooks:write for every integrations and webhooks endpoint, reads included.
+const scope = 'webhooks:write'
+const Integration = Type.Ref('Integration')
+const Endpoint = Type.Ref('WebhookEndpoint')
+const EndpointWithSecret = Type.Ref('WebhookEndpointWithSecret')
+const Delivery = Type.Ref('WebhookDelivery')
+
+export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: IntegrationsService }> = async (
+  app,
+  { integrations },
+) => {
+  app.addSchema(IntegrationSchema)
+  app.addSchema(WebhookEndpointSchema)
+  app.addSchema(WebhookEndpointWithSecretSchema)
+  app.addSchema(WebhookDeliverySchema)
+
+  app.get(
+    '/integrations',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'List installed integrations, in installation order',
+        querystring: IntegrationListQuery,
+        response: { 200: ListOf(Integration), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => integrations.list(request.ctx, request.query),
+  )
+
+  app.post(
+    '/integrations',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'Install an integration (name, type, config)',
+        body: CreateIntegrationBody,
+        response: { 201: DataOf(Integration), ...errorResponses(400, 401, 403, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await integrations.install(request.ctx, request.body) }),
+  )
+
+  app.get(
+    '/integrations/:id',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'One integration',
+        params: IdParams,
+        response: { 200: DataOf(Integration), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: await integrations.get(request.ctx, request.params.id) }),
+  )
+
+  app.get(
+    '/integrations/:id/webhooks',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'List the webhook endpoints of an integration',
+        params: IdParams,
+        querystring: WebhookListQuery,
+        response: { 200: ListOf(Endpoint), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => integrations.listWebhooks(request.ctx, request.params.id, request.query),
+  )
+
+  app.post(
+    '/integrations/:id/webhooks',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'Register an HTTPS webhook endpoint; the signing secret is shown only in this answer',
+        params: IdParams,
+        body: CreateWebhookBody,
+        response: { 201: DataOf(EndpointWithSecret), ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({ data: await integrations.registerWebhook(request.ctx, request.params.id, request.body) }),
+  )
+
+  app.post(
+    '/integrations/:id/webhooks/test',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'Send a signed synthetic payload of an event to one webhook (one attempt, shown in the delivery log)',
+        params: IdParams,
+        body: TestWebhookBody,
+        response: { 202: DataOf(Delivery), ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send({ data: await integrations.testWebhook(request.ctx, request.params.id, request.body) }),
+  )
+
+  app.get(
+    '/integrations/:id/webhooks/:webhookId',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'One webhook endpoint',
+        params: WebhookParams,
+        response: { 200: DataOf(Endpoint), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({
+      data: await integrations.getWebhook(request.ctx, request.params.id, request.params.webhookId),
+    }),
+  )
+
+  app.post(
+    '/integrations/:id/webhooks/:webhookId/rotate-secret',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary:
+          'Issue a new signing secret; for 24 hours deliveries carry signatures with both the new and the old one',
+        params: WebhookParams,
+        response: { 200: DataOf(EndpointWithSecret), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({
+      data: await integrations.rotateWebhookSecret(request.ctx, request.params.id, request.params.webhookId),
+    }),
+  )
+}

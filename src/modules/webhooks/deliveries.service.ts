@@ -1,0 +1,84 @@
+import { conflict, notFound } from '../../platform/errors/app-error.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import * as repo from './deliveries.repo.ts'
+import { signalDeliveryQueued } from './delivery-signal.ts'
+import * as endpoints from './endpoints.repo.ts'
+import { toAttempt, toDelivery, type WebhookDelivery } from './views.ts'
+
+export interface AttemptQuery {
+  limit: number
+  cursor?: string
+  webhook_id?: string
+  delivery_id?: string
+  event?: string
+  succeeded?: boolean
+}
+
+const REPLAY_WINDOW_MS = 72 * 3_600_000
+
+/** The delivery log, failed events and their replay. */
+export function createDeliveriesService() {
+  return {
+    async listAttempts(ctx: RequestContext, query: AttemptQuery): Promise<Page<ReturnType<typeof toAttempt>>> {
+      const [beforeId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read((q) =>
+        repo.listAttempts(q, ctx.orgId, {
+          endpointId: query.webhook_id,
+          deliveryId: query.delivery_id,
+          event: query.event,
+          succeeded: query.succeeded,
+          beforeId,
+          limit: query.limit + 1,
+        }),
+      )
+      return toPage(rows, query.limit, (r) => [r.id], toAttempt)
+    },
+
+    async listFailed(
+      ctx: RequestContext,
+      query: { limit: number; cursor?: string; webhook_id?: string },
+    ): Promise<Page<WebhookDelivery>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read((q) =>
+        repo.listFailed(q, ctx.orgId, { endpointId: query.webhook_id, afterId, limit: query.limit + 1 }),
+      )
+      return toPage(rows, query.limit, (r) => [r.id], toDelivery)
+    },
+
+    /** Sends a failed event again with the same id and bytes, on a fresh retry schedule. */
+    async replay(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
+      const row = await ctx.db.tx(async (q) => {
+        const current = await repo.deliveryById(q, ctx.orgId, deliveryId)
+        if (!current || current.is_test) throw notFound('failed webhook delivery')
+        if (current.status !== 'failed')
+          throw conflict(`the delivery is ${current.status}; only failed deliveries are replayed`)
+        if (!current.failed_at || Date.now() - current.failed_at.getTime() > REPLAY_WINDOW_MS)
+          throw notFound('failed webhook delivery')
+        const endpoint = await endpoints.endpointById(q, ctx.orgId, current.endpoint_id)
+        if (endpoint?.status !== 'active') throw conflict('the webhook endpoint is suspended; re-enable it first')
+        const [replayed] = await repo.replayFailed(q, ctx.orgId, { id: deliveryId })
+        if (!replayed) throw notFound('failed webhook delivery')
+        return replayed
+      })
+      signalDeliveryQueued()
+      return toDelivery(row)
+    },
+
+    /** Replays every replayable failed event of the org, or of one endpoint; suspended endpoints are skipped. */
+    async replayAll(
+      ctx: RequestContext,
+      filter: { webhook_id?: string },
+    ): Promise<{ replayed: number; ids: string[] }> {
+      const rows = await ctx.db.tx(async (q) => {
+        if (filter.webhook_id && !(await endpoints.endpointById(q, ctx.orgId, filter.webhook_id)))
+          throw notFound('webhook')
+        return repo.replayFailed(q, ctx.orgId, { endpointId: filter.webhook_id })
+      })
+      if (rows.length > 0) signalDeliveryQueued()
+      return { replayed: rows.length, ids: rows.map((r) => r.id) }
+    },
+  }
+}
+
+export type DeliveriesService = ReturnType<typeof createDeliveriesService>

@@ -1,0 +1,139 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+export interface EndpointRow {
+  id: string
+  org_id: string
+  integration_id: string
+  url: string
+  events: string[]
+  description: string
+  status: 'active' | 'suspended'
+  consecutive_failures: number
+  suspended_at: Date | null
+  suspension_reason: string | null
+  previous_secret_expires_at: Date | null
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface EndpointWithSecrets extends EndpointRow {
+  secret: string
+  previous_secret: string | null
+}
+
+const columns = `id, org_id, integration_id, url, events, description, status, consecutive_failures, suspended_at,
+  suspension_reason, CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at,
+  version, created_at, updated_at`
+
+export async function insertEndpoint(
+  q: Queryable,
+  orgId: string,
+  e: { id: string; integrationId: string; url: string; events: string[]; description: string; secret: string },
+): Promise<EndpointRow> {
+  const result = await q.query<EndpointRow>(
+    `INSERT INTO webhook_endpoints (id, org_id, integration_id, url, events, description, secret)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${columns}`,
+    [e.id, orgId, e.integrationId, e.url, e.events, e.description, e.secret],
+  )
+  return result.rows[0]
+}
+
+export interface EndpointFilter {
+  integrationId?: string
+  status?: string
+  afterId?: string
+  limit: number
+}
+
+export async function listEndpoints(q: Queryable, orgId: string, f: EndpointFilter): Promise<EndpointRow[]> {
+  const result = await q.query<EndpointRow>(
+    `SELECT ${columns} FROM webhook_endpoints
+     WHERE org_id = $1 AND ($2::text IS NULL OR integration_id = $2) AND ($3::text IS NULL OR status = $3)
+       AND ($4::text IS NULL OR id > $4)
+     ORDER BY id LIMIT $5`,
+    [orgId, f.integrationId ?? null, f.status ?? null, f.afterId ?? null, f.limit],
+  )
+  return result.rows
+}
+
+/** One endpoint; with `integrationId`, only when it belongs to that integration. */
+export async function endpointById(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  integrationId?: string,
+): Promise<EndpointWithSecrets | undefined> {
+  const result = await q.query<EndpointWithSecrets>(
+    `SELECT ${columns}, secret, CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret
+     FROM webhook_endpoints WHERE org_id = $1 AND id = $2 AND ($3::text IS NULL OR integration_id = $3)`,
+    [orgId, id, integrationId ?? null],
+  )
+  return result.rows[0]
+}
+
+/** The current secret becomes the previous one, valid `graceHours` more; the new one signs from now on. */
+export async function rotateSecret(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  integrationId: string,
+  secret: string,
+  graceHours: number,
+): Promise<EndpointRow | undefined> {
+  const result = await q.query<EndpointRow>(
+    `UPDATE webhook_endpoints
+     SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(hours => $5),
+         secret = $4, version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 AND integration_id = $3 RETURNING ${columns}`,
+    [orgId, id, integrationId, secret, graceHours],
+  )
+  return result.rows[0]
+}
+
+export async function enableEndpoint(q: Queryable, orgId: string, id: string): Promise<EndpointRow | undefined> {
+  const result = await q.query<EndpointRow>(
+    `UPDATE webhook_endpoints
+     SET status = 'active', consecutive_failures = 0, suspended_at = NULL, suspension_reason = NULL,
+         version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 RETURNING ${columns}`,
+    [orgId, id],
+  )
+  return result.rows[0]
+}
+
+export async function resetFailures(q: Queryable, orgId: string, id: string): Promise<void> {
+  await q.query(
+    'UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE org_id = $1 AND id = $2 AND consecutive_failures <> 0',
+    [orgId, id],
+  )
+}
+
+/**
+ * Counts one more failed event and suspends the endpoint when the count reaches `limit`. Returns the endpoint
+ * when this call suspended it (so exactly one caller notifies the owner), undefined otherwise.
+ */
+export async function countFailure(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  limit: number,
+  reason: string,
+): Promise<EndpointRow | undefined> {
+  const suspends = `status = 'active' AND consecutive_failures + 1 >= $3`
+  const result = await q.query<EndpointRow & { just_suspended: boolean }>(
+    `UPDATE webhook_endpoints
+     SET consecutive_failures = consecutive_failures + 1,
+         status = CASE WHEN ${suspends} THEN 'suspended' ELSE status END,
+         suspended_at = CASE WHEN ${suspends} THEN now() ELSE suspended_at END,
+         suspension_reason = CASE WHEN ${suspends} THEN $4 ELSE suspension_reason END,
+         version = CASE WHEN ${suspends} THEN version + 1 ELSE version END
+     WHERE org_id = $1 AND id = $2
+     RETURNING ${columns}, (suspended_at = now()) AS just_suspended`,
+    [orgId, id, limit, reason],
+  )
+  const row = result.rows[0]
+  if (!row?.just_suspended) return undefined
+  const { just_suspended: _, ...endpoint } = row
+  return endpoint
+}

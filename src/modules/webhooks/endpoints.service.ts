@@ -1,0 +1,149 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import type { AddressPolicy } from './address-policy.ts'
+import * as deliveries from './deliveries.repo.ts'
+import { signalDeliveryQueued } from './delivery-signal.ts'
+import * as repo from './endpoints.repo.ts'
+import { canonicalEvent, isSubscribableEvent } from './event-names.ts'
+import { API_VERSION, newWebhookSecret, serializeEnvelope } from './signing.ts'
+import { checkWebhookUrl } from './url-check.ts'
+import { toDelivery, toEndpoint, type WebhookDelivery, type WebhookEndpoint } from './views.ts'
+
+export interface RegisterWebhookInput {
+  url: string
+  events: string[]
+  description?: string
+}
+
+/** DECISIONS.md: the old secret keeps signing for 24 hours after a rotation. */
+const ROTATION_GRACE_HOURS = 24
+
+function checkEvents(events: readonly string[]): string[] {
+  const seen = new Map<string, string>()
+  events.forEach((name, i) => {
+    if (!isSubscribableEvent(name))
+      throw invalid(`events.${i}`, `"${name}" is not an event of the catalog`, 'unknown_event')
+    const canonical = canonicalEvent(name)
+    const earlier = seen.get(canonical)
+    // An alias and its catalog name together would deliver every such event twice.
+    if (earlier !== undefined)
+      throw invalid(`events.${i}`, `"${name}" names the same event as "${earlier}"`, 'duplicate')
+    seen.set(canonical, name)
+  })
+  return [...seen.values()]
+}
+
+export function createEndpointsService(policy: AddressPolicy) {
+  async function endpointOf(ctx: RequestContext, integrationId: string | undefined, webhookId: string) {
+    const row = await ctx.db.read((q) => repo.endpointById(q, ctx.orgId, webhookId, integrationId))
+    if (!row) throw notFound('webhook')
+    return row
+  }
+
+  return {
+    /** Registers an endpoint under an integration the caller has already found; the secret is returned once. */
+    async register(
+      ctx: RequestContext,
+      integrationId: string,
+      input: RegisterWebhookInput,
+    ): Promise<WebhookEndpoint & { secret: string }> {
+      const events = checkEvents(input.events)
+      // Resolving the host happens before the transaction: no network wait while holding a connection.
+      const url = await checkWebhookUrl(input.url, policy)
+      const secret = newWebhookSecret()
+      const row = await ctx.db.tx((q) =>
+        repo.insertEndpoint(q, ctx.orgId, {
+          id: newId('wh'),
+          integrationId,
+          url,
+          events,
+          description: input.description?.trim() ?? '',
+          secret,
+        }),
+      )
+      return { ...toEndpoint(row), secret }
+    },
+
+    async list(
+      ctx: RequestContext,
+      query: { limit: number; cursor?: string; integrationId?: string; status?: string },
+    ): Promise<Page<WebhookEndpoint>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read((q) =>
+        repo.listEndpoints(q, ctx.orgId, {
+          integrationId: query.integrationId,
+          status: query.status,
+          afterId,
+          limit: query.limit + 1,
+        }),
+      )
+      return toPage(rows, query.limit, (r) => [r.id], toEndpoint)
+    },
+
+    async get(ctx: RequestContext, integrationId: string, webhookId: string): Promise<WebhookEndpoint> {
+      return toEndpoint(await endpointOf(ctx, integrationId, webhookId))
+    },
+
+    /** A new secret signs from now on; the previous one signs alongside it for 24 hours. */
+    async rotateSecret(
+      ctx: RequestContext,
+      integrationId: string,
+      webhookId: string,
+    ): Promise<WebhookEndpoint & { secret: string }> {
+      const secret = newWebhookSecret()
+      const row = await ctx.db.tx((q) =>
+        repo.rotateSecret(q, ctx.orgId, webhookId, integrationId, secret, ROTATION_GRACE_HOURS),
+      )
+      if (!row) throw notFound('webhook')
+      return { ...toEndpoint(row), secret }
+    },
+
+    /** Re-enables a suspended endpoint: the failure count restarts and held deliveries go out again. */
+    async enable(ctx: RequestContext, webhookId: string): Promise<WebhookEndpoint> {
+      const row = await ctx.db.tx((q) => repo.enableEndpoint(q, ctx.orgId, webhookId))
+      if (!row) throw notFound('webhook')
+      signalDeliveryQueued()
+      return toEndpoint(row)
+    },
+
+    /**
+     * Queues a signed synthetic payload of `event` for one attempt, also to a suspended endpoint (to check a fix
+     * before re-enabling). The answer is the queued delivery; its attempt shows in the delivery log.
+     */
+    async sendTest(
+      ctx: RequestContext,
+      integrationId: string,
+      input: { event: string; webhookId: string },
+    ): Promise<WebhookDelivery> {
+      if (!isSubscribableEvent(input.event))
+        throw invalid('event', `"${input.event}" is not an event of the catalog`, 'unknown_event')
+      const endpoint = await endpointOf(ctx, integrationId, input.webhookId)
+      const id = newId('msg')
+      const payload = serializeEnvelope({
+        id,
+        event: input.event,
+        orgId: ctx.orgId,
+        timestamp: new Date().toISOString(),
+        apiVersion: API_VERSION,
+        data: {
+          id: `test_${id.slice(4)}`,
+          test: true,
+          description: `A synthetic ${input.event} payload sent by the webhook test endpoint`,
+        },
+      })
+      const row = await ctx.db.tx(async (q) => {
+        await deliveries.insertDeliveries(q, [
+          { id, orgId: ctx.orgId, endpointId: endpoint.id, eventId: null, event: input.event, payload, isTest: true },
+        ])
+        return deliveries.deliveryById(q, ctx.orgId, id)
+      })
+      if (!row) throw conflict('the test delivery could not be queued')
+      signalDeliveryQueued()
+      return toDelivery(row)
+    },
+  }
+}
+
+export type EndpointsService = ReturnType<typeof createEndpointsService>

@@ -1,0 +1,51 @@
+/**
+ * SPEC's 17-event catalog plus the events DECISIONS.md adds. Subscribers choose from these and from the two
+ * aliases, and receive each event under the name they subscribed with.
+ */
+export const EVENT_CATALOG = [
+  'order.created',
+  'order.completed',
+  'order.refunded',
+  'payment.captured',
+  'payment.failed',
+  'customer.created',
+  'customer.updated',
+  'inventory.low_stock',
+  'inventory.stockout',
+  'loyalty.points_earned',
+  'loyalty.tier_changed',
+  'layby.created',
+  'layby.payment_received',
+  'layby.completed',
+  'layby.cancelled',
+  'gift_card.issued',
+  'gift_card.redeemed',
+  'loyalty.points_redeemed',
+  'inventory.transfer_completed',
+  'automation.triggered',
+  'campaign.started',
+  'campaign.ended',
+  'campaign.voucher_redeemed',
+] as const
+
+/** Names from SPEC's change history that are the same events as catalog names. */
+export const EVENT_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  'payment.approved': 'payment.captured',
+  'inventory.out_of_stock': 'inventory.stockout',
+})
+
+const known = new Set<string>([...EVENT_CATALOG, ...Object.keys(EVENT_ALIASES)])
+
+export function isSubscribableEvent(name: string): boolean {
+  return known.has(name)
+}
+
+/** The outbox name of an event a subscriber names (an alias resolves to its catalog name). */
+export function canonicalEvent(name: string): string {
+  return EVENT_ALIASES[name] ?? name
+}
+
+/** The name under which an endpoint subscribed to `outboxType`, or undefined when it did not. */
+export function subscribedName(events: readonly string[], outboxType: string): string | undefined {
+  return events.find((name) => canonicalEvent(name) === outboxType)
+}

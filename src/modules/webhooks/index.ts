@@ -1,0 +1,22 @@
+/** Outbound webhooks: endpoints, signed deliveries from the outbox, the delivery log, replay. */
+
+export type { RegisterWebhookInput } from './endpoints.service.ts'
+export { EVENT_ALIASES, EVENT_CATALOG } from './event-names.ts'
+export { API_VERSION, type Envelope } from './signing.ts'
+export type { WebhookDelivery, WebhookEndpoint } from './views.ts'
+export {
+  SUSPEND_AFTER_FAILED_EVENTS,
+  startWebhookWorker,
+  type WebhookWorker,
+  type WebhookWorkerOptions,
+} from './webhooks.jobs.ts'
+export { webhooksRoutes } from './webhooks.routes.ts'
+export {
+  CreateWebhookBody,
+  TestWebhookBody,
+  WebhookDeliverySchema,
+  WebhookEndpointSchema,
+  WebhookEndpointWithSecretSchema,
+  WebhookParams,
+} from './webhooks.schemas.ts'
+export { createWebhooksService, type WebhooksService } from './webhooks.service.ts'

@@ -1,0 +1,79 @@
+import type { AttemptRow, DeliveryRow } from './deliveries.repo.ts'
+import type { EndpointRow } from './endpoints.repo.ts'
+
+/** The API's shapes of the webhooks module's rows (the secret never leaves through these). */
+
+export interface WebhookEndpoint {
+  id: string
+  integration_id: string
+  url: string
+  events: string[]
+  description: string
+  status: 'active' | 'suspended'
+  consecutive_failures: number
+  suspended_at: Date | null
+  suspension_reason: string | null
+  previous_secret_expires_at: Date | null
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export function toEndpoint(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    integration_id: row.integration_id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    status: row.status,
+    consecutive_failures: row.consecutive_failures,
+    suspended_at: row.suspended_at,
+    suspension_reason: row.suspension_reason,
+    previous_secret_expires_at: row.previous_secret_expires_at,
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+const REPLAY_WINDOW_MS = 72 * 3_600_000
+
+export function toDelivery(row: DeliveryRow) {
+  return {
+    id: row.id,
+    webhook_id: row.endpoint_id,
+    event: row.event,
+    event_id: row.event_id,
+    is_test: row.is_test,
+    status: row.status,
+    attempts: row.attempt_count,
+    next_attempt_at: row.status === 'pending' ? row.next_attempt_at : null,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    replay_count: row.replay_count,
+    created_at: row.created_at,
+    completed_at: row.completed_at,
+    failed_at: row.failed_at,
+    replayable_until: row.failed_at && !row.is_test ? new Date(row.failed_at.getTime() + REPLAY_WINDOW_MS) : null,
+  }
+}
+
+export type WebhookDelivery = ReturnType<typeof toDelivery>
+
+export function toAttempt(row: AttemptRow) {
+  return {
+    id: row.id,
+    delivery_id: row.delivery_id,
+    webhook_id: row.endpoint_id,
+    event: row.event,
+    event_id: row.event_id,
+    attempt: row.attempt,
+    url: row.url,
+    succeeded: row.succeeded,
+    status_code: row.status_code,
+    latency_ms: row.latency_ms,
+    error: row.error,
+    created_at: row.created_at,
+  }
+}

@@ -1,0 +1,202 @@
+import type { FastifyBaseLogger } from 'fastify'
+import pino from 'pino'
+import { newId } from '../../platform/crypto/ids.ts'
+import type { Database } from '../../platform/db/database.ts'
+import { type Poller, startPoller } from '../../platform/queue/poller.ts'
+import type { Runtime } from '../../platform/runtime.ts'
+import { AddressPolicy } from './address-policy.ts'
+import * as deliveries from './deliveries.repo.ts'
+import { deliverySignal } from './delivery-signal.ts'
+import * as endpoints from './endpoints.repo.ts'
+import { subscribedName } from './event-names.ts'
+import * as relay from './relay.repo.ts'
+import { type SendResult, WebhookSender } from './sender.ts'
+import { API_VERSION, serializeEnvelope, signatureHeaders } from './signing.ts'
+
+/** SPEC: an endpoint is suspended after this many consecutive failed events. */
+export const SUSPEND_AFTER_FAILED_EVENTS = 10
+
+export interface WebhookWorkerOptions {
+  /** The database to work through; another pool than the app's one simulates a second worker process. */
+  database?: Database
+  pollMs?: number
+  batchSize?: number
+  /** Extra trusted CA (PEM) for endpoints' certificates, beside Node's store and NODE_EXTRA_CA_CERTS. */
+  ca?: string
+  log?: FastifyBaseLogger
+  /** Source of jitter, injectable so tests can pin it. */
+  random?: () => number
+}
+
+export interface WebhookWorker {
+  /** Looks for work now instead of at the next poll (after a commit in this process). */
+  nudge(): void
+  stop(): Promise<void>
+}
+
+const PURGE_EVERY_MS = 10 * 60_000
+
+/**
+ * The delivery worker: relays committed outbox rows into one delivery per subscribed endpoint, then sends due
+ * attempts. Claims are committed before any HTTP call and results are recorded in a transaction of their own:
+ * no outbound call ever runs inside a database transaction.
+ */
+export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptions = {}): WebhookWorker {
+  const { config } = runtime
+  const database = options.database ?? runtime.database
+  const log = options.log ?? (pino({ level: 'silent' }) as unknown as FastifyBaseLogger)
+  const batchSize = options.batchSize ?? 50
+  const random = options.random ?? Math.random
+  const retryDelays = config.webhookRetryDelaysMs
+  // A lease outlives the attempt's own deadline, so only a worker that died gives its attempt up.
+  const leaseMs = config.webhookTimeoutMs + 15_000
+  const sender = new WebhookSender({
+    policy: new AddressPolicy(config.webhookAllowNetworks),
+    timeoutMs: config.webhookTimeoutMs,
+    ca: options.ca,
+  })
+  let lastPurge = 0
+
+  async function relayEvents(): Promise<number> {
+    return database.unscoped(async (q) => {
+      const claimed = await relay.claimRelay(q, batchSize * 4)
+      const byOrg = new Map<string, string[]>()
+      for (const row of claimed) byOrg.set(row.org_id, [...(byOrg.get(row.org_id) ?? []), row.event_id])
+      for (const [orgId, eventIds] of byOrg) {
+        await relay.scopeTo(q, orgId)
+        const subscriptions = await relay.activeSubscriptions(q, orgId)
+        if (subscriptions.length === 0) continue
+        const rows: deliveries.NewDelivery[] = []
+        for (const event of await relay.eventsByIds(q, orgId, eventIds)) {
+          for (const endpoint of subscriptions) {
+            const name = subscribedName(endpoint.events, event.type)
+            if (!name) continue
+            const id = newId('msg')
+            const payload = serializeEnvelope({
+              id,
+              event: name,
+              orgId,
+              timestamp: new Date(event.created_at).toISOString(),
+              apiVersion: API_VERSION,
+              data: event.data,
+            })
+            rows.push({ id, orgId, endpointId: endpoint.id, eventId: event.id, event: name, payload, isTest: false })
+          }
+        }
+        await deliveries.insertDeliveries(q, rows)
+      }
+      return claimed.length
+    })
+  }
+
+  function retryDelay(roundAttempts: number): number | undefined {
+    const base = retryDelays[roundAttempts - 1]
+    if (base === undefined) return undefined
+    // ±20 % jitter spreads the retries of many deliveries that failed together.
+    return Math.round(base * (0.8 + 0.4 * random()))
+  }
+
+  async function record(claim: relay.ClaimedAttempt, result: SendResult): Promise<void> {
+    await database.transaction(claim.org_id, async (q) => {
+      await deliveries.insertAttempt(q, claim.org_id, {
+        id: newId('watt'),
+        deliveryId: claim.id,
+        endpointId: claim.endpoint_id,
+        attempt: claim.attempt,
+        url: claim.url,
+        succeeded: result.succeeded,
+        statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
+        error: result.error,
+      })
+      const outcome = { statusCode: result.statusCode, error: result.error }
+      if (result.succeeded) {
+        const settled = await deliveries.settleAttempt(q, claim.org_id, claim.id, claim.attempt, {
+          status: 'succeeded',
+          ...outcome,
+        })
+        if (settled && !claim.is_test) await endpoints.resetFailures(q, claim.org_id, claim.endpoint_id)
+        return
+      }
+      // A test delivery is tried once and says nothing about the endpoint's health.
+      const delay = claim.is_test ? undefined : retryDelay(claim.round_attempts)
+      if (delay !== undefined) {
+        await deliveries.settleAttempt(q, claim.org_id, claim.id, claim.attempt, {
+          status: 'pending',
+          retryInMs: delay,
+          ...outcome,
+        })
+        return
+      }
+      const settled = await deliveries.settleAttempt(q, claim.org_id, claim.id, claim.attempt, {
+        status: 'failed',
+        ...outcome,
+      })
+      if (!settled || claim.is_test) return
+      const suspended = await endpoints.countFailure(
+        q,
+        claim.org_id,
+        claim.endpoint_id,
+        SUSPEND_AFTER_FAILED_EVENTS,
+        `${SUSPEND_AFTER_FAILED_EVENTS} consecutive events failed; last error: ${result.error ?? 'unknown'}`,
+      )
+      if (suspended) {
+        // The owner's notice: SMTP is not configured in this build, so the log and the API (status, suspended_at,
+        // suspension_reason; GET /webhooks/endpoints?status=suspended) carry it.
+        log.warn(
+          { orgId: claim.org_id, webhookId: claim.endpoint_id, url: claim.url, notify: 'org-owner' },
+          'webhook endpoint suspended after consecutive failed events; re-enable it with POST /api/v1/webhooks/endpoints/:webhookId/enable',
+        )
+      }
+    })
+  }
+
+  async function attempt(claim: relay.ClaimedAttempt): Promise<void> {
+    const secrets = claim.previous_secret ? [claim.secret, claim.previous_secret] : [claim.secret]
+    const headers = signatureHeaders(secrets, claim.id, claim.payload, new Date())
+    const result = await sender.send(claim.url, claim.payload, headers)
+    await record(claim, result)
+  }
+
+  async function sendDue(): Promise<number> {
+    const claims = await database.unscoped((q) => relay.claimAttempts(q, batchSize, leaseMs))
+    const outcomes = await Promise.allSettled(claims.map(attempt))
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected')
+        log.error(
+          { err: outcome.reason },
+          'recording a webhook attempt failed; its lease will expire and it is retried',
+        )
+    }
+    return claims.length
+  }
+
+  async function tick(): Promise<boolean> {
+    const relayed = await relayEvents()
+    const sent = await sendDue()
+    if (Date.now() - lastPurge > PURGE_EVERY_MS) {
+      lastPurge = Date.now()
+      const purged = await database.unscoped((q) => relay.purgeExpired(q))
+      if (purged > 0) log.info({ purged }, 'expired webhook deliveries purged')
+    }
+    return relayed >= batchSize * 4 || sent >= batchSize
+  }
+
+  const poller: Poller = startPoller({
+    intervalMs: options.pollMs ?? 250,
+    tick,
+    onError: (error) => log.error({ err: error }, 'webhook worker tick failed'),
+  })
+
+  const onQueued = () => poller.nudge()
+  deliverySignal.on('queued', onQueued)
+
+  return {
+    nudge: () => poller.nudge(),
+    async stop() {
+      deliverySignal.off('queued', onQueued)
+      await poller.stop()
+      sender.close()
+    },
+  }
+}

@@ -1,0 +1,39 @@
+import type { FastifyBaseLogger } from 'fastify'
+import pino from 'pino'
+import type { Config } from './config.ts'
+import { startWebhookWorker } from './modules/webhooks/index.ts'
+import { openRuntime, type Runtime } from './platform/runtime.ts'
+
+export interface Workers {
+  stop(): Promise<void>
+}
+
+/** Every background worker of the process: today the webhook delivery worker (relay from the outbox, attempts). */
+export function startWorkers(runtime: Runtime, log: FastifyBaseLogger): Workers {
+  const webhooks = startWebhookWorker(runtime, { log: log.child({ worker: 'webhooks' }) })
+  return {
+    async stop() {
+      await webhooks.stop()
+    },
+  }
+}
+
+/**
+ * `opentill worker`: background jobs without HTTP. On a PostgreSQL server run as many as needed beside the API
+ * (claims skip each other's rows); on the embedded database `serve` already runs them, so use this only while
+ * the server is stopped.
+ */
+export async function runWorker(config: Config): Promise<void> {
+  const runtime = await openRuntime(config, { migrate: true })
+  const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger
+  const workers = startWorkers(runtime, log)
+  process.stdout.write(
+    `OpenTill worker running (webhook delivery) on ${runtime.embedded ? 'the embedded database' : 'the PostgreSQL server'}\n`,
+  )
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve)
+    process.once('SIGTERM', resolve)
+  })
+  await workers.stop()
+  await runtime.close()
+}
