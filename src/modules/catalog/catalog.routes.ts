@@ -1,8 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify'
+import { bundleRoutes } from './bundles.routes.ts'
 import type { CatalogService } from './catalog.service.ts'
+import { categoryRoutes } from './categories.routes.ts'
+import { markdownRoutes } from './markdowns.routes.ts'
+import { modifierRoutes } from './modifiers.routes.ts'
+import { priceListRoutes } from './price-lists.routes.ts'
 import { productRoutes } from './products.routes.ts'
+import { variantRoutes } from './variants.routes.ts'
 
 /** Every catalog route; each resource has its own routes file. */
 export const catalogRoutes: FastifyPluginAsync<{ catalog: CatalogService }> = async (app, { catalog }) => {
   await app.register(productRoutes, { products: catalog.products })
+  await app.register(categoryRoutes, { categories: catalog.categories })
+  await app.register(variantRoutes, { variants: catalog.variants })
+  await app.register(modifierRoutes, { modifiers: catalog.modifiers })
+  await app.register(priceListRoutes, { priceLists: catalog.priceLists })
+  await app.register(bundleRoutes, { bundles: catalog.bundles })
+  await app.register(markdownRoutes, { markdowns: catalog.markdowns })
 }

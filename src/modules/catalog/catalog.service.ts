@@ -1,10 +1,24 @@
 import type { OrgsService } from '../orgs/index.ts'
+import { createBundlesService } from './bundles.service.ts'
+import { createCategoriesService } from './categories.service.ts'
+import { createMarkdownsService } from './markdowns.service.ts'
+import { createModifiersService } from './modifiers.service.ts'
+import { createPriceListsService } from './price-lists.service.ts'
+import { createPricingService } from './pricing.service.ts'
 import { createProductsService } from './products.service.ts'
+import { createVariantsService } from './variants.service.ts'
 
 /** The catalog's use cases, one service per resource. */
 export function createCatalogService(orgs: OrgsService) {
   return {
     products: createProductsService(orgs),
+    categories: createCategoriesService(),
+    variants: createVariantsService(orgs),
+    modifiers: createModifiersService(orgs),
+    priceLists: createPriceListsService(orgs),
+    bundles: createBundlesService(),
+    markdowns: createMarkdownsService(orgs),
+    pricing: createPricingService(),
   }
 }
 

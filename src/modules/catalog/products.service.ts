@@ -61,7 +61,9 @@ export function toProduct(row: repo.ProductRow, currency: string): Product {
   }
 }
 
-const skuTaken = () => invalid('sku', 'is already used by another product of this org', 'taken')
+const skuTaken = () => invalid('sku', 'is already used by another product or variant of this org', 'taken')
+/** The unique indexes that settle a SKU race: products among themselves, and products against variants. */
+const isSkuViolation = (error: unknown) => isUniqueViolation(error, 'products_org_sku') || isUniqueViolation(error, 'catalog_skus_pkey')
 const unique = (values: string[]) => [...new Set(values.map((v) => v.trim()).filter(Boolean))]
 
 export function createProductsService(orgs: OrgsService) {
@@ -129,7 +131,7 @@ export function createProductsService(orgs: OrgsService) {
         })
         return toProduct(row, currency)
       } catch (error) {
-        if (isUniqueViolation(error, 'products_org_sku')) throw skuTaken()
+        if (isSkuViolation(error)) throw skuTaken()
         throw error
       }
     },
@@ -151,7 +153,7 @@ export function createProductsService(orgs: OrgsService) {
         })
         return toProduct(row, currency)
       } catch (error) {
-        if (isUniqueViolation(error, 'products_org_sku')) throw skuTaken()
+        if (isSkuViolation(error)) throw skuTaken()
         throw error
       }
     },

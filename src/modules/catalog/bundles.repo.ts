@@ -1,0 +1,137 @@
+import type { Queryable } from '../../platform/db/database.ts'
+import { updateVersioned } from './catalog.repo.ts'
+
+export interface BundleRow {
+  id: string
+  product_id: string
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface ComponentRow {
+  bundle_id: string
+  bundle_product_id: string
+  product_id: string
+  variant_id: string | null
+  quantity: number
+}
+
+export interface ComponentWrite {
+  productId: string
+  variantId: string | null
+  quantity: number
+}
+
+const columns = 'id, product_id, version, created_at, updated_at'
+
+/** Bundle writes of an org take turns, so two bundles can never be made components of each other at once. */
+export async function lockBundles(q: Queryable, orgId: string): Promise<void> {
+  await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${orgId}|bundles`])
+}
+
+export async function listBundles(
+  q: Queryable,
+  orgId: string,
+  f: { afterId?: string; productId?: string; limit: number },
+): Promise<BundleRow[]> {
+  const result = await q.query<BundleRow>(
+    `SELECT ${columns} FROM bundles
+     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR product_id = $3)
+     ORDER BY id LIMIT $4`,
+    [orgId, f.afterId ?? null, f.productId ?? null, f.limit],
+  )
+  return result.rows
+}
+
+export async function bundleById(q: Queryable, orgId: string, id: string): Promise<BundleRow | undefined> {
+  const result = await q.query<BundleRow>(`SELECT ${columns} FROM bundles WHERE org_id = $1 AND id = $2`, [orgId, id])
+  return result.rows[0]
+}
+
+/** Components of the bundles whose id or whose product id is in `ids`, in their stored order. */
+export async function componentsOf(
+  q: Queryable,
+  orgId: string,
+  by: 'bundle' | 'product',
+  ids: readonly string[],
+): Promise<ComponentRow[]> {
+  const result = await q.query<ComponentRow>(
+    `SELECT c.bundle_id, b.product_id AS bundle_product_id, c.product_id, c.variant_id, c.quantity
+     FROM bundle_components c JOIN bundles b ON b.id = c.bundle_id AND b.org_id = c.org_id
+     WHERE c.org_id = $1 AND ${by === 'bundle' ? 'b.id' : 'b.product_id'} = ANY($2)
+     ORDER BY c.bundle_id, c.position`,
+    [orgId, ids],
+  )
+  return result.rows
+}
+
+/** Which of the products are bundles themselves. */
+export async function bundleProducts(q: Queryable, orgId: string, productIds: readonly string[]): Promise<Set<string>> {
+  const result = await q.query<{ product_id: string }>(
+    'SELECT product_id FROM bundles WHERE org_id = $1 AND product_id = ANY($2)',
+    [orgId, productIds],
+  )
+  return new Set(result.rows.map((r) => r.product_id))
+}
+
+/** Whether the product is a component of any bundle. */
+export async function isComponent(q: Queryable, orgId: string, productId: string): Promise<boolean> {
+  const result = await q.query('SELECT 1 FROM bundle_components WHERE org_id = $1 AND product_id = $2 LIMIT 1', [
+    orgId,
+    productId,
+  ])
+  return (result.rowCount ?? 0) > 0
+}
+
+export async function insertBundle(q: Queryable, orgId: string, id: string, productId: string): Promise<BundleRow> {
+  const result = await q.query<BundleRow>(
+    `INSERT INTO bundles (id, org_id, product_id) VALUES ($1, $2, $3) RETURNING ${columns}`,
+    [id, orgId, productId],
+  )
+  return result.rows[0]
+}
+
+export async function replaceComponents(
+  q: Queryable,
+  orgId: string,
+  bundleId: string,
+  components: readonly ComponentWrite[],
+): Promise<void> {
+  await q.query('DELETE FROM bundle_components WHERE org_id = $1 AND bundle_id = $2', [orgId, bundleId])
+  await q.query(
+    `INSERT INTO bundle_components (org_id, bundle_id, product_id, variant_id, quantity, position)
+     SELECT $1, $2, c.product_id, c.variant_id, c.quantity, c.ord
+     FROM unnest($3::text[], $4::text[], $5::int[]) WITH ORDINALITY AS c(product_id, variant_id, quantity, ord)`,
+    [
+      orgId,
+      bundleId,
+      components.map((c) => c.productId),
+      components.map((c) => c.variantId),
+      components.map((c) => c.quantity),
+    ],
+  )
+}
+
+/** Bumps the version when the components change (they live in their own table). */
+export async function touchBundle(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  expectedVersion: number | undefined,
+): Promise<BundleRow | undefined> {
+  return updateVersioned<BundleRow>(q, 'bundles', columns, orgId, id, {}, expectedVersion)
+}
+
+export async function deleteBundle(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  expectedVersion: number | undefined,
+): Promise<boolean> {
+  const result = await q.query(
+    'DELETE FROM bundles WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)',
+    [orgId, id, expectedVersion ?? null],
+  )
+  return (result.rowCount ?? 0) > 0
+}

@@ -1,0 +1,66 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+/**
+ * The UPDATE every catalog PATCH runs: sets the given columns (undefined ones are left alone) when
+ * `expectedVersion` is absent or current, bumps `version` and `updated_at`. Undefined result: no row matched, so
+ * the caller tells a missing row from a stale version. Column names come from the repos, never from input.
+ */
+export async function updateVersioned<R>(
+  q: Queryable,
+  table: string,
+  columns: string,
+  orgId: string,
+  id: string,
+  values: Record<string, unknown>,
+  expectedVersion: number | undefined,
+): Promise<R | undefined> {
+  const params: unknown[] = [orgId, id, expectedVersion ?? null]
+  const sets: string[] = []
+  for (const [column, value] of Object.entries(values)) {
+    if (value === undefined) continue
+    params.push(value)
+    sets.push(`${column} = $${params.length}`)
+  }
+  const result = await q.query<R>(
+    `UPDATE ${table} SET ${[...sets, 'version = version + 1', 'updated_at = now()'].join(', ')}
+     WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)
+     RETURNING ${columns}`,
+    params,
+  )
+  return result.rows[0]
+}
+
+/** The current version of a row, or undefined when the org has no such row. */
+export async function versionOf(q: Queryable, table: string, orgId: string, id: string): Promise<number | undefined> {
+  const result = await q.query<{ version: number }>(`SELECT version FROM ${table} WHERE org_id = $1 AND id = $2`, [
+    orgId,
+    id,
+  ])
+  return result.rows[0]?.version
+}
+
+/** Which of `ids` are products of the org, with their active flag. */
+export async function productFlags(
+  q: Queryable,
+  orgId: string,
+  ids: readonly string[],
+): Promise<Map<string, { isActive: boolean }>> {
+  const result = await q.query<{ id: string; is_active: boolean }>(
+    'SELECT id, is_active FROM products WHERE org_id = $1 AND id = ANY($2)',
+    [orgId, ids],
+  )
+  return new Map(result.rows.map((r) => [r.id, { isActive: r.is_active }]))
+}
+
+/** Which of `ids` are variants of the org, with the product each belongs to. */
+export async function variantOwners(
+  q: Queryable,
+  orgId: string,
+  ids: readonly string[],
+): Promise<Map<string, { productId: string; isActive: boolean }>> {
+  const result = await q.query<{ id: string; product_id: string; is_active: boolean }>(
+    'SELECT id, product_id, is_active FROM product_variants WHERE org_id = $1 AND id = ANY($2)',
+    [orgId, ids],
+  )
+  return new Map(result.rows.map((r) => [r.id, { productId: r.product_id, isActive: r.is_active }]))
+}

@@ -1,0 +1,137 @@
+import type { Queryable } from '../../platform/db/database.ts'
+import { updateVersioned } from './catalog.repo.ts'
+
+export interface MarkdownRow {
+  id: string
+  name: string
+  kind: 'percentage' | 'amount'
+  value: string
+  category_id: string | null
+  starts_at: Date | null
+  ends_at: Date | null
+  is_active: boolean
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface MarkdownWrite {
+  name?: string
+  kind?: 'percentage' | 'amount'
+  value?: bigint
+  categoryId?: string | null
+  startsAt?: Date | null
+  endsAt?: Date | null
+  isActive?: boolean
+}
+
+const columns = 'id, name, kind, value, category_id, starts_at, ends_at, is_active, version, created_at, updated_at'
+
+export async function listMarkdowns(
+  q: Queryable,
+  orgId: string,
+  f: { afterId?: string; productId?: string; categoryId?: string; isActive?: boolean; limit: number },
+): Promise<MarkdownRow[]> {
+  const result = await q.query<MarkdownRow>(
+    `SELECT ${columns} FROM markdowns m
+     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2)
+       AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM markdown_products mp WHERE mp.org_id = $1 AND mp.markdown_id = m.id AND mp.product_id = $3))
+       AND ($4::text IS NULL OR category_id = $4)
+       AND ($5::boolean IS NULL OR is_active = $5)
+     ORDER BY id LIMIT $6`,
+    [orgId, f.afterId ?? null, f.productId ?? null, f.categoryId ?? null, f.isActive ?? null, f.limit],
+  )
+  return result.rows
+}
+
+export async function markdownById(q: Queryable, orgId: string, id: string): Promise<MarkdownRow | undefined> {
+  const result = await q.query<MarkdownRow>(`SELECT ${columns} FROM markdowns WHERE org_id = $1 AND id = $2`, [
+    orgId,
+    id,
+  ])
+  return result.rows[0]
+}
+
+export async function targetsOf(
+  q: Queryable,
+  orgId: string,
+  ids: readonly string[],
+): Promise<{ markdown_id: string; product_id: string }[]> {
+  const result = await q.query<{ markdown_id: string; product_id: string }>(
+    'SELECT markdown_id, product_id FROM markdown_products WHERE org_id = $1 AND markdown_id = ANY($2) ORDER BY markdown_id, product_id',
+    [orgId, ids],
+  )
+  return result.rows
+}
+
+export async function insertMarkdown(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  m: Required<MarkdownWrite>,
+): Promise<MarkdownRow> {
+  const result = await q.query<MarkdownRow>(
+    `INSERT INTO markdowns (id, org_id, name, kind, value, category_id, starts_at, ends_at, is_active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${columns}`,
+    [id, orgId, m.name, m.kind, m.value.toString(), m.categoryId, m.startsAt, m.endsAt, m.isActive],
+  )
+  return result.rows[0]
+}
+
+export async function updateMarkdown(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  m: MarkdownWrite,
+  expectedVersion: number | undefined,
+) {
+  return updateVersioned<MarkdownRow>(
+    q,
+    'markdowns',
+    columns,
+    orgId,
+    id,
+    {
+      name: m.name,
+      kind: m.kind,
+      value: m.value?.toString(),
+      category_id: m.categoryId,
+      starts_at: m.startsAt,
+      ends_at: m.endsAt,
+      is_active: m.isActive,
+    },
+    expectedVersion,
+  )
+}
+
+export async function replaceTargets(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  productIds: readonly string[],
+): Promise<void> {
+  await q.query('DELETE FROM markdown_products WHERE org_id = $1 AND markdown_id = $2', [orgId, id])
+  await q.query('INSERT INTO markdown_products (org_id, markdown_id, product_id) SELECT $1, $2, unnest($3::text[])', [
+    orgId,
+    id,
+    productIds,
+  ])
+}
+
+export async function deleteMarkdown(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  expectedVersion: number | undefined,
+): Promise<boolean> {
+  const result = await q.query(
+    'DELETE FROM markdowns WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)',
+    [orgId, id, expectedVersion ?? null],
+  )
+  return (result.rowCount ?? 0) > 0
+}
+
+export async function categoryExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  const result = await q.query('SELECT 1 FROM categories WHERE org_id = $1 AND id = $2', [orgId, id])
+  return (result.rowCount ?? 0) > 0
+}

@@ -1,0 +1,135 @@
+import type { Queryable } from '../../platform/db/database.ts'
+import { updateVersioned } from './catalog.repo.ts'
+
+export interface PriceListRow {
+  id: string
+  name: string
+  location_id: string | null
+  starts_at: Date | null
+  ends_at: Date | null
+  is_active: boolean
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface PriceRow {
+  price_list_id: string
+  product_id: string
+  variant_id: string | null
+  price: string
+}
+
+export interface PriceListWrite {
+  name?: string
+  locationId?: string | null
+  startsAt?: Date | null
+  endsAt?: Date | null
+  isActive?: boolean
+}
+
+export interface PriceWrite {
+  productId: string
+  variantId: string | null
+  price: bigint
+}
+
+const columns = 'id, name, location_id, starts_at, ends_at, is_active, version, created_at, updated_at'
+
+export async function listPriceLists(
+  q: Queryable,
+  orgId: string,
+  f: { afterId?: string; locationId?: string; isActive?: boolean; limit: number },
+): Promise<PriceListRow[]> {
+  const result = await q.query<PriceListRow>(
+    `SELECT ${columns} FROM price_lists
+     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR location_id = $3)
+       AND ($4::boolean IS NULL OR is_active = $4)
+     ORDER BY id LIMIT $5`,
+    [orgId, f.afterId ?? null, f.locationId ?? null, f.isActive ?? null, f.limit],
+  )
+  return result.rows
+}
+
+export async function priceListById(q: Queryable, orgId: string, id: string): Promise<PriceListRow | undefined> {
+  const result = await q.query<PriceListRow>(`SELECT ${columns} FROM price_lists WHERE org_id = $1 AND id = $2`, [
+    orgId,
+    id,
+  ])
+  return result.rows[0]
+}
+
+export async function pricesOf(q: Queryable, orgId: string, listIds: readonly string[]): Promise<PriceRow[]> {
+  const result = await q.query<PriceRow>(
+    `SELECT price_list_id, product_id, variant_id, price FROM price_list_prices
+     WHERE org_id = $1 AND price_list_id = ANY($2) ORDER BY price_list_id, position`,
+    [orgId, listIds],
+  )
+  return result.rows
+}
+
+export async function insertPriceList(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  l: Required<PriceListWrite>,
+): Promise<PriceListRow> {
+  const result = await q.query<PriceListRow>(
+    `INSERT INTO price_lists (id, org_id, name, location_id, starts_at, ends_at, is_active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${columns}`,
+    [id, orgId, l.name, l.locationId, l.startsAt, l.endsAt, l.isActive],
+  )
+  return result.rows[0]
+}
+
+export async function updatePriceList(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  l: PriceListWrite,
+  expectedVersion: number | undefined,
+) {
+  return updateVersioned<PriceListRow>(
+    q,
+    'price_lists',
+    columns,
+    orgId,
+    id,
+    { name: l.name, location_id: l.locationId, starts_at: l.startsAt, ends_at: l.endsAt, is_active: l.isActive },
+    expectedVersion,
+  )
+}
+
+export async function replacePrices(
+  q: Queryable,
+  orgId: string,
+  listId: string,
+  prices: readonly PriceWrite[],
+): Promise<void> {
+  await q.query('DELETE FROM price_list_prices WHERE org_id = $1 AND price_list_id = $2', [orgId, listId])
+  await q.query(
+    `INSERT INTO price_list_prices (org_id, price_list_id, product_id, variant_id, price, position)
+     SELECT $1, $2, p.product_id, p.variant_id, p.price, p.ord
+     FROM unnest($3::text[], $4::text[], $5::bigint[]) WITH ORDINALITY AS p(product_id, variant_id, price, ord)`,
+    [
+      orgId,
+      listId,
+      prices.map((p) => p.productId),
+      prices.map((p) => p.variantId),
+      prices.map((p) => p.price.toString()),
+    ],
+  )
+}
+
+export async function deletePriceList(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  expectedVersion: number | undefined,
+): Promise<boolean> {
+  const result = await q.query(
+    'DELETE FROM price_lists WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)',
+    [orgId, id, expectedVersion ?? null],
+  )
+  return (result.rowCount ?? 0) > 0
+}

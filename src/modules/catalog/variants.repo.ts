@@ -1,0 +1,121 @@
+import type { Queryable } from '../../platform/db/database.ts'
+import { updateVersioned } from './catalog.repo.ts'
+
+export interface VariantRow {
+  id: string
+  product_id: string
+  name: string
+  sku: string
+  option_values: Record<string, string>
+  price: string | null
+  barcodes: string[]
+  is_active: boolean
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface VariantWrite {
+  name?: string
+  sku?: string
+  optionValues?: Record<string, string>
+  price?: bigint | null
+  barcodes?: string[]
+  isActive?: boolean
+}
+
+const columns = 'id, product_id, name, sku, option_values, price, barcodes, is_active, version, created_at, updated_at'
+
+export async function listVariants(
+  q: Queryable,
+  orgId: string,
+  productId: string,
+  f: { afterId?: string; isActive?: boolean; limit: number },
+): Promise<VariantRow[]> {
+  const result = await q.query<VariantRow>(
+    `SELECT ${columns} FROM product_variants
+     WHERE org_id = $1 AND product_id = $2 AND ($3::text IS NULL OR id > $3) AND ($4::boolean IS NULL OR is_active = $4)
+     ORDER BY id LIMIT $5`,
+    [orgId, productId, f.afterId ?? null, f.isActive ?? null, f.limit],
+  )
+  return result.rows
+}
+
+export async function variantById(q: Queryable, orgId: string, id: string): Promise<VariantRow | undefined> {
+  const result = await q.query<VariantRow>(`SELECT ${columns} FROM product_variants WHERE org_id = $1 AND id = $2`, [
+    orgId,
+    id,
+  ])
+  return result.rows[0]
+}
+
+export async function insertVariant(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  productId: string,
+  v: Required<VariantWrite>,
+): Promise<VariantRow> {
+  const result = await q.query<VariantRow>(
+    `INSERT INTO product_variants (id, org_id, product_id, name, sku, option_values, price, barcodes, is_active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${columns}`,
+    [
+      id,
+      orgId,
+      productId,
+      v.name,
+      v.sku,
+      JSON.stringify(v.optionValues),
+      v.price?.toString() ?? null,
+      v.barcodes,
+      v.isActive,
+    ],
+  )
+  return result.rows[0]
+}
+
+export async function updateVariant(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  v: VariantWrite,
+  expectedVersion: number | undefined,
+): Promise<VariantRow | undefined> {
+  return updateVersioned<VariantRow>(
+    q,
+    'product_variants',
+    columns,
+    orgId,
+    id,
+    {
+      name: v.name,
+      sku: v.sku,
+      option_values: v.optionValues && JSON.stringify(v.optionValues),
+      // null is a real value here (back to the product's price), so it is kept apart from "not given".
+      price: v.price === undefined ? undefined : (v.price?.toString() ?? null),
+      barcodes: v.barcodes,
+      is_active: v.isActive,
+    },
+    expectedVersion,
+  )
+}
+
+export async function variantsByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<VariantRow[]> {
+  const result = await q.query<VariantRow>(
+    `SELECT ${columns} FROM product_variants WHERE org_id = $1 AND id = ANY($2) ORDER BY id`,
+    [orgId, ids],
+  )
+  return result.rows
+}
+
+export async function variantsOfProducts(
+  q: Queryable,
+  orgId: string,
+  productIds: readonly string[],
+): Promise<VariantRow[]> {
+  const result = await q.query<VariantRow>(
+    `SELECT ${columns} FROM product_variants WHERE org_id = $1 AND product_id = ANY($2) ORDER BY product_id, id`,
+    [orgId, productIds],
+  )
+  return result.rows
+}
