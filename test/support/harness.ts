@@ -68,8 +68,14 @@ export interface Merchant {
   refreshToken: string
 }
 
-/** Creates an org with an owner through the service and logs in through the API. */
-export async function createMerchant(app: TestApp, options: { currency?: string; name?: string } = {}): Promise<Merchant> {
+/**
+ * Creates an org with an owner through the service and logs in through the API. Orgs are on the Pro plan unless
+ * told otherwise, so suites that send bursts are not cut short by the Starter plan's rate limit.
+ */
+export async function createMerchant(
+  app: TestApp,
+  options: { currency?: string; name?: string; plan?: 'starter' | 'growth' | 'pro' | 'enterprise' } = {},
+): Promise<Merchant> {
   const email = `owner-${randomBytes(5).toString('hex')}@example.test`
   const password = `pw-${randomBytes(8).toString('hex')}`
   const { org, owner } = await app.services.orgs.createOrg({
@@ -77,6 +83,7 @@ export async function createMerchant(app: TestApp, options: { currency?: string;
     email,
     password,
     currency: options.currency ?? 'USD',
+    plan: options.plan ?? 'pro',
   })
   const login = await app.api.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } })
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`)

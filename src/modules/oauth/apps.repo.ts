@@ -1,0 +1,103 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+export interface AppRow {
+  id: string
+  org_id: string
+  name: string
+  redirect_uris: string[]
+  allowed_scopes: string[]
+  confidential: boolean
+  partner: boolean
+  secret_hash: string | null
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+const columns =
+  'id, org_id, name, redirect_uris, allowed_scopes, confidential, partner, secret_hash, version, created_at, updated_at'
+
+/** The org an app belongs to, across orgs (SECURITY DEFINER): the next step is scoped to it. */
+export async function orgOfApp(q: Queryable, clientId: string): Promise<string | null> {
+  const result = await q.query<{ org_id: string | null }>('SELECT oauth_org_of_app($1) AS org_id', [clientId])
+  return result.rows[0]?.org_id ?? null
+}
+
+export async function insertApp(
+  q: Queryable,
+  app: {
+    id: string
+    orgId: string
+    name: string
+    redirectUris: string[]
+    allowedScopes: string[]
+    confidential: boolean
+    partner: boolean
+    secretHash: string | null
+    createdBy: string | null
+  },
+): Promise<AppRow> {
+  const result = await q.query<AppRow>(
+    `INSERT INTO oauth_apps (id, org_id, name, redirect_uris, allowed_scopes, confidential, partner, secret_hash, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${columns}`,
+    [
+      app.id,
+      app.orgId,
+      app.name,
+      app.redirectUris,
+      app.allowedScopes,
+      app.confidential,
+      app.partner,
+      app.secretHash,
+      app.createdBy,
+    ],
+  )
+  return result.rows[0]
+}
+
+export async function appById(q: Queryable, orgId: string, id: string): Promise<AppRow | undefined> {
+  const result = await q.query<AppRow>(`SELECT ${columns} FROM oauth_apps WHERE org_id = $1 AND id = $2`, [orgId, id])
+  return result.rows[0]
+}
+
+export async function listApps(
+  q: Queryable,
+  orgId: string,
+  afterId: string | undefined,
+  limit: number,
+): Promise<AppRow[]> {
+  const result = await q.query<AppRow>(
+    `SELECT ${columns} FROM oauth_apps WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+    [orgId, afterId ?? null, limit],
+  )
+  return result.rows
+}
+
+export async function updateApp(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  fields: { name?: string; redirectUris?: string[]; allowedScopes?: string[] },
+): Promise<AppRow | undefined> {
+  const result = await q.query<AppRow>(
+    `UPDATE oauth_apps SET name = coalesce($3, name), redirect_uris = coalesce($4, redirect_uris),
+       allowed_scopes = coalesce($5, allowed_scopes), version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 RETURNING ${columns}`,
+    [orgId, id, fields.name ?? null, fields.redirectUris ?? null, fields.allowedScopes ?? null],
+  )
+  return result.rows[0]
+}
+
+export async function setSecretHash(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  secretHash: string,
+): Promise<AppRow | undefined> {
+  const result = await q.query<AppRow>(
+    `UPDATE oauth_apps SET secret_hash = $3, version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 AND confidential RETURNING ${columns}`,
+    [orgId, id, secretHash],
+  )
+  return result.rows[0]
+}

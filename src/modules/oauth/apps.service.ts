@@ -1,0 +1,160 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import { constantTimeEqual, randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import type { Runtime } from '../../platform/runtime.ts'
+import { MERCHANT_SCOPES } from '../auth/index.ts'
+import * as repo from './apps.repo.ts'
+import { redirectUriProblem } from './redirect-uri.ts'
+import { unknownScopes } from './scope.ts'
+
+export type AppRow = repo.AppRow
+
+/** An app as its owner sees it; the secret is never part of it. */
+export interface OAuthApp {
+  client_id: string
+  name: string
+  redirect_uris: string[]
+  allowed_scopes: string[]
+  client_type: 'confidential' | 'public'
+  partner: boolean
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface CreateAppInput {
+  name: string
+  redirectUris: string[]
+  allowedScopes?: string[]
+  public?: boolean
+  partner?: boolean
+}
+
+export function toApp(row: repo.AppRow): OAuthApp {
+  return {
+    client_id: row.id,
+    name: row.name,
+    redirect_uris: row.redirect_uris,
+    allowed_scopes: row.allowed_scopes,
+    client_type: row.confidential ? 'confidential' : 'public',
+    partner: row.partner,
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+const MAX_REDIRECT_URIS = 10
+
+function checkName(name: string): string {
+  const trimmed = name.trim()
+  if (!trimmed) throw invalid('name', 'is required', 'required')
+  if (trimmed.length > 100) throw invalid('name', 'must be at most 100 characters', 'out_of_range')
+  return trimmed
+}
+
+function checkRedirectUris(uris: readonly string[]): string[] {
+  const list = [...new Set(uris.map((u) => u.trim()).filter(Boolean))]
+  if (list.length === 0) throw invalid('redirect_uris', 'needs at least one URI', 'required')
+  if (list.length > MAX_REDIRECT_URIS)
+    throw invalid('redirect_uris', `may hold at most ${MAX_REDIRECT_URIS} URIs`, 'out_of_range')
+  list.forEach((uri, i) => {
+    const problem = redirectUriProblem(uri)
+    if (problem) throw invalid(`redirect_uris.${i}`, problem, 'invalid_redirect_uri')
+  })
+  return list
+}
+
+function checkScopes(scopes: readonly string[] | undefined): string[] {
+  if (scopes === undefined) return [...MERCHANT_SCOPES]
+  const unknown = unknownScopes(scopes)
+  if (unknown.length) throw invalid('allowed_scopes', `names unknown scopes: ${unknown.join(', ')}`, 'invalid_scope')
+  return MERCHANT_SCOPES.filter((s) => scopes.includes(s))
+}
+
+/** OAuth app registration (issue 3 §1): client ids are public, secrets are shown once and stored hashed. */
+export function createAppsService(runtime: Runtime) {
+  const { database } = runtime
+
+  return {
+    async create(ctx: RequestContext, input: CreateAppInput): Promise<{ app: OAuthApp; clientSecret: string | null }> {
+      const name = checkName(input.name)
+      const redirectUris = checkRedirectUris(input.redirectUris)
+      const allowedScopes = checkScopes(input.allowedScopes)
+      const confidential = !input.public
+      if (input.partner && !confidential)
+        throw invalid('partner', 'a partner app must be confidential (it uses client credentials)', 'invalid_value')
+      const clientSecret = confidential ? randomToken('ots') : null
+      const row = await ctx.db.tx((q) =>
+        repo.insertApp(q, {
+          id: newId('app'),
+          orgId: ctx.orgId,
+          name,
+          redirectUris,
+          allowedScopes,
+          confidential,
+          partner: Boolean(input.partner),
+          secretHash: clientSecret ? sha256Hex(clientSecret) : null,
+          createdBy: ctx.actor.userId,
+        }),
+      )
+      return { app: toApp(row), clientSecret }
+    },
+
+    async list(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<OAuthApp>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read((q) => repo.listApps(q, ctx.orgId, afterId, query.limit + 1))
+      return toPage(rows, query.limit, (r) => [r.id], toApp)
+    },
+
+    async get(ctx: RequestContext, clientId: string): Promise<OAuthApp> {
+      const row = await ctx.db.read((q) => repo.appById(q, ctx.orgId, clientId))
+      if (!row) throw notFound('app')
+      return toApp(row)
+    },
+
+    async update(
+      ctx: RequestContext,
+      clientId: string,
+      input: { name?: string; redirectUris?: string[]; allowedScopes?: string[] },
+    ): Promise<OAuthApp> {
+      const fields = {
+        name: input.name === undefined ? undefined : checkName(input.name),
+        redirectUris: input.redirectUris === undefined ? undefined : checkRedirectUris(input.redirectUris),
+        allowedScopes: input.allowedScopes === undefined ? undefined : checkScopes(input.allowedScopes),
+      }
+      const row = await ctx.db.tx((q) => repo.updateApp(q, ctx.orgId, clientId, fields))
+      if (!row) throw notFound('app')
+      return toApp(row)
+    },
+
+    /** Replaces the secret at once: the old one stops authenticating immediately. Public apps have none. */
+    async rotateSecret(ctx: RequestContext, clientId: string): Promise<{ app: OAuthApp; clientSecret: string }> {
+      const clientSecret = randomToken('ots')
+      const row = await ctx.db.tx(async (q) => {
+        const updated = await repo.setSecretHash(q, ctx.orgId, clientId, sha256Hex(clientSecret))
+        if (updated) return updated
+        if (await repo.appById(q, ctx.orgId, clientId))
+          throw invalid('client_id', 'names a public app, which has no secret', 'public_client')
+        throw notFound('app')
+      })
+      return { app: toApp(row), clientSecret }
+    },
+
+    /** Any org's app by client id, for the protocol endpoints and the consent screen (which have no org yet). */
+    async findClient(clientId: string): Promise<repo.AppRow | null> {
+      if (!/^app_[0-9a-z]{1,64}$/.test(clientId)) return null
+      const orgId = await database.unscoped((q) => repo.orgOfApp(q, clientId))
+      if (!orgId) return null
+      return (await database.read(orgId, (q) => repo.appById(q, orgId, clientId))) ?? null
+    },
+
+    secretMatches(app: repo.AppRow, secret: string): boolean {
+      return app.secret_hash !== null && constantTimeEqual(sha256Hex(secret), app.secret_hash)
+    },
+  }
+}
+
+export type AppsService = ReturnType<typeof createAppsService>

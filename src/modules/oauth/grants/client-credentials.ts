@@ -1,0 +1,85 @@
+import { newId } from '../../../platform/crypto/ids.ts'
+import type { Runtime } from '../../../platform/runtime.ts'
+import type { AppRow } from '../apps.service.ts'
+import { invalidGrant, invalidRequest, invalidScope, OAuthError } from '../errors.ts'
+import * as repo from '../grants.repo.ts'
+import { PARTNER_SCOPE, parseScope } from '../scope.ts'
+import { type TokenResponse, tokenResponse } from '../tokens.ts'
+
+/** The parameters this grant reads (RFC 6749 §4.4.2, plus `org_id` naming a connected tenant). */
+export interface ClientCredentialsParams {
+  scope?: string
+  org_id?: string
+}
+
+const ORG_ID = /^org_[0-9a-z]{1,64}$/
+
+/**
+ * Partner credentials (DECISIONS.md "Scopes"): a confidential partner app gets a token for its own org with
+ * `partners:write` and its allowed scopes, or with `org_id` a token for a tenant it is connected to, with the
+ * connection's scopes. Each issuance is its own grant under the connection, so a disconnect revokes it too.
+ * No refresh token is issued (RFC 6749 §4.4.3).
+ */
+export async function exchangeClientCredentials(
+  runtime: Runtime,
+  client: AppRow,
+  params: ClientCredentialsParams,
+): Promise<TokenResponse> {
+  if (!client.confidential || !client.partner) {
+    throw new OAuthError('unauthorized_client', 'client credentials are only for confidential partner apps')
+  }
+  const requested = parseScope(params.scope)
+  const narrow = (available: string[]) => {
+    if (requested.length === 0) return available
+    const outside = requested.filter((s) => !available.includes(s))
+    if (outside.length) throw invalidScope(`not available to this client: ${outside.join(', ')}`)
+    return available.filter((s) => requested.includes(s))
+  }
+  const { database } = runtime
+  const tenant = params.org_id
+  if (tenant !== undefined && !ORG_ID.test(tenant)) throw invalidRequest('org_id is not an org id')
+
+  if (tenant === undefined || tenant === client.org_id) {
+    const scopes = narrow([PARTNER_SCOPE, ...client.allowed_scopes])
+    const grant = await database.transaction(client.org_id, (q) =>
+      repo.insertGrant(q, {
+        id: newId('grant'),
+        orgId: client.org_id,
+        clientId: client.id,
+        kind: 'client_credentials',
+        userId: null,
+        scopes,
+      }),
+    )
+    return tokenResponse(
+      runtime,
+      { id: grant.id, orgId: client.org_id, clientId: client.id, userId: null },
+      scopes,
+      undefined,
+    )
+  }
+
+  const issued = await database.transaction(tenant, async (q) => {
+    const connection = await repo.activeConnection(q, tenant, client.id)
+    if (!connection) return null
+    const scopes = narrow(connection.scopes)
+    await repo.touchGrant(q, tenant, connection.id)
+    const grant = await repo.insertGrant(q, {
+      id: newId('grant'),
+      orgId: tenant,
+      clientId: client.id,
+      kind: 'client_credentials',
+      userId: null,
+      scopes,
+      parentId: connection.id,
+    })
+    return { grant, scopes }
+  })
+  if (!issued) throw invalidGrant('the app is not connected to that org')
+  return tokenResponse(
+    runtime,
+    { id: issued.grant.id, orgId: tenant, clientId: client.id, userId: null },
+    issued.scopes,
+    undefined,
+  )
+}

@@ -1,0 +1,10 @@
+/** OAuth 2.0 authorization server: apps, grants, the protocol endpoints. */
+export { type CreateAppInput, type OAuthApp, toApp } from './apps.service.ts'
+export type { ConnectedApp, ConnectedOrg } from './grants.service.ts'
+export { serverMetadata } from './metadata.ts'
+export { oauthRoutes, oauthWellKnownRoutes } from './oauth.routes.ts'
+export { createOAuthService, type OAuthService } from './oauth.service.ts'
+export { isValidS256Challenge } from './pkce.ts'
+export { isRegistered, redirectUriProblem, withParams } from './redirect-uri.ts'
+export { grantedScopes, PARTNER_SCOPE, parseScope, scopeDescriptions, unknownScopes } from './scope.ts'
+export type { WebSession } from './web-sessions.service.ts'

@@ -1,0 +1,47 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+export interface WebSessionRow {
+  org_id: string
+  user_id: string
+  user_email: string
+  scopes: string[]
+  csrf_token: string
+}
+
+export async function orgOfWebSession(q: Queryable, hash: string): Promise<string | null> {
+  const result = await q.query<{ org_id: string | null }>('SELECT web_org_of_session($1) AS org_id', [hash])
+  return result.rows[0]?.org_id ?? null
+}
+
+export async function insertWebSession(
+  q: Queryable,
+  s: {
+    hash: string
+    orgId: string
+    userId: string
+    userEmail: string
+    scopes: string[]
+    csrfToken: string
+    ttlSeconds: number
+  },
+): Promise<void> {
+  await q.query(
+    `WITH pruned AS (DELETE FROM web_sessions WHERE org_id = $2 AND expires_at < now())
+     INSERT INTO web_sessions (token_hash, org_id, user_id, user_email, scopes, csrf_token, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))`,
+    [s.hash, s.orgId, s.userId, s.userEmail, s.scopes, s.csrfToken, s.ttlSeconds],
+  )
+}
+
+export async function webSessionByHash(q: Queryable, orgId: string, hash: string): Promise<WebSessionRow | undefined> {
+  const result = await q.query<WebSessionRow>(
+    `SELECT org_id, user_id, user_email, scopes, csrf_token FROM web_sessions
+     WHERE org_id = $1 AND token_hash = $2 AND expires_at > now()`,
+    [orgId, hash],
+  )
+  return result.rows[0]
+}
+
+export async function deleteWebSession(q: Queryable, orgId: string, hash: string): Promise<void> {
+  await q.query('DELETE FROM web_sessions WHERE org_id = $1 AND token_hash = $2', [orgId, hash])
+}

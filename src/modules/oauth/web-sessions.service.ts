@@ -1,0 +1,73 @@
+import { randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
+import { systemContext } from '../../platform/http/system-context.ts'
+import type { Runtime } from '../../platform/runtime.ts'
+import type { AuthService } from '../auth/index.ts'
+import * as repo from './web-sessions.repo.ts'
+
+export interface WebSession {
+  orgId: string
+  userId: string
+  email: string
+  /** The scopes of the user's role: the most a consent given in this session can grant. */
+  scopes: string[]
+  csrfToken: string
+}
+
+const SESSION_TTL_S = 8 * 3600
+
+/** Browser sessions of the web app (consent screen, dashboard), behind an HttpOnly cookie. */
+export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
+  const { database, accessTokens } = runtime
+
+  return {
+    ttlSeconds: SESSION_TTL_S,
+
+    /**
+     * Checks the credentials with the login use case (same hashing, same answer for unknown e-mails), keeps
+     * what the login proved (user, org, role scopes) in a web session, and ends the API session the login
+     * opened: the browser never holds an API token. Returns the cookie value.
+     */
+    async signIn(email: string, password: string): Promise<{ cookie: string; session: WebSession }> {
+      const login = await auth.login(email, password)
+      const claims = await accessTokens.verify(login.accessToken)
+      if (!claims?.userId) throw new Error('the login token could not be verified')
+      await auth.logout({ ...systemContext(database, claims.orgId, claims.scopes), sessionId: claims.sid })
+      const cookie = randomToken('ows')
+      const session: WebSession = {
+        orgId: claims.orgId,
+        userId: claims.userId,
+        email: login.user.email,
+        scopes: claims.scopes,
+        csrfToken: randomToken('csrf', 24),
+      }
+      await database.transaction(session.orgId, (q) =>
+        repo.insertWebSession(q, {
+          hash: sha256Hex(cookie),
+          orgId: session.orgId,
+          userId: session.userId,
+          userEmail: session.email,
+          scopes: session.scopes,
+          csrfToken: session.csrfToken,
+          ttlSeconds: SESSION_TTL_S,
+        }),
+      )
+      return { cookie, session }
+    },
+
+    async find(cookie: string | undefined): Promise<WebSession | null> {
+      if (!cookie || !/^ows_[A-Za-z0-9_-]{20,100}$/.test(cookie)) return null
+      const hash = sha256Hex(cookie)
+      const orgId = await database.unscoped((q) => repo.orgOfWebSession(q, hash))
+      if (!orgId) return null
+      const row = await database.read(orgId, (q) => repo.webSessionByHash(q, orgId, hash))
+      if (!row) return null
+      return { orgId, userId: row.user_id, email: row.user_email, scopes: row.scopes, csrfToken: row.csrf_token }
+    },
+
+    async signOut(cookie: string, orgId: string): Promise<void> {
+      await database.transaction(orgId, (q) => repo.deleteWebSession(q, orgId, sha256Hex(cookie)))
+    },
+  }
+}
+
+export type WebSessionsService = ReturnType<typeof createWebSessionsService>

@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Runtime } from '../runtime.ts'
+import { take } from './enforce.ts'
+import type { Limit } from './gcra.ts'
+import { orgPlan } from './org-limits.repo.ts'
+import { CREDENTIAL_LIMITS, limitOf, PLAN_LIMITS } from './plans.ts'
+import { rateLimitStoreOf } from './store.ts'
+
+export interface RateLimitOptions {
+  runtime: Runtime
+  /** Routes that take an e-mail and password (`email` in the body). */
+  loginRoutes: readonly string[]
+  /** OAuth token endpoints (client id in HTTP Basic or `client_id`). */
+  tokenRoutes: readonly string[]
+}
+
+const PLAN_CACHE_MS = 30_000
+
+/** The account a token request is for: the HTTP Basic user or `client_id` (RFC 6749 §2.3.1). */
+function clientIdOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization
+  const basic = typeof header === 'string' ? /^Basic\s+([A-Za-z0-9+/]+=*)$/i.exec(header.trim()) : null
+  if (basic) {
+    const decoded = Buffer.from(basic[1], 'base64').toString('utf8')
+    const colon = decoded.indexOf(':')
+    return colon > 0 ? decoded.slice(0, colon) : null
+  }
+  const body = request.body as Record<string, unknown> | undefined
+  return typeof body?.client_id === 'string' ? body.client_id : null
+}
+
+/**
+ * Per-org limits by plan on every authenticated route (SPEC "Rate limits", GCRA token bucket), with
+ * X-RateLimit-Limit and X-RateLimit-Remaining on each answer and Retry-After on a 429; and per-account plus
+ * per-address limits on the login and token endpoints against credential guessing.
+ */
+export const rateLimit = fp(
+  async (app: FastifyInstance, options: RateLimitOptions) => {
+    const { runtime } = options
+    const store = await rateLimitStoreOf(runtime)
+    const plans = new Map<string, { limit: Limit; until: number }>()
+    const login = new Set(options.loginRoutes)
+    const token = new Set(options.tokenRoutes)
+
+    async function limitOfOrg(orgId: string): Promise<Limit> {
+      const cached = plans.get(orgId)
+      if (cached && cached.until > Date.now()) return cached.limit
+      const row = await runtime.database.read(orgId, (q) => orgPlan(q, orgId))
+      const limit = row ? limitOf(row) : PLAN_LIMITS.starter
+      if (plans.size > 10_000) plans.clear()
+      plans.set(orgId, { limit, until: Date.now() + PLAN_CACHE_MS })
+      return limit
+    }
+
+    // Runs after the authenticate hook (registered earlier), so request.ctx names the verified org.
+    app.addHook('onRequest', async (request, reply) => {
+      const url = request.routeOptions.url ?? ''
+      if (request.ctx) {
+        await take(store, reply, `org:${request.ctx.orgId}`, await limitOfOrg(request.ctx.orgId), 'for this org', true)
+      } else if (login.has(url)) {
+        await take(store, reply, `login:ip:${request.ip}`, CREDENTIAL_LIMITS.loginPerAddress, 'from this address')
+      } else if (token.has(url)) {
+        await take(store, reply, `token:ip:${request.ip}`, CREDENTIAL_LIMITS.tokenPerAddress, 'from this address')
+      }
+    })
+
+    // The account is in the body, which is parsed only by now.
+    app.addHook('preHandler', async (request, reply) => {
+      const url = request.routeOptions.url ?? ''
+      if (login.has(url)) {
+        const email = (request.body as { email?: unknown } | undefined)?.email
+        if (typeof email === 'string') await loginAccountLimit(store, email, reply)
+      } else if (token.has(url)) {
+        const clientId = clientIdOf(request)
+        if (clientId)
+          await take(store, reply, `token:client:${clientId}`, CREDENTIAL_LIMITS.tokenPerClient, 'for this client')
+      }
+    })
+  },
+  { name: 'opentill-rate-limit', dependencies: ['opentill-authenticate'] },
+)
+
+/** The per-account login budget, shared by the API login and the web app's sign-in. */
+export function loginAccountLimit(
+  store: Awaited<ReturnType<typeof rateLimitStoreOf>>,
+  email: string,
+  reply: Parameters<typeof take>[1],
+) {
+  return take(
+    store,
+    reply,
+    `login:account:${email.trim().toLowerCase()}`,
+    CREDENTIAL_LIMITS.loginPerAccount,
+    'for this account',
+  )
+}
+
+export function loginAddressLimit(
+  store: Awaited<ReturnType<typeof rateLimitStoreOf>>,
+  ip: string,
+  reply: Parameters<typeof take>[1],
+) {
+  return take(store, reply, `login:ip:${ip}`, CREDENTIAL_LIMITS.loginPerAddress, 'from this address')
+}

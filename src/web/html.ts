@@ -1,0 +1,58 @@
+/** Escaped HTML: every interpolated value is escaped unless it is already `Html` (a fragment built here). */
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value
+  }
+}
+
+const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => entities[c])
+}
+
+type Part = Html | string | number | boolean | null | undefined | readonly Part[]
+
+function render(part: Part): string {
+  if (part instanceof Html) return part.value
+  if (Array.isArray(part)) return part.map(render).join('')
+  if (part === null || part === undefined || part === false) return ''
+  return escapeHtml(part)
+}
+
+export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
+  let out = strings[0]
+  values.forEach((value, i) => {
+    out += render(value) + strings[i + 1]
+  })
+  return new Html(out)
+}
+
+const style = `
+body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
+label{display:block;margin:.75rem 0 .25rem;font-weight:600}
+input[type=text],input[type=email],input[type=password],textarea{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
+button{font:inherit;padding:.5rem 1rem;margin:.5rem .5rem 0 0;cursor:pointer}
+.primary{background:#0a5;color:#fff;border:0;border-radius:4px}
+.error{background:#fee;border:1px solid #c00;padding:.75rem;border-radius:4px}
+.notice{background:#efe;border:1px solid #0a5;padding:.75rem;border-radius:4px}
+code,.secret{font-family:ui-monospace,monospace;word-break:break-all}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}
+nav a{margin-right:1rem}
+fieldset{border:1px solid #ddd;margin:.75rem 0}
+`
+
+export function page(title: string, body: Html, options: { nav?: boolean } = {}): string {
+  const nav = options.nav
+    ? html`<nav aria-label="Dashboard"><a href="/dashboard/apps">My apps</a><a href="/dashboard/connected">Connected apps</a></nav>`
+    : ''
+  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title} · OpenTill</title><style>${new Html(style)}</style></head>
+<body><header>${nav}</header><main>${body}</main></body></html>`}`
+}
+
+export function hidden(name: string, value: string | undefined): Html {
+  return value === undefined ? html`` : html`<input type="hidden" name="${name}" value="${value}">`
+}

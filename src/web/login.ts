@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify'
+import { AppError } from '../platform/errors/app-error.ts'
+import { loginAccountLimit, loginAddressLimit, type RateLimitStore } from '../platform/rate-limit/index.ts'
+import type { Runtime } from '../platform/runtime.ts'
+import type { Services } from '../services.ts'
+import { currentSession } from './context.ts'
+import { hidden, html, page } from './html.ts'
+import { cookieOptions, csrfMatches, LOGIN_CSRF_COOKIE, loginCsrf, SESSION_COOKIE, safeReturnTo } from './security.ts'
+
+function loginPage(csrf: string, returnTo: string, error?: string, email = '') {
+  return page(
+    'Sign in',
+    html`<h1>Sign in to OpenTill</h1>
+${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+<form method="post" action="/login">
+  ${hidden('csrf', csrf)}${hidden('return_to', returnTo)}
+  <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}">
+  <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+  <button class="primary" type="submit">Sign in</button>
+</form>`,
+  )
+}
+
+export async function loginPages(
+  app: FastifyInstance,
+  { runtime, services, store }: { runtime: Runtime; services: Services; store: RateLimitStore },
+) {
+  const secure = runtime.config.appUrl.startsWith('https:')
+
+  app.get<{ Querystring: { return_to?: string } }>('/login', async (request, reply) => {
+    const returnTo = safeReturnTo(request.query.return_to)
+    if (await currentSession(request, services)) return reply.code(303).header('location', returnTo).send()
+    return reply.type('text/html; charset=utf-8').send(loginPage(loginCsrf(request, reply, secure), returnTo))
+  })
+
+  app.post<{ Body: Record<string, unknown> }>('/login', async (request, reply) => {
+    const body = request.body ?? {}
+    const returnTo = safeReturnTo(body.return_to)
+    const csrf = loginCsrf(request, reply, secure)
+    if (!csrfMatches(request.cookies[LOGIN_CSRF_COOKIE], body.csrf)) {
+      return reply
+        .code(403)
+        .type('text/html; charset=utf-8')
+        .send(loginPage(csrf, returnTo, 'Your sign-in form expired. Please try again.'))
+    }
+    const email = typeof body.email === 'string' ? body.email.trim() : ''
+    const password = typeof body.password === 'string' ? body.password : ''
+    if (!email || !password) {
+      return reply
+        .code(422)
+        .type('text/html; charset=utf-8')
+        .send(loginPage(csrf, returnTo, 'Enter your e-mail and password.', email))
+    }
+    try {
+      await loginAddressLimit(store, request.ip, reply)
+      await loginAccountLimit(store, email, reply)
+      const { cookie } = await services.oauth.webSessions.signIn(email, password)
+      reply.setCookie(SESSION_COOKIE, cookie, cookieOptions(secure, services.oauth.webSessions.ttlSeconds))
+      return reply.code(303).header('location', returnTo).send()
+    } catch (error) {
+      if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 429)) throw error
+      const message =
+        error.status === 429 ? `Too many sign-in attempts. ${error.message}.` : 'The e-mail or password is incorrect.'
+      return reply
+        .code(error.status)
+        .type('text/html; charset=utf-8')
+        .send(loginPage(csrf, returnTo, message, email))
+    }
+  })
+
+  app.post<{ Body: Record<string, unknown> }>('/logout', async (request, reply) => {
+    const session = await currentSession(request, services)
+    if (session && csrfMatches(session.csrfToken, request.body?.csrf)) {
+      await services.oauth.webSessions.signOut(request.cookies[SESSION_COOKIE]!, session.orgId)
+      reply.clearCookie(SESSION_COOKIE, { path: '/' })
+    }
+    return reply.code(303).header('location', '/login').send()
+  })
+}

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto'
+import type {} from '@fastify/cookie'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { constantTimeEqual } from '../platform/crypto/tokens.ts'
+
+export const SESSION_COOKIE = 'opentill_session'
+export const LOGIN_CSRF_COOKIE = 'opentill_login_csrf'
+
+/**
+ * Every page: no framing (DECISIONS.md "OAuth 2.0": `frame-ancestors 'none'`, clickjacking on the consent
+ * screen), no scripts, no caching, no referrer (authorization URLs carry state). No `form-action`: Chrome applies
+ * it to the redirect after the consent POST, which goes to the app's own redirect URI.
+ */
+export function installSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply
+      .header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+      )
+      .header('x-frame-options', 'DENY')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .header('cache-control', 'no-store')
+    return payload
+  })
+}
+
+export function cookieOptions(secure: boolean, maxAgeS: number) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure, maxAge: maxAgeS }
+}
+
+/** The sign-in form's CSRF token: a double-submit cookie, as there is no session yet to hold one. */
+export function loginCsrf(request: FastifyRequest, reply: FastifyReply, secure: boolean): string {
+  const existing = request.cookies[LOGIN_CSRF_COOKIE]
+  if (existing && /^[A-Za-z0-9_-]{32}$/.test(existing)) return existing
+  const token = randomBytes(24).toString('base64url')
+  reply.setCookie(LOGIN_CSRF_COOKIE, token, cookieOptions(secure, 3600))
+  return token
+}
+
+export function csrfMatches(expected: string | undefined, given: unknown): boolean {
+  return (
+    typeof expected === 'string' &&
+    typeof given === 'string' &&
+    expected.length > 0 &&
+    constantTimeEqual(expected, given)
+  )
+}
+
+/** A same-site path to return to after sign-in; anything else (other hosts, `//evil`) goes to the dashboard. */
+export function safeReturnTo(value: unknown): string {
+  return typeof value === 'string' && /^\/(?![/\\])/.test(value) && value.length < 4000 ? value : '/dashboard'
+}

@@ -1,0 +1,48 @@
+import cookie from '@fastify/cookie'
+import formbody from '@fastify/formbody'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { rateLimitStoreOf } from '../platform/rate-limit/index.ts'
+import type { Runtime } from '../platform/runtime.ts'
+import type { Services } from '../services.ts'
+import { authorizePages } from './authorize.ts'
+import { dashboardPages } from './dashboard.ts'
+import { html, page } from './html.ts'
+import { loginPages } from './login.ts'
+import { installSecurityHeaders } from './security.ts'
+
+/**
+ * The web app on APP_PORT: the consent screen at `/oauth/authorize`, sign-in, and the merchant dashboard.
+ * Server-rendered HTML without scripts; forms carry CSRF tokens; pages cannot be framed.
+ */
+export async function buildWebApp(runtime: Runtime, services: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: runtime.config.logLevel,
+      redact: { paths: ['req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+    },
+  })
+  await app.register(cookie)
+  await app.register(formbody)
+  installSecurityHeaders(app)
+
+  app.setErrorHandler((error, request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode ?? 500
+    if (status >= 500) request.log.error({ err: error }, 'unhandled error in the web app')
+    const message =
+      status >= 500 ? `Something went wrong (request id ${request.id}).` : 'The request could not be understood.'
+    return reply
+      .code(status >= 400 ? status : 500)
+      .type('text/html; charset=utf-8')
+      .send(page('Error', html`<h1>Error</h1><p class="error" role="alert">${message}</p>`))
+  })
+  app.setNotFoundHandler((_request, reply) =>
+    reply.code(404).type('text/html; charset=utf-8').send(page('Not found', html`<h1>Not found</h1>`)),
+  )
+
+  const store = await rateLimitStoreOf(runtime)
+  app.get('/', async (_request, reply) => reply.code(303).header('location', '/dashboard').send())
+  await app.register(loginPages, { runtime, services, store })
+  await app.register(authorizePages, { runtime, services })
+  await app.register(dashboardPages, { runtime, services })
+  return app
+}

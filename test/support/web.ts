@@ -1,0 +1,137 @@
+import { createServer } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { buildWebApp } from '../../src/web/index.ts'
+import { startTestApp, type TestApp } from './harness.ts'
+
+export interface ListeningApps {
+  app: TestApp
+  web: FastifyInstance
+  /** BASE_URL, where the API listens (also the OAuth issuer). */
+  baseUrl: string
+  /** APP_URL, where the consent screen and dashboard listen. */
+  appUrl: string
+  close(): Promise<void>
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** The API and the web app listening on 127.0.0.1 ports, for real HTTP clients and the browser. */
+export async function startListeningApps(env: Record<string, string> = {}): Promise<ListeningApps> {
+  const [port, appPort] = [await freePort(), await freePort()]
+  const baseUrl = `http://127.0.0.1:${port}`
+  const appUrl = `http://127.0.0.1:${appPort}`
+  const app = await startTestApp({
+    PORT: String(port),
+    APP_PORT: String(appPort),
+    BASE_URL: baseUrl,
+    APP_URL: appUrl,
+    ...env,
+  })
+  await app.api.listen({ port, host: '127.0.0.1' })
+  const web = await buildWebApp(app.runtime, app.services)
+  await web.listen({ port: appPort, host: '127.0.0.1' })
+  return {
+    app,
+    web,
+    baseUrl,
+    appUrl,
+    async close() {
+      await web.close()
+      await app.close()
+    },
+  }
+}
+
+/** A cookie jar over fetch that does not follow redirects, so tests see each 303. */
+export class Browser {
+  private readonly cookies = new Map<string, string>()
+
+  constructor(private readonly origin: string) {}
+
+  async request(method: 'GET' | 'POST', path: string, form?: Record<string, string | string[]>): Promise<Response> {
+    const headers: Record<string, string> = {}
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+    let body: string | undefined
+    if (form) {
+      const params = new URLSearchParams()
+      for (const [key, value] of Object.entries(form))
+        for (const v of Array.isArray(value) ? value : [value]) params.append(key, v)
+      body = params.toString()
+      headers['content-type'] = 'application/x-www-form-urlencoded'
+    }
+    const url = path.startsWith('http') ? path : `${this.origin}${path}`
+    const response = await fetch(url, { method, headers, body, redirect: 'manual' })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';')
+      const eq = pair.indexOf('=')
+      const name = pair.slice(0, eq)
+      const value = pair.slice(eq + 1)
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line) || value === '') this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+    return response
+  }
+
+  get(path: string) {
+    return this.request('GET', path)
+  }
+
+  post(path: string, form: Record<string, string | string[]>) {
+    return this.request('POST', path, form)
+  }
+
+  /** Signs in through the sign-in form (CSRF token included). */
+  async signIn(email: string, password: string): Promise<Response> {
+    const form = await this.get('/login')
+    const csrf = hiddenValue(await form.text(), 'csrf')
+    return this.post('/login', { csrf, email, password, return_to: '/dashboard' })
+  }
+
+  /**
+   * Runs the consent screen for an authorization URL and answers with `decision`; returns the final
+   * redirect's Location (the client's callback with `code` or `error`).
+   */
+  async consent(authorizeUrl: string, decision: 'approve' | 'deny' = 'approve'): Promise<URL> {
+    const page = await this.get(authorizeUrl)
+    if (page.status === 303) return new URL(page.headers.get('location')!, this.origin)
+    const html = await page.text()
+    if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${html}`)
+    const form: Record<string, string> = { decision }
+    for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+      form[match[1]] = unescapeHtml(match[2])
+    const answer = await this.post('/oauth/authorize', form)
+    if (answer.status !== 303) throw new Error(`consent POST answered ${answer.status}: ${await answer.text()}`)
+    return new URL(answer.headers.get('location')!)
+  }
+}
+
+export function unescapeHtml(value: string): string {
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+}
+
+export function hiddenValue(html: string, name: string): string {
+  const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html)
+  if (!match) throw new Error(`no hidden field ${name} in the page`)
+  return unescapeHtml(match[1])
+}
+
+/** An authorization URL on the web app. */
+export function authorizeUrl(appUrl: string, params: Record<string, string | undefined>): string {
+  const url = new URL('/oauth/authorize', appUrl)
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value)
+  return url.toString()
+}
