@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { promisify } from 'node:util'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { CONNECTIONS } from '../lib/measure.ts'
+import type { BenchRow, BenchTarget } from '../lib/types.ts'
+
+const run = promisify(execFile)
+const PRODUCTS = 60
+const PGBENCH_S = 10
+
+/** User plus system CPU time of the server process in microseconds (Linux /proc; 100 ticks per second). */
+function cpuTimeUs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10_000
+  } catch {
+    return undefined
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+/**
+ * pgbench's TPC-B-like rate on the same server in the same run: `pgbench -i` into a scratch database, then
+ * `pgbench -c 10 -T 10`. The yardstick for what the machine's PostgreSQL does with small write transactions.
+ */
+async function pgbenchTps(ownerUrl: string): Promise<number> {
+  const name = `opentill_pgbench_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: ownerUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  const url = new URL(ownerUrl)
+  url.pathname = `/${name}`
+  try {
+    await run('pgbench', ['-i', '-q', url.toString()])
+    const { stdout } = await run('pgbench', ['-c', '10', '-j', '2', '-T', String(PGBENCH_S), url.toString()])
+    const match = /tps = ([\d.]+)/.exec(stdout)
+    if (!match) throw new Error(`pgbench printed no tps: ${stdout}`)
+    return Number(match[1])
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await admin.end()
+  }
+}
+
+/**
+ * Issue 4 "Speed": POST /api/v1/orders with 3 lines (each picked from 60 stocked products), which prices them,
+ * stores the order, decrements 3 stock levels with their movements and writes the order.created outbox row in one
+ * transaction. Reported beside pgbench's TPC-B-like rate on the same server; the target is 40 % of it.
+ */
+export default async function orders(t: BenchTarget): Promise<BenchRow[]> {
+  const headers = { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${t.apiUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const json = (await res.json()) as any
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
+    return json
+  }
+  const location = (await call('POST', '/api/v1/locations', { name: `Bench store ${randomBytes(3).toString('hex')}` }))
+    .data.id
+  const products = (await call('GET', `/api/v1/products?limit=${PRODUCTS}`)).data.map((p: any) => p.id as string)
+  for (const id of products) {
+    await call('POST', '/api/v1/inventory/adjust', {
+      product_id: id,
+      location_id: location,
+      quantity: 1_000_000,
+      reason: 'received',
+    })
+  }
+  const body = () => {
+    const picked = new Set<string>()
+    while (picked.size < 3) picked.add(products[Math.floor(Math.random() * products.length)])
+    return JSON.stringify({
+      location_id: location,
+      lines: [...picked].map((product_id) => ({ product_id, quantity: 1 })),
+    })
+  }
+  const sample = await call('POST', '/api/v1/orders', JSON.parse(body()))
+  assert.equal(sample.data.lines.length, 3)
+
+  const once = async (durationS: number) => {
+    const cpuBefore = cpuTimeUs(t.serverPid)
+    const result = await autocannon({
+      url: t.apiUrl,
+      connections: CONNECTIONS,
+      duration: durationS,
+      requests: [
+        { method: 'POST', path: '/api/v1/orders', headers, setupRequest: (req: any) => ({ ...req, body: body() }) },
+      ],
+    } as any)
+    const failures = result.non2xx + result.errors + result.timeouts
+    if (failures > 0) throw new Error(`orders: ${failures} failed requests of ${result.requests.total}`)
+    const cpuAfter = cpuTimeUs(t.serverPid)
+    const cpuUsPerReq =
+      cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.requests.total
+    return { reqPerSec: result.requests.average, p99Ms: result.latency.p99, cpuUsPerReq }
+  }
+  await once(1)
+  const samples = []
+  for (let round = 0; round < t.rounds; round++) samples.push(await once(t.durationS))
+  const rate = median(samples.map((s) => s.reqPerSec))
+  const p99 = median(samples.map((s) => s.p99Ms))
+  const cpu = samples.every((s) => s.cpuUsPerReq !== undefined) ? median(samples.map((s) => s.cpuUsPerReq!)) : undefined
+
+  const rows: BenchRow[] = []
+  if (t.engine === 'server') {
+    const tps = await pgbenchTps(t.ownerUrl)
+    rows.push({
+      engine: t.engine,
+      scenario: `pgbench TPC-B-like, -c 10 -T ${PGBENCH_S} (same server, same run)`,
+      reqPerSec: tps,
+      p99Ms: 0,
+      note: '(tps; p99 not measured)',
+    })
+    rows.push({
+      engine: t.engine,
+      scenario: 'POST /api/v1/orders, 3 lines, stock decremented, outbox row',
+      reqPerSec: rate,
+      p99Ms: p99,
+      cpuUsPerReq: cpu,
+      target: '>= 40% of pgbench tps',
+      note: `(${((rate / tps) * 100).toFixed(0)}% of pgbench)`,
+    })
+  } else {
+    rows.push({
+      engine: t.engine,
+      scenario: 'POST /api/v1/orders, 3 lines, stock decremented, outbox row',
+      reqPerSec: rate,
+      p99Ms: p99,
+      cpuUsPerReq: cpu,
+    })
+  }
+  return rows
+}

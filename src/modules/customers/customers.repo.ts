@@ -1,0 +1,152 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+export interface CustomerRow {
+  id: string
+  org_id: string
+  first_name: string
+  last_name: string
+  email: string | null
+  phone: string | null
+  preferences: Record<string, unknown>
+  birthday: string | null
+  loyalty_member_id: string | null
+  note: string
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface CustomerWrite {
+  firstName?: string
+  lastName?: string
+  email?: string | null
+  emailKey?: string | null
+  phone?: string | null
+  phoneKey?: string | null
+  preferences?: Record<string, unknown>
+  birthday?: string | null
+  loyaltyMemberId?: string | null
+  note?: string
+}
+
+// birthday leaves as a plain YYYY-MM-DD text, never a timezone-shifted Date.
+const columns =
+  "id, org_id, first_name, last_name, email, phone, preferences, to_char(birthday, 'YYYY-MM-DD') AS birthday, loyalty_member_id, note, version, created_at, updated_at"
+
+export async function listCustomers(
+  q: Queryable,
+  orgId: string,
+  f: { afterId: string | null; search: string | null; limit: number },
+): Promise<CustomerRow[]> {
+  const like = f.search === null ? null : `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  // A search with three or more digits also matches phone numbers by their digits, whatever their spacing.
+  const digits = f.search?.replace(/[^0-9]/g, '') ?? ''
+  const result = await q.query<CustomerRow>(
+    `SELECT ${columns} FROM customers
+     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2)
+       AND ($3::text IS NULL OR (first_name || ' ' || last_name) ILIKE $3 OR email ILIKE $3 OR phone ILIKE $3
+            OR ($5::text IS NOT NULL AND phone_key LIKE '%' || $5 || '%'))
+     ORDER BY id LIMIT $4`,
+    [orgId, f.afterId, like, f.limit, digits.length >= 3 ? digits : null],
+  )
+  return result.rows
+}
+
+export async function customerById(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  lock = false,
+): Promise<CustomerRow | undefined> {
+  const result = await q.query<CustomerRow>(
+    `SELECT ${columns} FROM customers WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+    [orgId, id],
+  )
+  return result.rows[0]
+}
+
+export async function customerExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  const result = await q.prepared('customer_exists', 'SELECT 1 FROM customers WHERE org_id = $1 AND id = $2', [
+    orgId,
+    id,
+  ])
+  return (result.rowCount ?? 0) > 0
+}
+
+/** The customer an upsert matches: by e-mail first, then by phone. Locked for the update that follows. */
+export async function customerByKeys(
+  q: Queryable,
+  orgId: string,
+  emailKey: string | null,
+  phoneKey: string | null,
+): Promise<CustomerRow | undefined> {
+  const result = await q.query<CustomerRow>(
+    `SELECT ${columns} FROM customers
+     WHERE org_id = $1 AND ((email_key = $2) OR (phone_key = $3))
+     ORDER BY (email_key = $2) DESC NULLS LAST, id
+     LIMIT 1 FOR UPDATE`,
+    [orgId, emailKey, phoneKey],
+  )
+  return result.rows[0]
+}
+
+/** Inserts unless a customer with the same e-mail or phone appeared meanwhile (then undefined: match again). */
+export async function insertCustomer(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  w: CustomerWrite,
+): Promise<CustomerRow | undefined> {
+  const result = await q.query<CustomerRow>(
+    `INSERT INTO customers (id, org_id, first_name, last_name, email, email_key, phone, phone_key, preferences, birthday, loyalty_member_id, note)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+     ON CONFLICT DO NOTHING RETURNING ${columns}`,
+    [
+      id,
+      orgId,
+      w.firstName ?? '',
+      w.lastName ?? '',
+      w.email ?? null,
+      w.emailKey ?? null,
+      w.phone ?? null,
+      w.phoneKey ?? null,
+      JSON.stringify(w.preferences ?? {}),
+      w.birthday ?? null,
+      w.loyaltyMemberId ?? null,
+      w.note ?? '',
+    ],
+  )
+  return result.rows[0]
+}
+
+export async function updateCustomer(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  w: CustomerWrite,
+  expectedVersion: number | undefined,
+): Promise<CustomerRow | undefined> {
+  const sets: string[] = []
+  const params: unknown[] = [orgId, id, expectedVersion ?? null]
+  const set = (column: string, value: unknown) => {
+    params.push(value)
+    sets.push(`${column} = $${params.length}`)
+  }
+  if (w.firstName !== undefined) set('first_name', w.firstName)
+  if (w.lastName !== undefined) set('last_name', w.lastName)
+  if (w.email !== undefined) set('email', w.email)
+  if (w.emailKey !== undefined) set('email_key', w.emailKey)
+  if (w.phone !== undefined) set('phone', w.phone)
+  if (w.phoneKey !== undefined) set('phone_key', w.phoneKey)
+  if (w.preferences !== undefined) set('preferences', JSON.stringify(w.preferences))
+  if (w.birthday !== undefined) set('birthday', w.birthday)
+  if (w.loyaltyMemberId !== undefined) set('loyalty_member_id', w.loyaltyMemberId)
+  if (w.note !== undefined) set('note', w.note)
+  const result = await q.query<CustomerRow>(
+    `UPDATE customers SET ${[...sets, 'version = version + 1', 'updated_at = now()'].join(', ')}
+     WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)
+     RETURNING ${columns}`,
+    params,
+  )
+  return result.rows[0]
+}

@@ -1,0 +1,116 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import {
+  CustomerListQuery,
+  CustomerProfileSchema,
+  CustomerSchema,
+  RewardsSchema,
+  UpdateCustomerBody,
+  UpsertCustomerBody,
+} from './customers.schemas.ts'
+import type { CustomersService } from './customers.service.ts'
+
+const tags = ['customers']
+const Customer = Type.Ref('Customer')
+
+/** The rewards endpoint was deprecated in v1.1.0 (2024-07-01); it answers until its sunset. */
+const REWARDS_DEPRECATED_AT = Date.UTC(2024, 6, 1) / 1000
+const REWARDS_SUNSET = 'Fri, 01 Oct 2027 00:00:00 GMT'
+
+export const customerRoutes: FastifyPluginAsyncTypebox<{ customers: CustomersService }> = async (
+  app,
+  { customers },
+) => {
+  app.addSchema(CustomerSchema)
+  app.addSchema(CustomerProfileSchema)
+
+  app.get(
+    '/customers',
+    {
+      config: { scope: 'customers:read' },
+      schema: {
+        tags,
+        summary: 'Search and list customers (q matches name, e-mail and phone)',
+        querystring: CustomerListQuery,
+        response: { 200: ListOf(Customer), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => customers.list(request.ctx, request.query),
+  )
+
+  app.post(
+    '/customers',
+    {
+      config: { scope: 'customers:write' },
+      schema: {
+        tags,
+        summary: 'Create a customer, or update the one with the same e-mail (else phone): 201 created, 200 matched',
+        body: UpsertCustomerBody,
+        response: { 200: DataOf(Customer), 201: DataOf(Customer), ...errorResponses(400, 401, 403, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { customer, created } = await customers.upsert(request.ctx, request.body)
+      return reply.code(created ? 201 : 200).send({ data: customer })
+    },
+  )
+
+  app.get(
+    '/customers/:id',
+    {
+      config: { scope: 'customers:read' },
+      schema: {
+        tags,
+        summary: 'A customer profile with its purchase history summary',
+        params: IdParams,
+        response: { 200: DataOf(Type.Ref('CustomerProfile')), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: await customers.profile(request.ctx, request.params.id) }),
+  )
+
+  app.patch(
+    '/customers/:id',
+    {
+      config: { scope: 'customers:write' },
+      schema: {
+        tags,
+        summary: 'Update fields and preferences; If-Match or version guards against lost updates',
+        params: IdParams,
+        body: UpdateCustomerBody,
+        response: { 200: DataOf(Customer), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => {
+      const { version, ...fields } = request.body
+      return { data: await customers.update(request.ctx, request.params.id, fields, expectedVersion(request, version)) }
+    },
+  )
+
+  app.get(
+    '/customers/:id/rewards',
+    {
+      config: { scope: 'customers:read' },
+      schema: {
+        tags,
+        deprecated: true,
+        summary: 'Deprecated: use GET /api/v1/loyalty/members/:customerId',
+        params: IdParams,
+        response: { 200: DataOf(RewardsSchema), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const customer = await customers.get(request.ctx, request.params.id)
+      const successor = `/api/v1/loyalty/members/${encodeURIComponent(customer.id)}`
+      // RFC 9745 Deprecation (a date as @epoch-seconds), RFC 8594 Sunset, and the successor as a Link.
+      reply.header('deprecation', `@${REWARDS_DEPRECATED_AT}`)
+      reply.header('sunset', REWARDS_SUNSET)
+      reply.header('link', `<${successor}>; rel="successor-version"`)
+      return {
+        data: { customer_id: customer.id, loyalty_member_id: customer.loyalty_member_id, member_url: successor },
+      }
+    },
+  )
+}

@@ -1,0 +1,88 @@
+import { Type } from 'typebox'
+import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+const Birthday = Type.String({ format: 'date', description: 'YYYY-MM-DD' })
+
+export const CustomerSchema = Type.Object(
+  {
+    id: Type.String(),
+    first_name: Type.String(),
+    last_name: Type.String(),
+    email: Nullable(Type.String()),
+    phone: Nullable(Type.String()),
+    preferences: Type.Record(Type.String(), Type.Unknown()),
+    birthday: Nullable(Type.String()),
+    loyalty_member_id: Nullable(Type.String()),
+    note: Type.String(),
+    version: Version,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Customer' },
+)
+
+export const PurchaseHistorySchema = Type.Object({
+  order_count: Type.Integer(),
+  total_spent: Money,
+  total_refunded: Money,
+  currency: Type.String(),
+  first_order_at: Nullable(Timestamp),
+  last_order_at: Nullable(Timestamp),
+})
+
+export const CustomerProfileSchema = Type.Object(
+  {
+    ...CustomerSchema.properties,
+    purchase_history: PurchaseHistorySchema,
+  },
+  { $id: 'CustomerProfile' },
+)
+
+const fields = {
+  first_name: Type.String({ maxLength: 100 }),
+  last_name: Type.String({ maxLength: 100 }),
+  email: Nullable(Type.String({ format: 'email', maxLength: 254 })),
+  phone: Nullable(
+    Type.String({ pattern: '^\\+?[0-9 ()./-]{4,30}$', description: 'digits with optional +, spaces, dashes' }),
+  ),
+  preferences: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'free-form preferences object (replaced whole)',
+  }),
+  birthday: Nullable(Birthday),
+  loyalty_member_id: Nullable(Type.String({ minLength: 1, maxLength: 100 })),
+  note: Type.String({ maxLength: 2000 }),
+}
+
+export const UpsertCustomerBody = Type.Object(
+  {
+    first_name: Type.Optional(fields.first_name),
+    last_name: Type.Optional(fields.last_name),
+    email: Type.Optional(fields.email),
+    phone: Type.Optional(fields.phone),
+    preferences: Type.Optional(fields.preferences),
+    birthday: Type.Optional(fields.birthday),
+    loyalty_member_id: Type.Optional(fields.loyalty_member_id),
+    note: Type.Optional(fields.note),
+  },
+  { additionalProperties: false },
+)
+
+export const UpdateCustomerBody = Type.Object(
+  { ...UpsertCustomerBody.properties, version: Type.Optional(Version) },
+  { additionalProperties: false },
+)
+
+export const CustomerListQuery = Type.Object(
+  {
+    ...PageQuery,
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'search in name, e-mail and phone' })),
+  },
+  { additionalProperties: false },
+)
+
+export const RewardsSchema = Type.Object({
+  customer_id: Type.String(),
+  loyalty_member_id: Nullable(Type.String()),
+  member_url: Type.String({ description: 'the loyalty member lookup that replaces this endpoint' }),
+})

@@ -1,0 +1,207 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { emitEvent } from '../../platform/events/outbox.ts'
+import { staleVersion } from '../../platform/http/concurrency.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { toMajor } from '../../platform/money/money.ts'
+import type { OrgsService } from '../orgs/index.ts'
+import * as repo from './customers.repo.ts'
+
+export interface Customer {
+  id: string
+  first_name: string
+  last_name: string
+  email: string | null
+  phone: string | null
+  preferences: Record<string, unknown>
+  birthday: string | null
+  loyalty_member_id: string | null
+  note: string
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface CustomerInput {
+  first_name?: string
+  last_name?: string
+  email?: string | null
+  phone?: string | null
+  preferences?: Record<string, unknown>
+  birthday?: string | null
+  loyalty_member_id?: string | null
+  note?: string
+}
+
+/** What the orders module tells about a customer's purchases (customers never read order tables). */
+export interface PurchaseSummary {
+  orderCount: number
+  totalSpent: bigint
+  totalRefunded: bigint
+  firstOrderAt: Date | null
+  lastOrderAt: Date | null
+}
+
+export interface CustomerOrdersPort {
+  purchaseSummary(ctx: RequestContext, customerId: string): Promise<PurchaseSummary>
+}
+
+export function toCustomer(row: repo.CustomerRow): Customer {
+  return {
+    id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    preferences: row.preferences,
+    birthday: row.birthday,
+    loyalty_member_id: row.loyalty_member_id,
+    note: row.note,
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+export const emailKey = (email: string | null | undefined) => (email ? email.trim().toLowerCase() : null)
+/** Phone numbers match on their digits (and a leading +), whatever spacing the till typed. */
+export const phoneKey = (phone: string | null | undefined) => {
+  if (!phone) return null
+  const digits = phone.replace(/[^0-9]/g, '')
+  return phone.trim().startsWith('+') ? `+${digits}` : digits
+}
+
+function toWrite(input: CustomerInput): repo.CustomerWrite {
+  const email = input.email === undefined ? undefined : input.email === null ? null : input.email.trim()
+  const phone = input.phone === undefined ? undefined : input.phone === null ? null : input.phone.trim()
+  return {
+    firstName: input.first_name?.trim(),
+    lastName: input.last_name?.trim(),
+    email,
+    emailKey: email === undefined ? undefined : emailKey(email),
+    phone,
+    phoneKey: phone === undefined ? undefined : phoneKey(phone),
+    preferences: input.preferences,
+    birthday: input.birthday,
+    loyaltyMemberId: input.loyalty_member_id,
+    note: input.note,
+  }
+}
+
+const taken = (error: unknown): never => {
+  const e = error as { code?: string; constraint?: string }
+  if (e?.code === '23505' && (e.constraint === 'customers_org_email' || e.constraint === 'customers_org_phone')) {
+    const field = e.constraint === 'customers_org_email' ? 'email' : 'phone'
+    throw conflict(`another customer of this org already has this ${field}`)
+  }
+  throw error
+}
+
+export function createCustomersService(orgs: OrgsService, orders: () => CustomerOrdersPort) {
+  return {
+    async list(ctx: RequestContext, query: { limit: number; cursor?: string; q?: string }): Promise<Page<Customer>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read((q) =>
+        repo.listCustomers(q, ctx.orgId, { afterId: afterId ?? null, search: query.q ?? null, limit: query.limit + 1 }),
+      )
+      return toPage(rows, query.limit, (r) => [r.id], toCustomer)
+    },
+
+    /**
+     * Create-or-upsert: a customer with the same e-mail (first) or phone gets the given fields; otherwise a new
+     * one is created. `created` tells which (201 or 200).
+     */
+    async upsert(ctx: RequestContext, input: CustomerInput): Promise<{ customer: Customer; created: boolean }> {
+      const w = toWrite(input)
+      if (!w.emailKey && !w.phoneKey)
+        throw invalid('email', 'or phone is required to create or match a customer', 'required')
+      try {
+        return await ctx.db.tx(async (q) => {
+          // Two rounds at most: an insert that lost a race to the same e-mail or phone matches the winner.
+          for (let round = 0; round < 2; round++) {
+            const match = await repo.customerByKeys(q, ctx.orgId, w.emailKey ?? null, w.phoneKey ?? null)
+            if (match) {
+              const updated = await repo.updateCustomer(q, ctx.orgId, match.id, w, undefined)
+              const customer = toCustomer(updated!)
+              await emitEvent(q, ctx.orgId, 'customer.updated', customer)
+              return { customer, created: false }
+            }
+            const inserted = await repo.insertCustomer(q, ctx.orgId, newId('cus'), w)
+            if (inserted) {
+              const customer = toCustomer(inserted)
+              await emitEvent(q, ctx.orgId, 'customer.created', customer)
+              return { customer, created: true }
+            }
+          }
+          throw conflict('the customer changed concurrently; retry')
+        })
+      } catch (error) {
+        return taken(error)
+      }
+    },
+
+    async get(ctx: RequestContext, id: string): Promise<Customer> {
+      const row = await ctx.db.read((q) => repo.customerById(q, ctx.orgId, id))
+      if (!row) throw notFound('customer')
+      return toCustomer(row)
+    },
+
+    /** The profile with its purchase history summary (from the orders module). */
+    async profile(ctx: RequestContext, id: string) {
+      const customer = await this.get(ctx, id)
+      const currency = await orgs.currencyOf(ctx)
+      const s = await orders().purchaseSummary(ctx, id)
+      return {
+        ...customer,
+        purchase_history: {
+          order_count: s.orderCount,
+          total_spent: toMajor(s.totalSpent, currency),
+          total_refunded: toMajor(s.totalRefunded, currency),
+          currency,
+          first_order_at: s.firstOrderAt,
+          last_order_at: s.lastOrderAt,
+        },
+      }
+    },
+
+    async update(
+      ctx: RequestContext,
+      id: string,
+      input: CustomerInput,
+      expectedVersion: number | undefined,
+    ): Promise<Customer> {
+      const w = toWrite(input)
+      try {
+        return await ctx.db.tx(async (q) => {
+          const current = await repo.customerById(q, ctx.orgId, id, true)
+          if (!current) throw notFound('customer')
+          // A customer must stay reachable by at least one key.
+          const email = w.email === undefined ? current.email : w.email
+          const phone = w.phone === undefined ? current.phone : w.phone
+          if (!email && !phone)
+            throw invalid(
+              w.email === null ? 'email' : 'phone',
+              'cannot be removed: a customer needs an e-mail or a phone',
+              'required',
+            )
+          const updated = await repo.updateCustomer(q, ctx.orgId, id, w, expectedVersion)
+          if (!updated) throw staleVersion(current.version)
+          const customer = toCustomer(updated)
+          await emitEvent(q, ctx.orgId, 'customer.updated', customer)
+          return customer
+        })
+      } catch (error) {
+        return taken(error)
+      }
+    },
+
+    /** For other modules: a 422 naming `field` unless the customer is one of this org's. */
+    async assertExists(ctx: RequestContext, id: string, field: string): Promise<void> {
+      const exists = await ctx.db.read((q) => repo.customerExists(q, ctx.orgId, id))
+      if (!exists) throw invalid(field, 'does not name a customer of this org', 'not_found')
+    },
+  }
+}
+
+export type CustomersService = ReturnType<typeof createCustomersService>

@@ -1,0 +1,9 @@
+/** Customer profiles: upsert by e-mail or phone, search, preferences, purchase history. */
+export { customerRoutes } from './customers.routes.ts'
+export {
+  type Customer,
+  type CustomerOrdersPort,
+  type CustomersService,
+  createCustomersService,
+  type PurchaseSummary,
+} from './customers.service.ts'

@@ -1,0 +1,112 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { PaymentSchema } from '../payments/payments.schemas.ts'
+import {
+  CancelLaybyBody,
+  CompleteLaybyBody,
+  CreateLaybyBody,
+  LaybyListQuery,
+  LaybySchema,
+  TenderBody,
+} from './laybys.schemas.ts'
+import type { LaybysService } from './laybys.service.ts'
+
+const tags = ['laybys']
+const Layby = Type.Ref('Layby')
+
+export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> = async (app, { laybys }) => {
+  app.addSchema(PaymentSchema)
+  app.addSchema(LaybySchema)
+
+  app.post(
+    '/laybys',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags,
+        summary: 'Open a lay-by: reserves the stock and takes the deposit',
+        body: CreateLaybyBody,
+        response: { 201: DataOf(Layby), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await laybys.create(request.ctx, request.body) }),
+  )
+
+  app.get(
+    '/laybys',
+    {
+      config: { scope: 'orders:read' },
+      schema: {
+        tags,
+        summary: 'List lay-bys',
+        querystring: LaybyListQuery,
+        response: { 200: ListOf(Layby), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => laybys.list(request.ctx, request.query),
+  )
+
+  app.get(
+    '/laybys/:id',
+    {
+      config: { scope: 'orders:read' },
+      schema: {
+        tags,
+        summary: 'A lay-by with its payments',
+        params: IdParams,
+        response: { 200: DataOf(Layby), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: await laybys.get(request.ctx, request.params.id) }),
+  )
+
+  app.post(
+    '/laybys/:id/payments',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags,
+        summary: 'Pay towards a lay-by (never more than its balance)',
+        params: IdParams,
+        body: TenderBody,
+        response: {
+          201: DataOf(Type.Object({ payment: Type.Ref('Payment'), layby: Layby })),
+          ...errorResponses(400, 401, 403, 404, 409, 422),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({ data: await laybys.pay(request.ctx, request.params.id, request.body) }),
+  )
+
+  app.post(
+    '/laybys/:id/complete',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags,
+        summary: 'Complete a fully paid lay-by when the goods are collected; it becomes a completed order',
+        params: IdParams,
+        body: Type.Optional(CompleteLaybyBody),
+        response: { 200: DataOf(Layby), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => ({ data: await laybys.complete(request.ctx, request.params.id, request.body ?? {}) }),
+  )
+
+  app.post(
+    '/laybys/:id/cancel',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags,
+        summary: 'Cancel an open lay-by: refunds its payments and releases the stock',
+        params: IdParams,
+        body: Type.Optional(CancelLaybyBody),
+        response: { 200: DataOf(Layby), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => ({ data: await laybys.cancel(request.ctx, request.params.id, request.body ?? {}) }),
+  )
+}

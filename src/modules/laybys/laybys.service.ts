@@ -1,0 +1,234 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import type { Queryable } from '../../platform/db/database.ts'
+import { conflict, notFound } from '../../platform/errors/app-error.ts'
+import { emitEvent } from '../../platform/events/outbox.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { toMajor } from '../../platform/money/money.ts'
+import type { OrdersService, PricedOrder } from '../orders/index.ts'
+import { priceOrder } from '../orders/index.ts'
+import type { CustomersPort, InventoryPort, LocationsPort, PricingPort, TaxPort } from '../orders/ports.ts'
+import type { DiscountInput, LineInput } from '../orders/pricing.ts'
+import { e4ToPercent } from '../orders/totals.ts'
+import type { OrgsService } from '../orgs/index.ts'
+import type { CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
+import * as repo from './laybys.repo.ts'
+
+type Tender = Omit<CreatePaymentInput, 'capture'>
+
+export interface CreateLaybyInput {
+  customer_id: string
+  location_id: string
+  lines: LineInput[]
+  discounts?: DiscountInput[]
+  deposit: Tender
+  note?: string
+}
+
+/** The priced lines a lay-by keeps (JSON: bigints as strings), so its order is built at the price agreed. */
+function freeze(p: PricedOrder) {
+  const big = (_: string, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)
+  return JSON.parse(JSON.stringify(p, big))
+}
+function thaw(stored: unknown): PricedOrder {
+  return JSON.parse(JSON.stringify(stored), (_, v) =>
+    typeof v === 'string' && /^-?\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v,
+  )
+}
+
+function toLayby(row: repo.LaybyRow, payments?: object[]) {
+  const c = row.currency
+  const priced = thaw(row.lines)
+  const due = BigInt(row.total) - BigInt(row.paid_total)
+  return {
+    id: row.id,
+    status: row.status,
+    customer_id: row.customer_id,
+    location_id: row.location_id,
+    currency: c,
+    lines: priced.quoted.map((q, i) => ({
+      product_id: q.productId,
+      variant_id: q.variantId,
+      name: q.name,
+      quantity: q.quantity,
+      unit_price: toMajor(priced.unitPrices[i], c),
+      tax_rate: e4ToPercent(priced.rates[i]),
+      line_subtotal: toMajor(priced.totals.lines[i].lineSubtotal, c),
+      line_discount: toMajor(priced.totals.lines[i].lineDiscount, c),
+      line_tax: toMajor(priced.totals.lines[i].lineTax, c),
+      line_total: toMajor(priced.totals.lines[i].lineTotal, c),
+    })),
+    subtotal: toMajor(row.subtotal, c),
+    discount_total: toMajor(row.discount_total, c),
+    tax_total: toMajor(row.tax_total, c),
+    total: toMajor(row.total, c),
+    amount_paid: toMajor(row.paid_total, c),
+    balance_due: toMajor(due, c),
+    order_id: row.order_id,
+    note: row.note,
+    ...(payments ? { payments } : {}),
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+export type Layby = ReturnType<typeof toLayby>
+
+export interface LaybysDeps {
+  orgs: OrgsService
+  orders: OrdersService
+  payments: PaymentsService
+  inventory: InventoryPort
+  locations: LocationsPort
+  customers: CustomersPort
+  pricing: PricingPort
+  tax: TaxPort
+}
+
+/**
+ * Lay-bys: goods put aside against a deposit. Opening reserves the stock (layby_reserve) and takes the deposit in one
+ * transaction; payments reduce the balance; completing (paid in full, goods collected) turns it into a completed
+ * order that owns its payments; cancelling refunds every payment and releases the stock (layby_release).
+ * Deposits, payments and cancellation refunds run inside the lay-by's transaction, processor calls included, so a
+ * declined deposit leaves no lay-by behind (see docs/commerce.md).
+ */
+export function createLaybysService(deps: LaybysDeps) {
+  const stockChanges = (row: repo.LaybyRow, sign: 1 | -1, reason: 'layby_reserve' | 'layby_release') =>
+    thaw(row.lines).quoted.map((l, i) => ({
+      productId: l.productId,
+      variantId: l.variantId,
+      locationId: row.location_id,
+      quantity: sign * l.quantity,
+      reason,
+      reference: { type: 'layby', id: row.id },
+      field: `lines.${i}`,
+    }))
+
+  const target = (laybyId: string, announce: boolean): PaymentTarget => ({
+    orderId: null,
+    laybyId,
+    async lock(ctx) {
+      const row = await ctx.db.tx((q) => repo.laybyById(q, ctx.orgId, laybyId, true))
+      if (!row) throw notFound('lay-by')
+      if (row.status !== 'open') return { payable: false, why: `the lay-by is ${row.status}` }
+      return { payable: true, outstanding: BigInt(row.total) - BigInt(row.paid_total) }
+    },
+    async captured(ctx, amount) {
+      await ctx.db.tx(async (q) => {
+        const row = await repo.addPaid(q, ctx.orgId, laybyId, amount)
+        if (announce)
+          await emitEvent(q, ctx.orgId, 'layby.payment_received', {
+            ...toLayby(row),
+            amount: toMajor(amount, row.currency),
+          })
+      })
+    },
+  })
+
+  async function locked(q: Queryable, ctx: RequestContext, id: string) {
+    const row = await repo.laybyById(q, ctx.orgId, id, true)
+    if (!row) throw notFound('lay-by')
+    if (row.status !== 'open') throw conflict(`a lay-by that is ${row.status} cannot change`)
+    return row
+  }
+
+  const service = {
+    async create(ctx: RequestContext, input: CreateLaybyInput): Promise<Layby> {
+      const org = await deps.orgs.getOrg(ctx)
+      return ctx.db.tx(async (q) => {
+        await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
+        await deps.locations.assertExists(ctx, input.location_id, 'location_id')
+        const priced = await priceOrder(ctx, deps, org, input)
+        const row = await repo.insertLayby(q, ctx.orgId, {
+          id: newId('lay'),
+          customerId: input.customer_id,
+          locationId: input.location_id,
+          currency: priced.currency,
+          lines: freeze(priced),
+          subtotal: priced.totals.subtotal,
+          discountTotal: priced.totals.discountTotal,
+          taxTotal: priced.totals.taxTotal,
+          total: priced.totals.total,
+          note: input.note ?? '',
+        })
+        await deps.inventory.applyChanges(ctx, stockChanges(row, -1, 'layby_reserve'))
+        const deposit = await deps.payments.create(ctx, { ...input.deposit, capture: true }, target(row.id, false))
+        if (deposit.status === 'failed') throw conflict(`the deposit was declined: ${deposit.failure_message}`)
+        const layby = toLayby((await repo.laybyById(q, ctx.orgId, row.id))!, [deposit])
+        await emitEvent(q, ctx.orgId, 'layby.created', layby)
+        return layby
+      })
+    },
+
+    async get(ctx: RequestContext, id: string): Promise<Layby> {
+      const row = await ctx.db.read((q) => repo.laybyById(q, ctx.orgId, id))
+      if (!row) throw notFound('lay-by')
+      return toLayby(row, await deps.payments.listForLayby(ctx, id))
+    },
+
+    async list(
+      ctx: RequestContext,
+      query: { limit: number; cursor?: string; status?: string; customer_id?: string },
+    ): Promise<Page<Layby>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read((q) =>
+        repo.listLaybys(q, ctx.orgId, {
+          afterId: afterId ?? null,
+          status: query.status ?? null,
+          customerId: query.customer_id ?? null,
+          limit: query.limit + 1,
+        }),
+      )
+      return toPage(
+        rows,
+        query.limit,
+        (r) => [r.id],
+        (r) => toLayby(r),
+      )
+    },
+
+    /** A payment against the balance (layby.payment_received); a declined card is answered as a failed payment. */
+    async pay(ctx: RequestContext, id: string, tender: Tender) {
+      const payment = await deps.payments.create(ctx, { ...tender, capture: true }, target(id, true))
+      return { payment, layby: await service.get(ctx, id) }
+    },
+
+    async complete(ctx: RequestContext, id: string, input: { note?: string }): Promise<Layby> {
+      return ctx.db.tx(async (q) => {
+        const row = await locked(q, ctx, id)
+        if (BigInt(row.paid_total) < BigInt(row.total)) throw conflict('the lay-by is not paid in full')
+        const order = await deps.orders.createFromLayby(ctx, {
+          laybyId: id,
+          locationId: row.location_id,
+          customerId: row.customer_id,
+          priced: thaw(row.lines),
+          paid: BigInt(row.paid_total),
+          note: input.note ?? row.note,
+        })
+        await deps.payments.attachLaybyPayments(ctx, id, order.id)
+        const done = toLayby(await repo.finish(q, ctx.orgId, id, 'completed', order.id))
+        await emitEvent(q, ctx.orgId, 'layby.completed', done)
+        return done
+      })
+    },
+
+    async cancel(ctx: RequestContext, id: string, input: { reason?: string; shift_id?: string }): Promise<Layby> {
+      return ctx.db.tx(async (q) => {
+        const row = await locked(q, ctx, id)
+        const refunded = await deps.payments.refundLayby(ctx, id, input.shift_id ?? null)
+        await deps.inventory.applyChanges(ctx, stockChanges(row, 1, 'layby_release'))
+        const done = toLayby(await repo.finish(q, ctx.orgId, id, 'cancelled', null))
+        await emitEvent(q, ctx.orgId, 'layby.cancelled', {
+          ...done,
+          amount_refunded: toMajor(refunded, row.currency),
+          reason: input.reason ?? '',
+        })
+        return done
+      })
+    },
+  }
+  return service
+}
+
+export type LaybysService = ReturnType<typeof createLaybysService>

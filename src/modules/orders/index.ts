@@ -1,0 +1,7 @@
+/** Orders: pricing and totals, status moves, refunds. */
+export { orderRoutes } from './orders.routes.ts'
+export { type CreateOrderInput, createOrdersService, type OrdersService, type PayableOrder } from './orders.service.ts'
+export type { Order } from './orders.views.ts'
+export type { OrderPaymentsPort, RefundPart } from './ports.ts'
+export { type PricedOrder, priceOrder, toCalculation } from './pricing.ts'
+export { createRefundsService, type RefundsService } from './refunds.service.ts'

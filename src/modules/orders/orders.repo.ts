@@ -1,0 +1,358 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+export type OrderStatus = 'open' | 'completed' | 'voided' | 'partially_refunded' | 'refunded'
+
+export interface OrderRow {
+  id: string
+  org_id: string
+  location_id: string
+  customer_id: string | null
+  layby_id: string | null
+  status: OrderStatus
+  currency: string
+  prices_include_tax: boolean
+  subtotal: string
+  discount_total: string
+  tax_total: string
+  total: string
+  captured_total: string
+  refunded_total: string
+  discount: unknown
+  note: string
+  loyalty_points_earned: number
+  version: number
+  created_at: Date
+  updated_at: Date
+  completed_at: Date | null
+}
+
+export interface LineRow {
+  id: string
+  order_id: string
+  position: number
+  product_id: string
+  variant_id: string | null
+  name: string
+  quantity: number
+  base_price: string
+  unit_price: string
+  modifiers: { id: string; group_id: string; name: string; price_adjustment: string }[]
+  note: string
+  tax_rate_e4: number
+  line_subtotal: string
+  line_discount: string
+  line_tax: string
+  line_total: string
+  refunded_quantity: number
+  refunded_amount: string
+}
+
+export interface HistoryRow {
+  id: string
+  from_status: string | null
+  to_status: string
+  reason: string
+  actor: string
+  created_at: Date
+}
+
+export interface RefundRow {
+  id: string
+  order_id: string
+  amount: string
+  reason: string
+  restock: boolean
+  lines: { line_id: string; quantity: number; amount: string }[]
+  status: 'pending' | 'succeeded' | 'failed'
+  failure_reason: string | null
+  created_at: Date
+}
+
+const orderColumns =
+  'id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total, tax_total, total, captured_total, refunded_total, discount, note, loyalty_points_earned, version, created_at, updated_at, completed_at'
+const lineColumns =
+  'id, order_id, position, product_id, variant_id, name, quantity, base_price, unit_price, modifiers, note, tax_rate_e4, line_subtotal, line_discount, line_tax, line_total, refunded_quantity, refunded_amount'
+
+export interface NewOrder {
+  id: string
+  locationId: string
+  customerId: string | null
+  laybyId: string | null
+  status: OrderStatus
+  currency: string
+  pricesIncludeTax: boolean
+  subtotal: bigint
+  discountTotal: bigint
+  taxTotal: bigint
+  total: bigint
+  capturedTotal: bigint
+  discount: unknown
+  note: string
+}
+
+export interface NewLine {
+  id: string
+  productId: string
+  variantId: string | null
+  name: string
+  quantity: number
+  basePrice: bigint
+  unitPrice: bigint
+  modifiers: LineRow['modifiers']
+  note: string
+  taxRateE4: number
+  lineSubtotal: bigint
+  lineDiscount: bigint
+  lineTax: bigint
+  lineTotal: bigint
+}
+
+/**
+ * The order, all its lines and its first history row in one statement: order creation is the hot path, and each
+ * round trip inside its transaction holds the stock rows' locks longer.
+ */
+export async function insertOrder(
+  q: Queryable,
+  orgId: string,
+  o: NewOrder,
+  lines: readonly NewLine[],
+  history: { id: string; reason: string; actor: string },
+): Promise<{ order: OrderRow; lines: LineRow[] }> {
+  const col = <T>(f: (l: NewLine, i: number) => T) => lines.map(f)
+  const result = await q.prepared<OrderRow>(
+    'order_insert',
+    `WITH o AS (
+       INSERT INTO orders (id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total,
+         tax_total, total, captured_total, discount, note, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, CASE WHEN $6 = 'completed' THEN now() END)
+       RETURNING ${orderColumns}
+     ), l AS (
+       INSERT INTO order_lines (id, org_id, order_id, position, product_id, variant_id, name, quantity, base_price, unit_price, modifiers,
+         note, tax_rate_e4, line_subtotal, line_discount, line_tax, line_total)
+       SELECT t.id, $2, o.id, t.position, t.product_id, t.variant_id, t.name, t.quantity, t.base_price, t.unit_price, t.modifiers, t.note,
+         t.tax_rate_e4, t.line_subtotal, t.line_discount, t.line_tax, t.line_total
+       FROM o, unnest($16::text[], $17::int[], $18::text[], $19::text[], $20::text[], $21::int[], $22::bigint[], $23::bigint[],
+         $24::jsonb[], $25::text[], $26::int[], $27::bigint[], $28::bigint[], $29::bigint[], $30::bigint[])
+         AS t(id, position, product_id, variant_id, name, quantity, base_price, unit_price, modifiers, note, tax_rate_e4, line_subtotal,
+           line_discount, line_tax, line_total)
+     ), h AS (
+       INSERT INTO order_status_history (id, org_id, order_id, from_status, to_status, reason, actor)
+       SELECT $31, $2, o.id, NULL, o.status, $32, $33 FROM o
+     )
+     SELECT * FROM o`,
+    [
+      o.id,
+      orgId,
+      o.locationId,
+      o.customerId,
+      o.laybyId,
+      o.status,
+      o.currency,
+      o.pricesIncludeTax,
+      o.subtotal.toString(),
+      o.discountTotal.toString(),
+      o.taxTotal.toString(),
+      o.total.toString(),
+      o.capturedTotal.toString(),
+      o.discount === null ? null : JSON.stringify(o.discount),
+      o.note,
+      col((l) => l.id),
+      col((_, i) => i),
+      col((l) => l.productId),
+      col((l) => l.variantId),
+      col((l) => l.name),
+      col((l) => l.quantity),
+      col((l) => l.basePrice.toString()),
+      col((l) => l.unitPrice.toString()),
+      col((l) => JSON.stringify(l.modifiers)),
+      col((l) => l.note),
+      col((l) => l.taxRateE4),
+      col((l) => l.lineSubtotal.toString()),
+      col((l) => l.lineDiscount.toString()),
+      col((l) => l.lineTax.toString()),
+      col((l) => l.lineTotal.toString()),
+      history.id,
+      history.reason,
+      history.actor,
+    ],
+  )
+  // The lines are exactly what was written, so they are not read back.
+  const lineRows: LineRow[] = lines.map((l, i) => ({
+    id: l.id,
+    order_id: o.id,
+    position: i,
+    product_id: l.productId,
+    variant_id: l.variantId,
+    name: l.name,
+    quantity: l.quantity,
+    base_price: l.basePrice.toString(),
+    unit_price: l.unitPrice.toString(),
+    modifiers: l.modifiers,
+    note: l.note,
+    tax_rate_e4: l.taxRateE4,
+    line_subtotal: l.lineSubtotal.toString(),
+    line_discount: l.lineDiscount.toString(),
+    line_tax: l.lineTax.toString(),
+    line_total: l.lineTotal.toString(),
+    refunded_quantity: 0,
+    refunded_amount: '0',
+  }))
+  return { order: result.rows[0], lines: lineRows }
+}
+
+export async function insertHistory(
+  q: Queryable,
+  orgId: string,
+  h: { id: string; orderId: string; from: string | null; to: string; reason: string; actor: string },
+): Promise<void> {
+  await q.prepared(
+    'order_history_insert',
+    'INSERT INTO order_status_history (id, org_id, order_id, from_status, to_status, reason, actor) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [h.id, orgId, h.orderId, h.from, h.to, h.reason, h.actor],
+  )
+}
+
+export async function orderById(q: Queryable, orgId: string, id: string, lock = false): Promise<OrderRow | undefined> {
+  const result = await q.prepared<OrderRow>(
+    lock ? 'order_by_id_lock' : 'order_by_id',
+    `SELECT ${orderColumns} FROM orders WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+    [orgId, id],
+  )
+  return result.rows[0]
+}
+
+export async function linesOf(
+  q: Queryable,
+  orgId: string,
+  orderIds: readonly string[],
+  lock = false,
+): Promise<LineRow[]> {
+  const result = await q.query<LineRow>(
+    `SELECT ${lineColumns} FROM order_lines WHERE org_id = $1 AND order_id = ANY($2) ORDER BY order_id, position${lock ? ' FOR UPDATE' : ''}`,
+    [orgId, orderIds],
+  )
+  return result.rows
+}
+
+export async function historyOf(q: Queryable, orgId: string, orderId: string): Promise<HistoryRow[]> {
+  const result = await q.query<HistoryRow>(
+    'SELECT id, from_status, to_status, reason, actor, created_at FROM order_status_history WHERE org_id = $1 AND order_id = $2 ORDER BY id',
+    [orgId, orderId],
+  )
+  return result.rows
+}
+
+const refundColumns = 'id, order_id, amount, reason, restock, lines, status, failure_reason, created_at'
+
+export async function refundsOf(q: Queryable, orgId: string, orderId: string): Promise<RefundRow[]> {
+  const result = await q.query<RefundRow>(
+    `SELECT ${refundColumns} FROM refunds WHERE org_id = $1 AND order_id = $2 ORDER BY id`,
+    [orgId, orderId],
+  )
+  return result.rows
+}
+
+export interface OrderFilter {
+  afterId: string | null
+  status: string | null
+  createdFrom: Date | null
+  createdTo: Date | null
+  locationId: string | null
+  customerId: string | null
+  limit: number
+}
+
+export async function listOrders(q: Queryable, orgId: string, f: OrderFilter): Promise<OrderRow[]> {
+  const result = await q.prepared<OrderRow>(
+    'orders_list',
+    `SELECT ${orderColumns} FROM orders
+     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR status = $3)
+       AND ($4::timestamptz IS NULL OR created_at >= $4) AND ($5::timestamptz IS NULL OR created_at < $5)
+       AND ($6::text IS NULL OR location_id = $6) AND ($7::text IS NULL OR customer_id = $7)
+     ORDER BY id LIMIT $8`,
+    [orgId, f.afterId, f.status, f.createdFrom, f.createdTo, f.locationId, f.customerId, f.limit],
+  )
+  return result.rows
+}
+
+export async function setStatus(q: Queryable, orgId: string, id: string, status: OrderStatus): Promise<OrderRow> {
+  const result = await q.prepared<OrderRow>(
+    'order_set_status',
+    `UPDATE orders SET status = $3, version = version + 1, updated_at = now(),
+       completed_at = CASE WHEN $3 = 'completed' THEN now() ELSE completed_at END
+     WHERE org_id = $1 AND id = $2 RETURNING ${orderColumns}`,
+    [orgId, id, status],
+  )
+  return result.rows[0]
+}
+
+export async function addCaptured(q: Queryable, orgId: string, id: string, amount: bigint): Promise<OrderRow> {
+  const result = await q.prepared<OrderRow>(
+    'order_add_captured',
+    `UPDATE orders SET captured_total = captured_total + $3, version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 RETURNING ${orderColumns}`,
+    [orgId, id, amount.toString()],
+  )
+  return result.rows[0]
+}
+
+/** Moves `amount` in or out of refunded_total; the table's CHECK keeps it within captured_total. */
+export async function addRefunded(q: Queryable, orgId: string, id: string, amount: bigint): Promise<void> {
+  await q.query(
+    'UPDATE orders SET refunded_total = refunded_total + $3, version = version + 1, updated_at = now() WHERE org_id = $1 AND id = $2',
+    [orgId, id, amount.toString()],
+  )
+}
+
+export async function addLineRefund(
+  q: Queryable,
+  orgId: string,
+  lineId: string,
+  quantity: number,
+  amount: bigint,
+): Promise<void> {
+  await q.query(
+    'UPDATE order_lines SET refunded_quantity = refunded_quantity + $3, refunded_amount = refunded_amount + $4 WHERE org_id = $1 AND id = $2',
+    [orgId, lineId, quantity, amount.toString()],
+  )
+}
+
+export async function insertRefund(
+  q: Queryable,
+  orgId: string,
+  r: { id: string; orderId: string; amount: bigint; reason: string; restock: boolean; lines: unknown[] },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO refunds (id, org_id, order_id, amount, reason, restock, lines, status) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')`,
+    [r.id, orgId, r.orderId, r.amount.toString(), r.reason, r.restock, JSON.stringify(r.lines)],
+  )
+}
+
+export async function finishRefund(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  status: 'succeeded' | 'failed',
+  reason: string | null,
+): Promise<RefundRow> {
+  const result = await q.query<RefundRow>(
+    `UPDATE refunds SET status = $3, failure_reason = $4 WHERE org_id = $1 AND id = $2 RETURNING ${refundColumns}`,
+    [orgId, id, status, reason],
+  )
+  return result.rows[0]
+}
+
+export async function purchaseSummary(q: Queryable, orgId: string, customerId: string) {
+  const result = await q.query<{
+    count: string
+    spent: string | null
+    refunded: string | null
+    first: Date | null
+    last: Date | null
+  }>(
+    `SELECT count(*) AS count, sum(captured_total) AS spent, sum(refunded_total) AS refunded, min(created_at) AS first, max(created_at) AS last
+     FROM orders WHERE org_id = $1 AND customer_id = $2 AND status <> 'voided'`,
+    [orgId, customerId],
+  )
+  return result.rows[0]
+}

@@ -1,0 +1,136 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import {
+  CalculationSchema,
+  CreateOrderBody,
+  CustomerOrdersQuery,
+  OrderListQuery,
+  OrderSchema,
+  RefundBody,
+  RefundSchema,
+  StatusBody,
+} from './orders.schemas.ts'
+import type { OrdersService } from './orders.service.ts'
+import type { RefundsService } from './refunds.service.ts'
+
+const tags = ['orders']
+const Order = Type.Ref('Order')
+
+export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; refunds: RefundsService }> = async (
+  app,
+  { orders, refunds },
+) => {
+  app.addSchema(RefundSchema)
+  app.addSchema(OrderSchema)
+  app.addSchema(CalculationSchema)
+
+  app.get(
+    '/orders',
+    {
+      config: { scope: 'orders:read' },
+      schema: {
+        tags,
+        summary: 'List orders, filtered by status, creation time range, location or customer',
+        querystring: OrderListQuery,
+        response: { 200: ListOf(Order), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => orders.list(request.ctx, request.query),
+  )
+
+  app.post(
+    '/orders',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags,
+        summary: 'Create an order: prices, taxes and stock are taken in one transaction',
+        body: CreateOrderBody,
+        response: { 201: DataOf(Order), ...errorResponses(400, 401, 403, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await orders.create(request.ctx, request.body) }),
+  )
+
+  app.post(
+    '/orders/calculate',
+    {
+      // A POST, so orders:write (DECISIONS.md "Scopes"), though it changes nothing.
+      config: { scope: 'orders:write' },
+      schema: {
+        tags,
+        summary: 'The totals an order would have, line by line; creates nothing',
+        body: CreateOrderBody,
+        response: { 200: DataOf(Type.Ref('OrderCalculation')), ...errorResponses(400, 401, 403, 422) },
+      },
+    },
+    async (request) => ({ data: await orders.calculate(request.ctx, request.body) }),
+  )
+
+  app.get(
+    '/orders/:id',
+    {
+      config: { scope: 'orders:read' },
+      schema: {
+        tags,
+        summary: 'An order with its lines, payments, refunds and status history',
+        params: IdParams,
+        response: { 200: DataOf(Order), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: await orders.get(request.ctx, request.params.id) }),
+  )
+
+  app.patch(
+    '/orders/:id/status',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags,
+        summary: 'Complete (fully paid) or void (releases stock) an open order; other moves are 409',
+        params: IdParams,
+        body: StatusBody,
+        response: { 200: DataOf(Order), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => {
+      const { version, ...input } = request.body
+      return {
+        data: await orders.changeStatus(request.ctx, request.params.id, input, expectedVersion(request, version)),
+      }
+    },
+  )
+
+  app.post(
+    '/orders/:id/refund',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags,
+        summary: 'Refund by lines or amount (default: all that is left), optionally restocking',
+        params: IdParams,
+        body: RefundBody,
+        response: { 201: DataOf(Order), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({ data: await refunds.refund(request.ctx, request.params.id, request.body) }),
+  )
+
+  app.get(
+    '/customers/:id/orders',
+    {
+      config: { scope: 'customers:read' },
+      schema: {
+        tags: ['customers'],
+        summary: "A customer's orders, newest last",
+        params: IdParams,
+        querystring: CustomerOrdersQuery,
+        response: { 200: ListOf(Order), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => orders.listForCustomer(request.ctx, request.params.id, request.query),
+  )
+}

@@ -1,0 +1,212 @@
+import { Type } from 'typebox'
+import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+
+const Id = Type.String({ minLength: 1, maxLength: 100 })
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+
+export const OrderLineInput = Type.Object(
+  {
+    product_id: Id,
+    variant_id: Type.Optional(Nullable(Id)),
+    quantity: Type.Integer({ minimum: 1, maximum: 100000 }),
+    modifier_option_ids: Type.Optional(Type.Array(Id, { maxItems: 50, description: 'omit for the default options' })),
+    note: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+)
+
+export const DiscountInput = Type.Object(
+  {
+    type: Type.Union([Type.Literal('amount'), Type.Literal('percentage')]),
+    value: Type.Number({
+      exclusiveMinimum: 0,
+      description: 'an amount in the org currency, or a percentage (0-100, 4 decimals)',
+    }),
+    reason: Type.String({ minLength: 1, maxLength: 200 }),
+  },
+  { additionalProperties: false },
+)
+
+export const CreateOrderBody = Type.Object(
+  {
+    location_id: Id,
+    customer_id: Type.Optional(Nullable(Id)),
+    lines: Type.Array(OrderLineInput, { minItems: 1, maxItems: 200 }),
+    discounts: Type.Optional(
+      Type.Array(DiscountInput, { maxItems: 5, description: 'order-level discounts, applied in order' }),
+    ),
+    note: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+)
+
+const Modifier = Type.Object({
+  id: Type.String(),
+  group_id: Type.String(),
+  name: Type.String(),
+  price_adjustment: Money,
+})
+
+export const OrderLineSchema = Type.Object({
+  id: Type.String(),
+  product_id: Type.String(),
+  variant_id: Nullable(Type.String()),
+  name: Type.String(),
+  quantity: Type.Integer(),
+  base_price: Money,
+  unit_price: Type.Number({ description: 'one unit with its modifiers, after price list and markdown' }),
+  modifiers: Type.Array(Modifier),
+  note: Type.String(),
+  tax_rate: Type.Number({ description: 'summed percentage of the tax rates applied' }),
+  line_subtotal: Money,
+  line_discount: Money,
+  line_tax: Money,
+  line_total: Money,
+  refunded_quantity: Type.Integer(),
+  refunded_amount: Money,
+})
+
+const DiscountSchema = Type.Object({ type: Type.String(), value: Type.Number(), reason: Type.String(), amount: Money })
+
+export const RefundSchema = Type.Object(
+  {
+    id: Type.String(),
+    order_id: Type.String(),
+    amount: Money,
+    reason: Type.String(),
+    restock: Type.Boolean(),
+    status: Type.String(),
+    failure_reason: Nullable(Type.String()),
+    lines: Type.Array(Type.Object({ line_id: Type.String(), quantity: Type.Integer(), amount: Money })),
+    created_at: Timestamp,
+  },
+  { $id: 'Refund' },
+)
+
+const HistorySchema = Type.Object({
+  from_status: Nullable(Type.String()),
+  to_status: Type.String(),
+  reason: Type.String(),
+  actor: Type.String(),
+  created_at: Timestamp,
+})
+
+const OrderPayment = Type.Object({
+  id: Type.String(),
+  method: Type.String(),
+  amount: Money,
+  status: Type.String(),
+  amount_refunded: Money,
+  created_at: Timestamp,
+})
+
+export const OrderSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.String({ description: 'open, completed, voided, partially_refunded, refunded' }),
+    location_id: Type.String(),
+    customer_id: Nullable(Type.String()),
+    layby_id: Nullable(Type.String()),
+    currency: Type.String(),
+    prices_include_tax: Type.Boolean(),
+    lines: Type.Array(OrderLineSchema),
+    discounts: Type.Array(DiscountSchema),
+    subtotal: Money,
+    discount_total: Money,
+    tax_total: Money,
+    total: Money,
+    amount_captured: Money,
+    amount_refunded: Money,
+    amount_paid: Type.Number({ description: 'captured minus refunded' }),
+    balance_due: Type.Number({ description: 'total minus captured, never negative' }),
+    note: Type.String(),
+    loyalty_points_earned: Type.Integer(),
+    payments: Type.Optional(Type.Array(OrderPayment)),
+    refunds: Type.Optional(Type.Array(Type.Ref('Refund'))),
+    status_history: Type.Optional(Type.Array(HistorySchema)),
+    version: Version,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    completed_at: Nullable(Timestamp),
+  },
+  { $id: 'Order' },
+)
+
+export const CalculationSchema = Type.Object(
+  {
+    currency: Type.String(),
+    prices_include_tax: Type.Boolean(),
+    lines: Type.Array(
+      Type.Object({
+        product_id: Type.String(),
+        variant_id: Nullable(Type.String()),
+        name: Type.String(),
+        quantity: Type.Integer(),
+        base_price: Money,
+        unit_price: Money,
+        modifiers: Type.Array(Modifier),
+        tax_rate: Type.Number(),
+        line_subtotal: Money,
+        line_discount: Money,
+        line_tax: Money,
+        line_total: Money,
+      }),
+    ),
+    discounts: Type.Array(DiscountSchema),
+    subtotal: Money,
+    discount_total: Money,
+    tax_total: Money,
+    total: Money,
+  },
+  { $id: 'OrderCalculation' },
+)
+
+export const OrderListQuery = Type.Object(
+  {
+    ...PageQuery,
+    status: Type.Optional(
+      Type.Union([
+        Type.Literal('open'),
+        Type.Literal('completed'),
+        Type.Literal('voided'),
+        Type.Literal('partially_refunded'),
+        Type.Literal('refunded'),
+      ]),
+    ),
+    created_from: Type.Optional(Type.String({ format: 'date-time', description: 'inclusive' })),
+    created_to: Type.Optional(Type.String({ format: 'date-time', description: 'exclusive' })),
+    location_id: Type.Optional(Id),
+    customer_id: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+)
+
+export const CustomerOrdersQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+
+export const StatusBody = Type.Object(
+  {
+    status: Type.Union([Type.Literal('completed'), Type.Literal('voided')]),
+    reason: Type.Optional(Type.String({ maxLength: 500 })),
+    version: Type.Optional(Version),
+  },
+  { additionalProperties: false },
+)
+
+export const RefundBody = Type.Object(
+  {
+    lines: Type.Optional(
+      Type.Array(
+        Type.Object({ line_id: Id, quantity: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+        {
+          minItems: 1,
+          maxItems: 200,
+        },
+      ),
+    ),
+    amount: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    restock: Type.Boolean(),
+    reason: Type.String({ minLength: 1, maxLength: 500 }),
+    shift_id: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+)

@@ -1,0 +1,379 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import type { Queryable } from '../../platform/db/database.ts'
+import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { emitEvent } from '../../platform/events/outbox.ts'
+import { staleVersion } from '../../platform/http/concurrency.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import type { OrgsService } from '../orgs/index.ts'
+import * as repo from './orders.repo.ts'
+import { type Order, toOrder } from './orders.views.ts'
+import type { CustomersPort, InventoryPort, LocationsPort, OrderPaymentsPort, PricingPort, TaxPort } from './ports.ts'
+import { type DiscountInput, type LineInput, type PricedOrder, priceOrder, toCalculation } from './pricing.ts'
+
+export interface CreateOrderInput {
+  location_id: string
+  customer_id?: string | null
+  lines: LineInput[]
+  discounts?: DiscountInput[]
+  note?: string
+}
+
+export interface OrderListQuery {
+  limit: number
+  cursor?: string
+  status?: repo.OrderStatus
+  created_from?: string
+  created_to?: string
+  location_id?: string
+  customer_id?: string
+}
+
+export interface OrdersDeps {
+  orgs: OrgsService
+  pricing: PricingPort
+  tax: TaxPort
+  inventory: InventoryPort
+  locations: LocationsPort
+  customers: CustomersPort
+  /** Late-bound: payments also depend on orders. */
+  payments: () => OrderPaymentsPort
+}
+
+export const actorOf = (ctx: RequestContext) => ctx.actor.userId ?? ctx.actor.clientId
+
+/** What a locked order tells the payments module. */
+export interface PayableOrder {
+  id: string
+  status: repo.OrderStatus
+  currency: string
+  total: bigint
+  capturedTotal: bigint
+  refundedTotal: bigint
+}
+
+export function createOrdersService(deps: OrdersDeps) {
+  const { orgs } = deps
+
+  async function load(q: Queryable, ctx: RequestContext, id: string): Promise<Order> {
+    const row = await repo.orderById(q, ctx.orgId, id)
+    if (!row) throw notFound('order')
+    return toOrder(row, await repo.linesOf(q, ctx.orgId, [id]))
+  }
+
+  async function moveStatus(
+    q: Queryable,
+    ctx: RequestContext,
+    row: repo.OrderRow,
+    to: repo.OrderStatus,
+    reason: string,
+  ): Promise<repo.OrderRow> {
+    const moved = await repo.setStatus(q, ctx.orgId, row.id, to)
+    await repo.insertHistory(q, ctx.orgId, {
+      id: newId('osh'),
+      orderId: row.id,
+      from: row.status,
+      to,
+      reason,
+      actor: actorOf(ctx),
+    })
+    return moved
+  }
+
+  async function validateRefs(ctx: RequestContext, input: { location_id: string; customer_id?: string | null }) {
+    await deps.locations.assertExists(ctx, input.location_id, 'location_id')
+    if (input.customer_id) await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
+  }
+
+  const service = {
+    /** The totals an order would have; creates nothing. */
+    async calculate(ctx: RequestContext, input: CreateOrderInput) {
+      const org = await orgs.getOrg(ctx)
+      await validateRefs(ctx, input)
+      return toCalculation(await priceOrder(ctx, deps, org, input))
+    },
+
+    /** Prices the lines, stores the order, takes the stock and writes order.created, all in one transaction. */
+    async create(ctx: RequestContext, input: CreateOrderInput): Promise<Order> {
+      return ctx.db.tx(async (q) => {
+        const org = await orgs.getOrg(ctx)
+        await validateRefs(ctx, input)
+        const priced = await priceOrder(ctx, deps, org, input)
+        const orderId = newId('ord')
+        const { row, lines } = await insertPriced(q, ctx, orderId, priced, {
+          locationId: input.location_id,
+          customerId: input.customer_id ?? null,
+          laybyId: null,
+          status: 'open',
+          capturedTotal: 0n,
+          note: input.note ?? '',
+        })
+        await deps.inventory.applyChanges(
+          ctx,
+          priced.quoted.map((l, i) => ({
+            productId: l.productId,
+            variantId: l.variantId,
+            locationId: input.location_id,
+            quantity: -l.quantity,
+            reason: 'sale' as const,
+            reference: { type: 'order', id: orderId },
+            field: `lines.${i}`,
+          })),
+        )
+        const order = toOrder(row, lines)
+        await emitEvent(q, ctx.orgId, 'order.created', order)
+        return order
+      })
+    },
+
+    async list(ctx: RequestContext, query: OrderListQuery): Promise<Page<Order>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const date = (value: string | undefined, field: string) => {
+        if (value === undefined) return null
+        const d = new Date(value)
+        if (Number.isNaN(d.getTime())) throw invalid(field, 'is not a timestamp', 'invalid_format')
+        return d
+      }
+      return ctx.db.read(async (q) => {
+        const rows = await repo.listOrders(q, ctx.orgId, {
+          afterId: afterId ?? null,
+          status: query.status ?? null,
+          createdFrom: date(query.created_from, 'created_from'),
+          createdTo: date(query.created_to, 'created_to'),
+          locationId: query.location_id ?? null,
+          customerId: query.customer_id ?? null,
+          limit: query.limit + 1,
+        })
+        const served = rows.slice(0, query.limit)
+        const lines = served.length
+          ? await repo.linesOf(
+              q,
+              ctx.orgId,
+              served.map((r) => r.id),
+            )
+          : []
+        const byOrder = new Map<string, repo.LineRow[]>()
+        for (const l of lines) byOrder.set(l.order_id, [...(byOrder.get(l.order_id) ?? []), l])
+        return toPage(
+          rows,
+          query.limit,
+          (r) => [r.id],
+          (r) => toOrder(r, byOrder.get(r.id) ?? []),
+        )
+      })
+    },
+
+    /** An order with its lines, payments, refunds and status history. */
+    async get(ctx: RequestContext, id: string): Promise<Order> {
+      const { row, lines, refunds, history } = await ctx.db.read(async (q) => {
+        const row = await repo.orderById(q, ctx.orgId, id)
+        if (!row) throw notFound('order')
+        return {
+          row,
+          lines: await repo.linesOf(q, ctx.orgId, [id]),
+          refunds: await repo.refundsOf(q, ctx.orgId, id),
+          history: await repo.historyOf(q, ctx.orgId, id),
+        }
+      })
+      const payments = await deps.payments().listForOrder(ctx, id)
+      return toOrder(row, lines, { payments, refunds, history })
+    },
+
+    async listForCustomer(
+      ctx: RequestContext,
+      customerId: string,
+      query: { limit: number; cursor?: string },
+    ): Promise<Page<Order>> {
+      try {
+        await deps.customers.assertExists(ctx, customerId, 'id')
+      } catch {
+        throw notFound('customer')
+      }
+      return service.list(ctx, { ...query, customer_id: customerId })
+    },
+
+    /**
+     * PATCH status: open -> completed (only when fully paid) or voided (releases the stock; only when no captured
+     * money is left on it, and after voiding its uncaptured intents). Any other move is a 409.
+     */
+    async changeStatus(
+      ctx: RequestContext,
+      id: string,
+      input: { status: 'completed' | 'voided'; reason?: string },
+      expectedVersion: number | undefined,
+    ): Promise<Order> {
+      if (input.status === 'voided') await deps.payments().voidOpenIntents(ctx, id)
+      return ctx.db.tx(async (q) => {
+        const row = await repo.orderById(q, ctx.orgId, id, true)
+        if (!row) throw notFound('order')
+        if (expectedVersion !== undefined && row.version !== expectedVersion) throw staleVersion(row.version)
+        if (row.status !== 'open') throw conflict(`an order that is ${row.status} cannot become ${input.status}`)
+        const lines = await repo.linesOf(q, ctx.orgId, [id])
+        if (input.status === 'completed') {
+          if (BigInt(row.captured_total) - BigInt(row.refunded_total) < BigInt(row.total)) {
+            throw conflict('the order is not fully paid: capture its balance first')
+          }
+          const moved = await moveStatus(q, ctx, row, 'completed', input.reason ?? '')
+          const order = toOrder(moved, lines)
+          await emitEvent(q, ctx.orgId, 'order.completed', order)
+          return order
+        }
+        if (BigInt(row.captured_total) !== BigInt(row.refunded_total)) {
+          throw conflict('the order has captured payments: refund them before voiding it')
+        }
+        const moved = await moveStatus(q, ctx, row, 'voided', input.reason ?? '')
+        if (!row.layby_id) {
+          await deps.inventory.applyChanges(
+            ctx,
+            lines
+              .filter((l) => l.quantity > l.refunded_quantity)
+              .map((l) => ({
+                productId: l.product_id,
+                variantId: l.variant_id,
+                locationId: row.location_id,
+                quantity: l.quantity - l.refunded_quantity,
+                reason: 'return' as const,
+                reference: { type: 'order', id },
+              })),
+          )
+        }
+        return toOrder(moved, lines)
+      })
+    },
+
+    /** For payments, inside their transaction: the order locked against concurrent payments and refunds. */
+    async lockForPayment(ctx: RequestContext, orderId: string): Promise<PayableOrder> {
+      return ctx.db.tx(async (q) => {
+        const row = await repo.orderById(q, ctx.orgId, orderId, true)
+        if (!row) throw notFound('order')
+        return {
+          id: row.id,
+          status: row.status,
+          currency: row.currency,
+          total: BigInt(row.total),
+          capturedTotal: BigInt(row.captured_total),
+          refundedTotal: BigInt(row.refunded_total),
+        }
+      })
+    },
+
+    /** For payments: counts a capture; an open order that is now fully paid completes (order.completed). */
+    async recordCapture(ctx: RequestContext, orderId: string, amount: bigint): Promise<void> {
+      await ctx.db.tx(async (q) => {
+        const row = await repo.addCaptured(q, ctx.orgId, orderId, amount)
+        if (row.status === 'open' && BigInt(row.captured_total) - BigInt(row.refunded_total) >= BigInt(row.total)) {
+          const moved = await moveStatus(q, ctx, row, 'completed', 'fully paid')
+          await emitEvent(q, ctx.orgId, 'order.completed', toOrder(moved, await repo.linesOf(q, ctx.orgId, [orderId])))
+        }
+      })
+    },
+
+    /**
+     * For lay-bys: the completed order of a collected lay-by. Its stock was taken when the lay-by reserved it and
+     * its payments were captured against the lay-by, so neither moves again.
+     */
+    async createFromLayby(
+      ctx: RequestContext,
+      input: {
+        laybyId: string
+        locationId: string
+        customerId: string
+        priced: PricedOrder
+        paid: bigint
+        note: string
+      },
+    ): Promise<Order> {
+      return ctx.db.tx(async (q) => {
+        const orderId = newId('ord')
+        const { row, lines } = await insertPriced(q, ctx, orderId, input.priced, {
+          locationId: input.locationId,
+          customerId: input.customerId,
+          laybyId: input.laybyId,
+          status: 'completed',
+          capturedTotal: input.paid,
+          note: input.note,
+        })
+        const order = toOrder(row, lines)
+        await emitEvent(q, ctx.orgId, 'order.created', order)
+        await emitEvent(q, ctx.orgId, 'order.completed', order)
+        return order
+      })
+    },
+
+    async purchaseSummary(ctx: RequestContext, customerId: string) {
+      const s = await ctx.db.read((q) => repo.purchaseSummary(q, ctx.orgId, customerId))
+      return {
+        orderCount: Number(s.count),
+        totalSpent: BigInt(s.spent ?? 0),
+        totalRefunded: BigInt(s.refunded ?? 0),
+        firstOrderAt: s.first,
+        lastOrderAt: s.last,
+      }
+    },
+
+    /** Loads an order inside the caller's scope (used after refunds). */
+    load: (ctx: RequestContext, id: string) => ctx.db.read((q) => load(q, ctx, id)),
+    moveStatus,
+  }
+
+  async function insertPriced(
+    q: Queryable,
+    ctx: RequestContext,
+    orderId: string,
+    priced: PricedOrder,
+    o: {
+      locationId: string
+      customerId: string | null
+      laybyId: string | null
+      status: repo.OrderStatus
+      capturedTotal: bigint
+      note: string
+    },
+  ) {
+    const { order, lines } = await repo.insertOrder(
+      q,
+      ctx.orgId,
+      {
+        id: orderId,
+        locationId: o.locationId,
+        customerId: o.customerId,
+        laybyId: o.laybyId,
+        status: o.status,
+        currency: priced.currency,
+        pricesIncludeTax: priced.pricesIncludeTax,
+        subtotal: priced.totals.subtotal,
+        discountTotal: priced.totals.discountTotal,
+        taxTotal: priced.totals.taxTotal,
+        total: priced.totals.total,
+        capturedTotal: o.capturedTotal,
+        discount: priced.discounts.length ? priced.discounts : null,
+        note: o.note,
+      },
+      priced.quoted.map((l, i) => ({
+        id: newId('oli'),
+        productId: l.productId,
+        variantId: l.variantId,
+        name: l.name,
+        quantity: l.quantity,
+        basePrice: l.basePrice,
+        unitPrice: priced.unitPrices[i],
+        modifiers: l.modifiers.map((m) => ({
+          id: m.id,
+          group_id: m.groupId,
+          name: m.name,
+          price_adjustment: m.priceAdjustment.toString(),
+        })),
+        note: priced.notes[i],
+        taxRateE4: priced.rates[i],
+        ...priced.totals.lines[i],
+      })),
+      { id: newId('osh'), reason: 'created', actor: actorOf(ctx) },
+    )
+    const row = order
+    return { row, lines }
+  }
+
+  return service
+}
+
+export type OrdersService = ReturnType<typeof createOrdersService>

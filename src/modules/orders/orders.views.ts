@@ -1,0 +1,102 @@
+import { toMajor } from '../../platform/money/money.ts'
+import type { HistoryRow, LineRow, OrderRow, RefundRow } from './orders.repo.ts'
+import { e4ToPercent } from './totals.ts'
+
+/** The stored order discount: what the client asked for and what it came to, per discount. */
+export interface StoredDiscount {
+  type: 'amount' | 'percentage'
+  value: number
+  reason: string
+  amount: string
+}
+
+export function toLine(row: LineRow, currency: string) {
+  return {
+    id: row.id,
+    product_id: row.product_id,
+    variant_id: row.variant_id,
+    name: row.name,
+    quantity: row.quantity,
+    base_price: toMajor(row.base_price, currency),
+    unit_price: toMajor(row.unit_price, currency),
+    modifiers: row.modifiers.map((m) => ({
+      id: m.id,
+      group_id: m.group_id,
+      name: m.name,
+      price_adjustment: toMajor(m.price_adjustment, currency),
+    })),
+    note: row.note,
+    tax_rate: e4ToPercent(row.tax_rate_e4),
+    line_subtotal: toMajor(row.line_subtotal, currency),
+    line_discount: toMajor(row.line_discount, currency),
+    line_tax: toMajor(row.line_tax, currency),
+    line_total: toMajor(row.line_total, currency),
+    refunded_quantity: row.refunded_quantity,
+    refunded_amount: toMajor(row.refunded_amount, currency),
+  }
+}
+
+export function toRefund(row: RefundRow, currency: string) {
+  return {
+    id: row.id,
+    order_id: row.order_id,
+    amount: toMajor(row.amount, currency),
+    reason: row.reason,
+    restock: row.restock,
+    status: row.status,
+    failure_reason: row.failure_reason,
+    lines: row.lines.map((l) => ({ line_id: l.line_id, quantity: l.quantity, amount: toMajor(l.amount, currency) })),
+    created_at: row.created_at,
+  }
+}
+
+export function toHistory(row: HistoryRow) {
+  return {
+    from_status: row.from_status,
+    to_status: row.to_status,
+    reason: row.reason,
+    actor: row.actor,
+    created_at: row.created_at,
+  }
+}
+
+export function toOrder(
+  row: OrderRow,
+  lines: LineRow[],
+  extra: { payments?: object[]; refunds?: RefundRow[]; history?: HistoryRow[] } = {},
+) {
+  const c = row.currency
+  const net = BigInt(row.captured_total) - BigInt(row.refunded_total)
+  const due = BigInt(row.total) - BigInt(row.captured_total)
+  const discounts = (row.discount as StoredDiscount[] | null) ?? []
+  return {
+    id: row.id,
+    status: row.status,
+    location_id: row.location_id,
+    customer_id: row.customer_id,
+    layby_id: row.layby_id,
+    currency: c,
+    prices_include_tax: row.prices_include_tax,
+    lines: lines.map((l) => toLine(l, c)),
+    discounts: discounts.map((d) => ({ type: d.type, value: d.value, reason: d.reason, amount: toMajor(d.amount, c) })),
+    subtotal: toMajor(row.subtotal, c),
+    discount_total: toMajor(row.discount_total, c),
+    tax_total: toMajor(row.tax_total, c),
+    total: toMajor(row.total, c),
+    amount_captured: toMajor(row.captured_total, c),
+    amount_refunded: toMajor(row.refunded_total, c),
+    amount_paid: toMajor(net, c),
+    balance_due: toMajor(due > 0n ? due : 0n, c),
+    note: row.note,
+    loyalty_points_earned: row.loyalty_points_earned,
+    ...(extra.payments ? { payments: extra.payments } : {}),
+    ...(extra.refunds ? { refunds: extra.refunds.map((r) => toRefund(r, c)) } : {}),
+    ...(extra.history ? { status_history: extra.history.map(toHistory) } : {}),
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    completed_at: row.completed_at,
+  }
+}
+
+export type Order = ReturnType<typeof toOrder>

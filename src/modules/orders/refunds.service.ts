@@ -1,0 +1,153 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { emitEvent } from '../../platform/events/outbox.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { toMinor } from '../../platform/money/money.ts'
+import * as repo from './orders.repo.ts'
+import type { OrdersService } from './orders.service.ts'
+import { type Order, toOrder } from './orders.views.ts'
+import type { InventoryPort, OrderPaymentsPort } from './ports.ts'
+import { lineRefundAmount } from './totals.ts'
+
+export interface RefundInput {
+  lines?: { line_id: string; quantity: number }[]
+  amount?: number
+  restock: boolean
+  reason: string
+  shift_id?: string
+}
+
+interface PlannedLine {
+  line: repo.LineRow
+  quantity: number
+  amount: bigint
+}
+
+const REFUNDABLE: readonly repo.OrderStatus[] = ['open', 'completed', 'partially_refunded']
+
+/**
+ * Refunds by line or by amount, never more than was captured and not yet refunded. Three steps so the processor
+ * is called outside any transaction: (1) under the order's row lock the amount and line quantities are reserved
+ * (refunded_total grows at once, so a racing refund sees it), (2) the processor refunds, (3) the refund settles:
+ * restock, status move, order.refunded. A processor refusal releases the reservation and answers 409.
+ */
+export function createRefundsService(deps: {
+  orders: OrdersService
+  inventory: InventoryPort
+  payments: () => OrderPaymentsPort
+}) {
+  function plan(lines: repo.LineRow[], input: RefundInput): PlannedLine[] {
+    if (!input.lines) {
+      // A refund without lines restocks (when asked) everything not yet refunded; its money is the amount.
+      if (!input.restock) return []
+      return lines
+        .filter((l) => l.quantity > l.refunded_quantity)
+        .map((l) => ({ line: l, quantity: l.quantity - l.refunded_quantity, amount: 0n }))
+    }
+    const wanted = new Map<string, number>()
+    input.lines.forEach((l, i) => {
+      if (!lines.some((x) => x.id === l.line_id))
+        throw invalid(`lines.${i}.line_id`, 'does not name a line of this order', 'not_found')
+      wanted.set(l.line_id, (wanted.get(l.line_id) ?? 0) + l.quantity)
+    })
+    return [...wanted].map(([lineId, quantity]) => {
+      const line = lines.find((l) => l.id === lineId)!
+      const left = line.quantity - line.refunded_quantity
+      if (quantity > left) throw conflict(`line ${lineId} has ${left} unit(s) left to refund, not ${quantity}`)
+      return {
+        line,
+        quantity,
+        amount: lineRefundAmount(BigInt(line.line_total), line.quantity, line.refunded_quantity, quantity),
+      }
+    })
+  }
+
+  return {
+    async refund(ctx: RequestContext, orderId: string, input: RefundInput): Promise<Order> {
+      const refundId = newId('ref')
+      // Step 1: reserve.
+      const reserved = await ctx.db.tx(async (q) => {
+        const row = await repo.orderById(q, ctx.orgId, orderId, true)
+        if (!row) throw notFound('order')
+        if (!REFUNDABLE.includes(row.status)) throw conflict(`an order that is ${row.status} cannot be refunded`)
+        const lines = await repo.linesOf(q, ctx.orgId, [orderId])
+        const planned = plan(lines, input)
+        const left = BigInt(row.captured_total) - BigInt(row.refunded_total)
+        let amount: bigint
+        if (input.amount !== undefined) {
+          amount = toMinor(input.amount, row.currency, 'amount')
+          const byLines = planned.reduce((a, p) => a + p.amount, 0n)
+          if (input.lines && amount > byLines)
+            throw invalid('amount', 'exceeds the value of the refunded lines', 'out_of_range')
+        } else {
+          amount = input.lines ? planned.reduce((a, p) => a + p.amount, 0n) : left
+        }
+        if (amount <= 0n) throw conflict('nothing is left to refund on this order')
+        if (amount > left) throw conflict(`a refund of this size exceeds what was captured and not yet refunded`)
+        await repo.insertRefund(q, ctx.orgId, {
+          id: refundId,
+          orderId,
+          amount,
+          reason: input.reason,
+          restock: input.restock,
+          lines: planned.map((p) => ({ line_id: p.line.id, quantity: p.quantity, amount: p.amount.toString() })),
+        })
+        await repo.addRefunded(q, ctx.orgId, orderId, amount)
+        for (const p of planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, p.quantity, p.amount)
+        const parts = await deps.payments().reserveRefund(ctx, orderId, refundId, amount)
+        return { amount, planned, parts, locationId: row.location_id }
+      })
+
+      // Step 2: the processor, outside any transaction we opened.
+      const outcome = await deps.payments().executeRefund(ctx, refundId, reserved.parts)
+
+      if (!outcome.ok) {
+        await ctx.db.tx(async (q) => {
+          // The order row first, as every refund and payment does, so concurrent refunds cannot deadlock.
+          await repo.orderById(q, ctx.orgId, orderId, true)
+          await deps.payments().releaseRefund(ctx, refundId, reserved.parts)
+          await repo.addRefunded(q, ctx.orgId, orderId, -reserved.amount)
+          for (const p of reserved.planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, -p.quantity, -p.amount)
+          await repo.finishRefund(q, ctx.orgId, refundId, 'failed', outcome.reason)
+        })
+        throw conflict(`the payment processor refused the refund: ${outcome.reason}`)
+      }
+
+      // Step 3: settle.
+      await ctx.db.tx(async (q) => {
+        const row = (await repo.orderById(q, ctx.orgId, orderId, true))!
+        await deps.payments().settleRefund(ctx, refundId, reserved.parts, input.shift_id ?? null, outcome.refs)
+        await repo.finishRefund(q, ctx.orgId, refundId, 'succeeded', null)
+        if (input.restock && reserved.planned.length) {
+          await deps.inventory.applyChanges(
+            ctx,
+            reserved.planned.map((p) => ({
+              productId: p.line.product_id,
+              variantId: p.line.variant_id,
+              locationId: reserved.locationId,
+              quantity: p.quantity,
+              reason: 'refund_restock' as const,
+              reference: { type: 'refund', id: refundId },
+            })),
+          )
+        }
+        let current = row
+        if (row.status !== 'open') {
+          const everything =
+            BigInt(row.refunded_total) >= BigInt(row.captured_total) && BigInt(row.captured_total) >= BigInt(row.total)
+          const next: repo.OrderStatus = everything ? 'refunded' : 'partially_refunded'
+          if (next !== row.status) current = await deps.orders.moveStatus(q, ctx, row, next, input.reason)
+        }
+        const order = toOrder(current, await repo.linesOf(q, ctx.orgId, [orderId]), {
+          payments: await deps.payments().listForOrder(ctx, orderId),
+          refunds: await repo.refundsOf(q, ctx.orgId, orderId),
+          history: await repo.historyOf(q, ctx.orgId, orderId),
+        })
+        await emitEvent(q, ctx.orgId, 'order.refunded', order)
+      })
+      return deps.orders.get(ctx, orderId)
+    },
+  }
+}
+
+export type RefundsService = ReturnType<typeof createRefundsService>

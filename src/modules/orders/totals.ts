@@ -1,0 +1,139 @@
+import { allocate, divRoundHalfUp } from '../../platform/money/money.ts'
+
+/**
+ * The pure arithmetic of an order, in integer minor units; nothing here touches the database so the property
+ * tests can drive it directly. Rounding rule (docs/commerce.md): a percentage discount is rounded half-up once
+ * on the order subtotal and spread over the lines by largest remainder; tax is computed per line on the line's
+ * discounted amount and rounded half-up once per line.
+ */
+
+/** 100 % in the `rate_e4` unit: a percentage times 10,000. */
+export const PERCENT_E4 = 1_000_000n
+
+export interface TotalsLine {
+  /** Unit price including modifier adjustments. */
+  unitPrice: bigint
+  quantity: number
+  /** Sum of the tax rates applying to this line, in percent x 10,000. */
+  taxRateE4: number
+}
+
+export type OrderDiscount = { type: 'amount'; amount: bigint } | { type: 'percentage'; percentE4: number }
+
+export interface LineTotals {
+  lineSubtotal: bigint
+  lineDiscount: bigint
+  lineTax: bigint
+  lineTotal: bigint
+}
+
+export interface OrderTotals {
+  subtotal: bigint
+  discountTotal: bigint
+  /** What each order discount came to, in the order given. */
+  discountAmounts: bigint[]
+  taxTotal: bigint
+  total: bigint
+  lines: LineTotals[]
+}
+
+/** Tax of a line: on top of the amount (exclusive) or contained in it (inclusive), rounded half-up. */
+export function lineTax(taxable: bigint, rateE4: number, pricesIncludeTax: boolean): bigint {
+  const rate = BigInt(rateE4)
+  if (rate === 0n || taxable === 0n) return 0n
+  return pricesIncludeTax
+    ? divRoundHalfUp(taxable * rate, PERCENT_E4 + rate)
+    : divRoundHalfUp(taxable * rate, PERCENT_E4)
+}
+
+/**
+ * Order discounts apply one after another to what is left: a percentage of the remaining subtotal (rounded
+ * half-up), an amount capped at the remaining subtotal, so the total discount never exceeds the subtotal.
+ */
+export function discountAmounts(subtotal: bigint, discounts: readonly OrderDiscount[]): bigint[] {
+  let remaining = subtotal
+  return discounts.map((d) => {
+    const amount =
+      d.type === 'amount'
+        ? d.amount < remaining
+          ? d.amount
+          : remaining
+        : divRoundHalfUp(remaining * BigInt(d.percentE4), PERCENT_E4)
+    remaining -= amount
+    return amount
+  })
+}
+
+export function computeTotals(
+  lines: readonly TotalsLine[],
+  discounts: readonly OrderDiscount[],
+  pricesIncludeTax: boolean,
+): OrderTotals {
+  const subtotals = lines.map((l) => l.unitPrice * BigInt(l.quantity))
+  const subtotal = subtotals.reduce((a, b) => a + b, 0n)
+  const amounts = discountAmounts(subtotal, discounts)
+  const discountTotal = amounts.reduce((a, b) => a + b, 0n)
+  const perLine = allocate(discountTotal, subtotals)
+  const out = lines.map((line, i) => {
+    const taxable = subtotals[i] - perLine[i]
+    const tax = lineTax(taxable, line.taxRateE4, pricesIncludeTax)
+    return {
+      lineSubtotal: subtotals[i],
+      lineDiscount: perLine[i],
+      lineTax: tax,
+      lineTotal: pricesIncludeTax ? taxable : taxable + tax,
+    }
+  })
+  return {
+    subtotal,
+    discountTotal,
+    discountAmounts: amounts,
+    taxTotal: out.reduce((a, l) => a + l.lineTax, 0n),
+    total: out.reduce((a, l) => a + l.lineTotal, 0n),
+    lines: out,
+  }
+}
+
+/**
+ * What refunding `quantity` more units of a line returns. Each unit's share is the difference of two rounded
+ * cumulative shares, so refunding every unit, in any split, returns exactly the line total.
+ */
+export function lineRefundAmount(
+  lineTotal: bigint,
+  lineQuantity: number,
+  alreadyRefunded: number,
+  quantity: number,
+): bigint {
+  const q = BigInt(lineQuantity)
+  const share = (units: number) => divRoundHalfUp(lineTotal * BigInt(units), q)
+  return share(alreadyRefunded + quantity) - share(alreadyRefunded)
+}
+
+/** Splits a refund over captured payments, newest first, never more than each has left to refund. */
+export function allocateRefund(
+  amount: bigint,
+  refundable: readonly { id: string; left: bigint }[],
+): { id: string; amount: bigint }[] {
+  const parts: { id: string; amount: bigint }[] = []
+  let rest = amount
+  for (const p of [...refundable].reverse()) {
+    if (rest === 0n) break
+    const take = p.left < rest ? p.left : rest
+    if (take > 0n) parts.push({ id: p.id, amount: take })
+    rest -= take
+  }
+  if (rest > 0n) throw new RangeError('refund exceeds what the payments can return')
+  return parts
+}
+
+/** A decimal percentage (`15`, `12.5`, `8.875`, up to 4 decimals) as percent x 10,000; null when too precise. */
+export function percentToE4(percent: number): number | null {
+  const text = percent.toString()
+  const match = /^(\d+)(?:\.(\d{1,4}))?$/.exec(text)
+  if (!match) return null
+  return Number(match[1]) * 10_000 + Number((match[2] ?? '').padEnd(4, '0'))
+}
+
+export function e4ToPercent(e4: number): number {
+  return e4 / 10_000
+}

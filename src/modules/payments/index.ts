@@ -1,0 +1,13 @@
+/** Payments: intents, capture, void, split tender, configured methods, and the processor adapter. */
+export { paymentRoutes } from './payments.routes.ts'
+export { TenderFields } from './payments.schemas.ts'
+export {
+  type CreatePaymentInput,
+  createPaymentsService,
+  PAYMENT_METHODS,
+  type Payment,
+  type PaymentsService,
+  type PaymentTarget,
+  type RegistersPort,
+} from './payments.service.ts'
+export { DECLINED_TOKEN, type PaymentProcessor, type ProcessorResult, TestProcessor } from './processor.ts'

@@ -1,0 +1,222 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+export type PaymentStatus = 'requires_capture' | 'captured' | 'voided' | 'failed' | 'partially_refunded' | 'refunded'
+
+export interface PaymentRow {
+  id: string
+  order_id: string | null
+  layby_id: string | null
+  method: string
+  amount: string
+  currency: string
+  status: PaymentStatus
+  refunded_amount: string
+  processor: string | null
+  processor_ref: string | null
+  gift_card_id: string | null
+  shift_id: string | null
+  failure_code: string | null
+  failure_message: string | null
+  version: number
+  created_at: Date
+  updated_at: Date
+  captured_at: Date | null
+}
+
+const columns =
+  'id, order_id, layby_id, method, amount, currency, status, refunded_amount, processor, processor_ref, gift_card_id, shift_id, failure_code, failure_message, version, created_at, updated_at, captured_at'
+
+export interface NewPayment {
+  id: string
+  orderId: string | null
+  laybyId: string | null
+  method: string
+  amount: bigint
+  currency: string
+  status: PaymentStatus
+  processor: string | null
+  processorRef: string | null
+  giftCardId: string | null
+  shiftId: string | null
+  failureCode: string | null
+  failureMessage: string | null
+}
+
+export async function insertPayment(q: Queryable, orgId: string, p: NewPayment): Promise<PaymentRow> {
+  const result = await q.prepared<PaymentRow>(
+    'payment_insert',
+    `INSERT INTO payments (id, org_id, order_id, layby_id, method, amount, currency, status, processor, processor_ref, gift_card_id, shift_id,
+       failure_code, failure_message, captured_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, CASE WHEN $8 = 'captured' THEN now() END)
+     RETURNING ${columns}`,
+    [
+      p.id,
+      orgId,
+      p.orderId,
+      p.laybyId,
+      p.method,
+      p.amount.toString(),
+      p.currency,
+      p.status,
+      p.processor,
+      p.processorRef,
+      p.giftCardId,
+      p.shiftId,
+      p.failureCode,
+      p.failureMessage,
+    ],
+  )
+  return result.rows[0]
+}
+
+export async function paymentById(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  lock = false,
+): Promise<PaymentRow | undefined> {
+  const result = await q.query<PaymentRow>(
+    `SELECT ${columns} FROM payments WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+    [orgId, id],
+  )
+  return result.rows[0]
+}
+
+export async function paymentsOf(
+  q: Queryable,
+  orgId: string,
+  target: { orderId?: string; laybyId?: string },
+): Promise<PaymentRow[]> {
+  const result = await q.query<PaymentRow>(
+    `SELECT ${columns} FROM payments WHERE org_id = $1 AND (order_id = $2 OR layby_id = $3) ORDER BY id`,
+    [orgId, target.orderId ?? null, target.laybyId ?? null],
+  )
+  return result.rows
+}
+
+/** Money held by uncaptured intents: it counts against the balance until captured or voided. */
+export async function pendingTotal(q: Queryable, orgId: string, orderId: string): Promise<bigint> {
+  const result = await q.prepared<{ sum: string | null }>(
+    'payments_pending_total',
+    "SELECT sum(amount) AS sum FROM payments WHERE org_id = $1 AND order_id = $2 AND status = 'requires_capture'",
+    [orgId, orderId],
+  )
+  return BigInt(result.rows[0].sum ?? 0)
+}
+
+/** Moves a payment from one status to another; undefined when it was not in `from` any more (a race lost). */
+export async function transition(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  from: PaymentStatus,
+  to: PaymentStatus,
+  processorRef?: string,
+): Promise<PaymentRow | undefined> {
+  const result = await q.query<PaymentRow>(
+    `UPDATE payments SET status = $4, processor_ref = coalesce($5, processor_ref), version = version + 1, updated_at = now(),
+       captured_at = CASE WHEN $4 = 'captured' THEN now() ELSE captured_at END
+     WHERE org_id = $1 AND id = $2 AND status = $3 RETURNING ${columns}`,
+    [orgId, id, from, to, processorRef ?? null],
+  )
+  return result.rows[0]
+}
+
+/** The captured payments of an order, locked, with what each has left to refund. */
+export async function refundablePayments(q: Queryable, orgId: string, orderId: string): Promise<PaymentRow[]> {
+  const result = await q.query<PaymentRow>(
+    `SELECT ${columns} FROM payments
+     WHERE org_id = $1 AND order_id = $2 AND status IN ('captured', 'partially_refunded') AND refunded_amount < amount
+     ORDER BY id FOR UPDATE`,
+    [orgId, orderId],
+  )
+  return result.rows
+}
+
+export async function addRefunded(q: Queryable, orgId: string, id: string, amount: bigint): Promise<PaymentRow> {
+  const result = await q.query<PaymentRow>(
+    `UPDATE payments SET refunded_amount = refunded_amount + $3, version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 RETURNING ${columns}`,
+    [orgId, id, amount.toString()],
+  )
+  return result.rows[0]
+}
+
+/** After a settled refund: refunded when nothing is left, else partially_refunded. */
+export async function settleRefundStatus(q: Queryable, orgId: string, id: string): Promise<void> {
+  await q.query(
+    `UPDATE payments SET status = CASE WHEN refunded_amount >= amount THEN 'refunded' ELSE 'partially_refunded' END,
+       version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2`,
+    [orgId, id],
+  )
+}
+
+export async function insertPaymentRefund(
+  q: Queryable,
+  orgId: string,
+  r: { id: string; paymentId: string; refundId: string | null; amount: bigint },
+) {
+  await q.query('INSERT INTO payment_refunds (id, org_id, payment_id, refund_id, amount) VALUES ($1, $2, $3, $4, $5)', [
+    r.id,
+    orgId,
+    r.paymentId,
+    r.refundId,
+    r.amount.toString(),
+  ])
+}
+
+export async function setPaymentRefundRef(
+  q: Queryable,
+  orgId: string,
+  refundId: string,
+  paymentId: string,
+  ref: string | null,
+) {
+  await q.query(
+    'UPDATE payment_refunds SET processor_ref = $4 WHERE org_id = $1 AND refund_id = $2 AND payment_id = $3',
+    [orgId, refundId, paymentId, ref],
+  )
+}
+
+export async function deletePaymentRefunds(q: Queryable, orgId: string, refundId: string) {
+  await q.query('DELETE FROM payment_refunds WHERE org_id = $1 AND refund_id = $2', [orgId, refundId])
+}
+
+/** A completed lay-by's payments become its order's. */
+export async function attachLaybyPayments(q: Queryable, orgId: string, laybyId: string, orderId: string) {
+  await q.query('UPDATE payments SET order_id = $3, updated_at = now() WHERE org_id = $1 AND layby_id = $2', [
+    orgId,
+    laybyId,
+    orderId,
+  ])
+}
+
+export async function methodSettings(
+  q: Queryable,
+  orgId: string,
+): Promise<{ methods: string[]; version: number } | undefined> {
+  const result = await q.prepared<{ methods: string[]; version: number }>(
+    'payment_methods_of',
+    'SELECT methods, version FROM payment_method_settings WHERE org_id = $1',
+    [orgId],
+  )
+  return result.rows[0]
+}
+
+export async function saveMethodSettings(
+  q: Queryable,
+  orgId: string,
+  methods: string[],
+  expectedVersion: number | undefined,
+): Promise<{ methods: string[]; version: number } | undefined> {
+  const result = await q.query<{ methods: string[]; version: number }>(
+    // The defaults an org starts with count as version 1, so the first saved choice is version 2.
+    `INSERT INTO payment_method_settings (org_id, methods, version) VALUES ($1, $2, 2)
+     ON CONFLICT (org_id) DO UPDATE SET methods = EXCLUDED.methods, version = payment_method_settings.version + 1, updated_at = now()
+       WHERE $3::int IS NULL OR payment_method_settings.version = $3
+     RETURNING methods, version`,
+    [orgId, methods, expectedVersion ?? null],
+  )
+  return result.rows[0]
+}

@@ -1,0 +1,110 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { DataOf, errorResponses, IdParams } from '../../platform/http/schemas.ts'
+import {
+  CreatePaymentBody,
+  EmptyBody,
+  PaymentMethodsSchema,
+  PaymentSchema,
+  PutPaymentMethodsBody,
+} from './payments.schemas.ts'
+import type { PaymentsService } from './payments.service.ts'
+
+const tags = ['payments']
+const Payment = Type.Ref('Payment')
+
+export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsService }> = async (app, { payments }) => {
+  app.addSchema(PaymentSchema)
+
+  app.post(
+    '/payments',
+    {
+      config: { scope: 'payments:write' },
+      schema: {
+        tags,
+        summary: 'Take a payment for an order (split tender: several payments); a declined card answers status failed',
+        body: CreatePaymentBody,
+        response: { 201: DataOf(Payment), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await payments.createForOrder(request.ctx, request.body) }),
+  )
+
+  app.get(
+    '/payments/methods',
+    {
+      config: { scope: 'payments:read' },
+      schema: {
+        tags,
+        summary: 'The payment methods enabled for the org',
+        response: { 200: DataOf(PaymentMethodsSchema), ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => ({ data: await payments.methods(request.ctx) }),
+  )
+
+  app.put(
+    '/payments/methods',
+    {
+      config: { scope: 'payments:write' },
+      schema: {
+        tags,
+        summary: 'Choose the payment methods the org accepts; If-Match or version guards against lost updates',
+        body: PutPaymentMethodsBody,
+        response: { 200: DataOf(PaymentMethodsSchema), ...errorResponses(400, 401, 403, 409, 422) },
+      },
+    },
+    async (request) => ({
+      data: await payments.setMethods(
+        request.ctx,
+        request.body.methods,
+        expectedVersion(request, request.body.version),
+      ),
+    }),
+  )
+
+  app.get(
+    '/payments/:id',
+    {
+      config: { scope: 'payments:read' },
+      schema: {
+        tags,
+        summary: 'One payment',
+        params: IdParams,
+        response: { 200: DataOf(Payment), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: await payments.get(request.ctx, request.params.id) }),
+  )
+
+  app.post(
+    '/payments/:id/capture',
+    {
+      config: { scope: 'payments:write' },
+      schema: {
+        tags,
+        summary: 'Capture an authorized payment',
+        params: IdParams,
+        body: Type.Optional(EmptyBody),
+        response: { 200: DataOf(Payment), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => ({ data: await payments.capture(request.ctx, request.params.id) }),
+  )
+
+  app.post(
+    '/payments/:id/void',
+    {
+      config: { scope: 'payments:write' },
+      schema: {
+        tags,
+        summary: 'Void an uncaptured payment (a captured one is 409)',
+        params: IdParams,
+        body: Type.Optional(EmptyBody),
+        response: { 200: DataOf(Payment), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => ({ data: await payments.void(request.ctx, request.params.id) }),
+  )
+}

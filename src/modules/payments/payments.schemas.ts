@@ -1,0 +1,64 @@
+import { Type } from 'typebox'
+import { Money, Timestamp, Version } from '../../platform/http/schemas.ts'
+import { PAYMENT_METHODS } from './payments.service.ts'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+const Method = Type.Union(PAYMENT_METHODS.map((m) => Type.Literal(m)))
+
+export const PaymentSchema = Type.Object(
+  {
+    id: Type.String(),
+    order_id: Nullable(Type.String()),
+    layby_id: Nullable(Type.String()),
+    method: Type.String(),
+    amount: Money,
+    currency: Type.String(),
+    status: Type.String({ description: 'requires_capture, captured, voided, failed, partially_refunded, refunded' }),
+    amount_refunded: Money,
+    processor: Nullable(Type.String()),
+    processor_reference: Nullable(Type.String()),
+    gift_card_id: Nullable(Type.String()),
+    shift_id: Nullable(Type.String()),
+    failure_code: Nullable(Type.String()),
+    failure_message: Nullable(Type.String()),
+    version: Version,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    captured_at: Nullable(Timestamp),
+  },
+  { $id: 'Payment' },
+)
+
+const tender = {
+  amount: Type.Number({ exclusiveMinimum: 0 }),
+  method: Method,
+  payment_method_token: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'card: the processor token' }),
+  ),
+  capture: Type.Optional(Type.Boolean({ description: 'card: capture at once (default false: requires_capture)' })),
+  gift_card_code: Type.Optional(Type.String({ minLength: 4, maxLength: 64 })),
+  shift_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'cash: the register shift taking it' }),
+  ),
+}
+
+export const TenderFields = tender
+
+export const CreatePaymentBody = Type.Object(
+  { order_id: Type.String({ minLength: 1, maxLength: 100 }), ...tender },
+  { additionalProperties: false },
+)
+
+export const PaymentMethodsSchema = Type.Object({
+  methods: Type.Array(Type.String(), { description: 'the methods enabled for this org' }),
+  available: Type.Array(Type.String()),
+  processor: Type.String({ description: 'the card processor adapter in use' }),
+  version: Version,
+})
+
+export const PutPaymentMethodsBody = Type.Object(
+  { methods: Type.Array(Method, { minItems: 1, maxItems: 10 }), version: Type.Optional(Version) },
+  { additionalProperties: false },
+)
+
+export const EmptyBody = Type.Object({}, { additionalProperties: false })

@@ -1,0 +1,422 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { emitEvent } from '../../platform/events/outbox.ts'
+import { staleVersion } from '../../platform/http/concurrency.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { toMajor, toMinor } from '../../platform/money/money.ts'
+import type { GiftCardsService } from '../gift-cards/index.ts'
+import type { OrderPaymentsPort, OrdersService, RefundPart } from '../orders/index.ts'
+import { allocateRefund } from '../orders/totals.ts'
+import type { OrgsService } from '../orgs/index.ts'
+import * as repo from './payments.repo.ts'
+import type { PaymentProcessor } from './processor.ts'
+
+/** Tenders an org can turn on. `external` is money taken outside OpenTill (a cheque, a bank transfer). */
+export const PAYMENT_METHODS = ['card', 'cash', 'gift_card', 'external'] as const
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number]
+const DEFAULT_METHODS: PaymentMethod[] = ['card', 'cash', 'gift_card']
+
+export interface RegistersPort {
+  recordCashMovement(
+    ctx: RequestContext,
+    m: { shiftId: string; kind: 'sale' | 'refund'; amount: bigint; reference: { type: string; id: string } },
+  ): Promise<unknown>
+}
+
+export interface CreatePaymentInput {
+  amount: number
+  method: PaymentMethod
+  payment_method_token?: string
+  capture?: boolean
+  gift_card_code?: string
+  shift_id?: string
+}
+
+/** What a payment is for: an order, or a lay-by (whose payments are always captured). */
+export interface PaymentTarget {
+  orderId: string | null
+  laybyId: string | null
+  /** Inside the payment's transaction: locks the target; `outstanding` is what may still be paid, before intents. */
+  lock(ctx: RequestContext): Promise<{ payable: true; outstanding: bigint } | { payable: false; why: string }>
+  /** Inside the same transaction, once money is captured. */
+  captured(ctx: RequestContext, amount: bigint): Promise<void>
+}
+
+export function toPayment(row: repo.PaymentRow) {
+  const c = row.currency
+  return {
+    id: row.id,
+    order_id: row.order_id,
+    layby_id: row.layby_id,
+    method: row.method,
+    amount: toMajor(row.amount, c),
+    currency: c,
+    status: row.status,
+    amount_refunded: toMajor(row.refunded_amount, c),
+    processor: row.processor,
+    processor_reference: row.processor_ref,
+    gift_card_id: row.gift_card_id,
+    shift_id: row.shift_id,
+    failure_code: row.failure_code,
+    failure_message: row.failure_message,
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    captured_at: row.captured_at,
+  }
+}
+
+export type Payment = ReturnType<typeof toPayment>
+
+export interface PaymentsDeps {
+  orgs: OrgsService
+  orders: OrdersService
+  giftCards: GiftCardsService
+  processor: PaymentProcessor
+  /** Late-bound and optional: cash is recorded against a register shift when the registers module is present. */
+  registers: () => RegistersPort | undefined
+}
+
+export function createPaymentsService(deps: PaymentsDeps) {
+  const { orgs, orders, giftCards, processor } = deps
+
+  const orderTarget = (orderId: string): PaymentTarget => ({
+    orderId,
+    laybyId: null,
+    async lock(ctx) {
+      const order = await orders.lockForPayment(ctx, orderId)
+      if (order.status !== 'open') return { payable: false, why: `the order is ${order.status}` }
+      const pending = await ctx.db.read((q) => repo.pendingTotal(q, ctx.orgId, orderId))
+      return { payable: true, outstanding: order.total - (order.capturedTotal - order.refundedTotal) - pending }
+    },
+    captured: (ctx, amount) => orders.recordCapture(ctx, orderId, amount),
+  })
+
+  async function enabledMethods(ctx: RequestContext) {
+    const saved = await ctx.db.read((q) => repo.methodSettings(q, ctx.orgId))
+    return saved ?? { methods: DEFAULT_METHODS as string[], version: 1 }
+  }
+
+  async function checkPayable(ctx: RequestContext, target: PaymentTarget, amount: bigint) {
+    const state = await target.lock(ctx)
+    if (!state.payable) throw conflict(`no payment can be taken: ${state.why}`)
+    if (amount > state.outstanding) {
+      throw conflict(
+        `the amount exceeds the balance still to pay (${state.outstanding < 0n ? 0n : state.outstanding} minor units)`,
+      )
+    }
+  }
+
+  async function record(
+    ctx: RequestContext,
+    row: repo.NewPayment,
+    target: PaymentTarget,
+    giftCardCode?: string,
+  ): Promise<Payment> {
+    return ctx.db.tx(async (q) => {
+      await checkPayable(ctx, target, row.amount)
+      let giftCardId: string | null = null
+      if (row.method === 'gift_card') {
+        giftCardId = (
+          await giftCards.redeem(ctx, giftCardCode!, row.amount, { type: 'payment', id: row.id }, 'gift_card_code')
+        ).giftCardId
+      }
+      const inserted = await repo.insertPayment(q, ctx.orgId, { ...row, giftCardId })
+      if (row.method === 'cash' && row.shiftId) await recordCash(ctx, row.shiftId, 'sale', row.amount, row.id)
+      const payment = toPayment(inserted)
+      if (inserted.status === 'captured') {
+        await target.captured(ctx, row.amount)
+        await emitEvent(q, ctx.orgId, 'payment.captured', payment)
+      }
+      return payment
+    })
+  }
+
+  async function recordCash(
+    ctx: RequestContext,
+    shiftId: string,
+    kind: 'sale' | 'refund',
+    amount: bigint,
+    paymentId: string,
+  ) {
+    const registers = deps.registers()
+    if (!registers) throw invalid('shift_id', 'cannot be used: this installation has no registers', 'unsupported')
+    await registers.recordCashMovement(ctx, { shiftId, kind, amount, reference: { type: 'payment', id: paymentId } })
+  }
+
+  const service = {
+    /**
+     * Takes a payment for `target`. Card payments are authorized with the processor first, outside any transaction
+     * we open, then recorded in one; a decline is recorded as `failed` (payment.failed) and answered, not thrown.
+     * Cash, gift card and external payments are captured at once.
+     */
+    async create(ctx: RequestContext, input: CreatePaymentInput, target: PaymentTarget): Promise<Payment> {
+      const { methods } = await enabledMethods(ctx)
+      if (!methods.includes(input.method))
+        throw invalid('method', `is not enabled for this org (enabled: ${methods.join(', ')})`, 'not_enabled')
+      const currency = await orgs.currencyOf(ctx)
+      const amount = toMinor(input.amount, currency, 'amount')
+      if (amount <= 0n) throw invalid('amount', 'must be greater than zero', 'out_of_range')
+      if (input.method === 'card' && !input.payment_method_token)
+        throw invalid('payment_method_token', 'is required for card payments', 'required')
+      if (input.method === 'gift_card' && !input.gift_card_code)
+        throw invalid('gift_card_code', 'is required for gift card payments', 'required')
+      if (input.shift_id && input.method !== 'cash')
+        throw invalid('shift_id', 'applies to cash payments only', 'invalid')
+      // Fail fast before calling the processor; the check is repeated under the lock when recording.
+      await ctx.db.tx(() => checkPayable(ctx, target, amount))
+
+      const id = newId('pay')
+      const base: repo.NewPayment = {
+        id,
+        orderId: target.orderId,
+        laybyId: target.laybyId,
+        method: input.method,
+        amount,
+        currency,
+        status: 'captured',
+        processor: null,
+        processorRef: null,
+        giftCardId: null,
+        shiftId: input.shift_id ?? null,
+        failureCode: null,
+        failureMessage: null,
+      }
+      if (input.method !== 'card') return record(ctx, base, target, input.gift_card_code)
+
+      const capture = target.laybyId !== null || input.capture === true
+      const auth = await processor.authorize({
+        amount,
+        currency,
+        token: input.payment_method_token!,
+        capture,
+        reference: id,
+      })
+      if (!auth.ok) {
+        return ctx.db.tx(async (q) => {
+          const row = await repo.insertPayment(q, ctx.orgId, {
+            ...base,
+            status: 'failed',
+            processor: processor.name,
+            failureCode: auth.code,
+            failureMessage: auth.message,
+          })
+          const payment = toPayment(row)
+          await emitEvent(q, ctx.orgId, 'payment.failed', payment)
+          return payment
+        })
+      }
+      try {
+        return await record(
+          ctx,
+          {
+            ...base,
+            status: capture ? 'captured' : 'requires_capture',
+            processor: processor.name,
+            processorRef: auth.processorRef,
+          },
+          target,
+        )
+      } catch (error) {
+        // The balance moved while the card was authorized: release the hold so the customer is not charged.
+        await (capture
+          ? processor.refund({ processorRef: auth.processorRef, amount, currency, reference: id })
+          : processor.void({ processorRef: auth.processorRef }))
+        throw error
+      }
+    },
+
+    createForOrder(ctx: RequestContext, input: CreatePaymentInput & { order_id: string }): Promise<Payment> {
+      return service.create(ctx, input, orderTarget(input.order_id))
+    },
+
+    async get(ctx: RequestContext, id: string): Promise<Payment> {
+      const row = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
+      if (!row) throw notFound('payment')
+      return toPayment(row)
+    },
+
+    /** Captures an authorized payment: the processor first, then the record, the order's balance and payment.captured. */
+    async capture(ctx: RequestContext, id: string): Promise<Payment> {
+      const current = await service.get(ctx, id)
+      if (current.status !== 'requires_capture')
+        throw conflict(`a payment that is ${current.status} cannot be captured`)
+      const row = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
+      const result = await processor.capture({
+        processorRef: row!.processor_ref!,
+        amount: BigInt(row!.amount),
+        currency: row!.currency,
+      })
+      if (!result.ok) throw conflict(`the payment processor refused the capture: ${result.message}`)
+      return ctx.db.tx(async (q) => {
+        if (row!.order_id) await orders.lockForPayment(ctx, row!.order_id)
+        const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'captured')
+        if (!moved) throw conflict('the payment was captured or voided meanwhile')
+        if (moved.order_id) await orders.recordCapture(ctx, moved.order_id, BigInt(moved.amount))
+        const payment = toPayment(moved)
+        await emitEvent(q, ctx.orgId, 'payment.captured', payment)
+        return payment
+      })
+    },
+
+    /** Voids an uncaptured payment; a captured one is a 409 (refund it through its order instead). */
+    async void(ctx: RequestContext, id: string): Promise<Payment> {
+      const current = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
+      if (!current) throw notFound('payment')
+      if (current.status !== 'requires_capture') throw conflict(`a payment that is ${current.status} cannot be voided`)
+      const result = await processor.void({ processorRef: current.processor_ref! })
+      if (!result.ok) throw conflict(`the payment processor refused the void: ${result.message}`)
+      return ctx.db.tx(async (q) => {
+        const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'voided')
+        if (!moved) throw conflict('the payment was captured or voided meanwhile')
+        return toPayment(moved)
+      })
+    },
+
+    async methods(ctx: RequestContext) {
+      const { methods, version } = await enabledMethods(ctx)
+      return { methods, available: [...PAYMENT_METHODS], processor: processor.name, version }
+    },
+
+    async setMethods(ctx: RequestContext, methods: PaymentMethod[], expectedVersion: number | undefined) {
+      const unique = [...new Set(methods)]
+      const saved = await ctx.db.tx(async (q) => {
+        const current = (await repo.methodSettings(q, ctx.orgId))?.version ?? 1
+        if (expectedVersion !== undefined && expectedVersion !== current) throw staleVersion(current)
+        const row = await repo.saveMethodSettings(q, ctx.orgId, unique, expectedVersion)
+        if (!row) throw staleVersion((await repo.methodSettings(q, ctx.orgId))!.version)
+        return row
+      })
+      return {
+        methods: saved.methods,
+        available: [...PAYMENT_METHODS],
+        processor: processor.name,
+        version: saved.version,
+      }
+    },
+
+    /** For lay-bys: their payments and moving them to the order a completed lay-by becomes. */
+    listForLayby: (ctx: RequestContext, laybyId: string) =>
+      ctx.db.read(async (q) => (await repo.paymentsOf(q, ctx.orgId, { laybyId })).map(toPayment)),
+    attachLaybyPayments: (ctx: RequestContext, laybyId: string, orderId: string) =>
+      ctx.db.tx((q) => repo.attachLaybyPayments(q, ctx.orgId, laybyId, orderId)),
+
+    /**
+     * For lay-bys: refunds every captured payment of a cancelled lay-by in full. Called inside the cancellation's
+     * transaction, so for cards the processor call is made there (documented in docs/commerce.md).
+     */
+    async refundLayby(ctx: RequestContext, laybyId: string, shiftId: string | null): Promise<bigint> {
+      const payments = await ctx.db.read((q) => repo.paymentsOf(q, ctx.orgId, { laybyId }))
+      let total = 0n
+      for (const p of payments) {
+        const left = BigInt(p.amount) - BigInt(p.refunded_amount)
+        if (!['captured', 'partially_refunded'].includes(p.status) || left <= 0n) continue
+        const parts = [{ paymentId: p.id, amount: left }]
+        await ctx.db.tx(async (q) => {
+          await repo.addRefunded(q, ctx.orgId, p.id, left)
+          await repo.insertPaymentRefund(q, ctx.orgId, {
+            id: newId('prf'),
+            paymentId: p.id,
+            refundId: null,
+            amount: left,
+          })
+        })
+        const outcome = await port.executeRefund(ctx, laybyId, parts)
+        if (!outcome.ok) throw conflict(`the payment processor refused the refund: ${outcome.reason}`)
+        await settleParts(ctx, parts, shiftId, { type: 'layby', id: laybyId })
+        total += left
+      }
+      return total
+    },
+  }
+
+  async function settleParts(
+    ctx: RequestContext,
+    parts: RefundPart[],
+    shiftId: string | null,
+    reference: { type: string; id: string },
+  ) {
+    await ctx.db.tx(async (q) => {
+      for (const part of parts) {
+        await repo.settleRefundStatus(q, ctx.orgId, part.paymentId)
+        const p = (await repo.paymentById(q, ctx.orgId, part.paymentId))!
+        if (p.method === 'gift_card' && p.gift_card_id)
+          await giftCards.credit(ctx, p.gift_card_id, part.amount, reference)
+        const shift = shiftId ?? p.shift_id
+        if (p.method === 'cash' && shift) await recordCash(ctx, shift, 'refund', part.amount, p.id)
+      }
+    })
+  }
+
+  /** The order side of refunds (see OrderPaymentsPort). */
+  const port: OrderPaymentsPort = {
+    listForOrder: (ctx, orderId) =>
+      ctx.db.read(async (q) => (await repo.paymentsOf(q, ctx.orgId, { orderId })).map(toPayment)),
+
+    async reserveRefund(ctx, orderId, refundId, amount) {
+      return ctx.db.tx(async (q) => {
+        const payments = await repo.refundablePayments(q, ctx.orgId, orderId)
+        const parts = allocateRefund(
+          amount,
+          payments.map((p) => ({ id: p.id, left: BigInt(p.amount) - BigInt(p.refunded_amount) })),
+        ).map((p) => ({ paymentId: p.id, amount: p.amount }))
+        for (const part of parts) {
+          await repo.addRefunded(q, ctx.orgId, part.paymentId, part.amount)
+          await repo.insertPaymentRefund(q, ctx.orgId, {
+            id: newId('prf'),
+            paymentId: part.paymentId,
+            refundId,
+            amount: part.amount,
+          })
+        }
+        return parts
+      })
+    },
+
+    async executeRefund(ctx, refundId, parts) {
+      const refs = new Map<string, string | null>()
+      for (const part of parts) {
+        const p = (await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, part.paymentId)))!
+        if (p.method !== 'card') {
+          refs.set(p.id, null)
+          continue
+        }
+        const result = await processor.refund({
+          processorRef: p.processor_ref!,
+          amount: part.amount,
+          currency: p.currency,
+          reference: refundId,
+        })
+        if (!result.ok) return { ok: false, reason: result.message }
+        refs.set(p.id, result.processorRef)
+      }
+      return { ok: true, refs }
+    },
+
+    async settleRefund(ctx, refundId, parts, shiftId, refs) {
+      await ctx.db.tx(async (q) => {
+        for (const part of parts)
+          await repo.setPaymentRefundRef(q, ctx.orgId, refundId, part.paymentId, refs.get(part.paymentId) ?? null)
+      })
+      await settleParts(ctx, parts, shiftId, { type: 'refund', id: refundId })
+    },
+
+    async releaseRefund(ctx, refundId, parts) {
+      await ctx.db.tx(async (q) => {
+        for (const part of parts) await repo.addRefunded(q, ctx.orgId, part.paymentId, -part.amount)
+        await repo.deletePaymentRefunds(q, ctx.orgId, refundId)
+      })
+    },
+
+    async voidOpenIntents(ctx, orderId) {
+      const open = await ctx.db.read(async (q) =>
+        (await repo.paymentsOf(q, ctx.orgId, { orderId })).filter((p) => p.status === 'requires_capture'),
+      )
+      for (const p of open) await service.void(ctx, p.id)
+    },
+  }
+
+  return { ...service, orderPort: port }
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>

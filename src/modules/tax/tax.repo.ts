@@ -1,0 +1,100 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+export interface TaxRateRow {
+  id: string
+  org_id: string
+  name: string
+  rate_e4: number
+  applies_to: 'all' | 'categories' | 'products'
+  category_ids: string[]
+  product_ids: string[]
+  is_active: boolean
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface TaxRateWrite {
+  name?: string
+  rateE4?: number
+  appliesTo?: TaxRateRow['applies_to']
+  categoryIds?: string[]
+  productIds?: string[]
+  isActive?: boolean
+}
+
+const columns =
+  'id, org_id, name, rate_e4, applies_to, category_ids, product_ids, is_active, version, created_at, updated_at'
+
+export async function listTaxRates(
+  q: Queryable,
+  orgId: string,
+  afterId: string | null,
+  limit: number,
+): Promise<TaxRateRow[]> {
+  const result = await q.query<TaxRateRow>(
+    `SELECT ${columns} FROM tax_rates WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+    [orgId, afterId, limit],
+  )
+  return result.rows
+}
+
+/** The active rates: few per org, read whole on every order. */
+export async function activeTaxRates(q: Queryable, orgId: string): Promise<TaxRateRow[]> {
+  const result = await q.prepared<TaxRateRow>(
+    'tax_rates_active',
+    `SELECT ${columns} FROM tax_rates WHERE org_id = $1 AND is_active ORDER BY id`,
+    [orgId],
+  )
+  return result.rows
+}
+
+export async function taxRateById(q: Queryable, orgId: string, id: string): Promise<TaxRateRow | undefined> {
+  const result = await q.query<TaxRateRow>(`SELECT ${columns} FROM tax_rates WHERE org_id = $1 AND id = $2`, [
+    orgId,
+    id,
+  ])
+  return result.rows[0]
+}
+
+export async function insertTaxRate(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  w: Required<TaxRateWrite>,
+): Promise<TaxRateRow> {
+  const result = await q.query<TaxRateRow>(
+    `INSERT INTO tax_rates (id, org_id, name, rate_e4, applies_to, category_ids, product_ids, is_active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${columns}`,
+    [id, orgId, w.name, w.rateE4, w.appliesTo, w.categoryIds, w.productIds, w.isActive],
+  )
+  return result.rows[0]
+}
+
+export async function updateTaxRate(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  w: TaxRateWrite,
+  expectedVersion: number | undefined,
+): Promise<TaxRateRow | undefined> {
+  const sets: string[] = []
+  const params: unknown[] = [orgId, id, expectedVersion ?? null]
+  const set = (column: string, value: unknown) => {
+    params.push(value)
+    sets.push(`${column} = $${params.length}`)
+  }
+  if (w.name !== undefined) set('name', w.name)
+  if (w.rateE4 !== undefined) set('rate_e4', w.rateE4)
+  if (w.appliesTo !== undefined) set('applies_to', w.appliesTo)
+  if (w.categoryIds !== undefined) set('category_ids', w.categoryIds)
+  if (w.productIds !== undefined) set('product_ids', w.productIds)
+  if (w.isActive !== undefined) set('is_active', w.isActive)
+  const result = await q.query<TaxRateRow>(
+    `UPDATE tax_rates SET ${[...sets, 'version = version + 1', 'updated_at = now()'].join(', ')}
+     WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)
+     RETURNING ${columns}`,
+    params,
+  )
+  return result.rows[0]
+}

@@ -1,0 +1,74 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { CreateTaxRateBody, TaxRateListQuery, TaxRateSchema, UpdateTaxRateBody } from './tax.schemas.ts'
+import type { TaxService } from './tax.service.ts'
+
+const tags = ['tax']
+const TaxRate = Type.Ref('TaxRate')
+
+// Tax rates are part of selling, so they take the orders scopes (DECISIONS.md names no tax area).
+export const taxRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService }> = async (app, { tax }) => {
+  app.addSchema(TaxRateSchema)
+
+  app.get(
+    '/tax-rates',
+    {
+      config: { scope: 'orders:read' },
+      schema: {
+        tags,
+        summary: 'List tax rates',
+        querystring: TaxRateListQuery,
+        response: { 200: ListOf(TaxRate), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => tax.list(request.ctx, request.query),
+  )
+
+  app.post(
+    '/tax-rates',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags,
+        summary: 'Create a tax rate',
+        body: CreateTaxRateBody,
+        response: { 201: DataOf(TaxRate), ...errorResponses(400, 401, 403, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await tax.create(request.ctx, request.body) }),
+  )
+
+  app.get(
+    '/tax-rates/:id',
+    {
+      config: { scope: 'orders:read' },
+      schema: {
+        tags,
+        summary: 'One tax rate',
+        params: IdParams,
+        response: { 200: DataOf(TaxRate), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: await tax.get(request.ctx, request.params.id) }),
+  )
+
+  app.patch(
+    '/tax-rates/:id',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags,
+        summary: 'Update a tax rate; If-Match or version guards against lost updates',
+        params: IdParams,
+        body: UpdateTaxRateBody,
+        response: { 200: DataOf(TaxRate), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => {
+      const { version, ...fields } = request.body
+      return { data: await tax.update(request.ctx, request.params.id, fields, expectedVersion(request, version)) }
+    },
+  )
+}

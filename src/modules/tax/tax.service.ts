@@ -1,0 +1,161 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
+import { staleVersion } from '../../platform/http/concurrency.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { e4ToPercent, percentToE4 } from '../orders/totals.ts'
+import type { OrgsService } from '../orgs/index.ts'
+import * as repo from './tax.repo.ts'
+
+export interface TaxRate {
+  id: string
+  name: string
+  rate: number
+  applies_to: string
+  category_ids: string[]
+  product_ids: string[]
+  inclusive: boolean
+  is_active: boolean
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface TaxRateInput {
+  name?: string
+  rate?: number
+  applies_to?: repo.TaxRateRow['applies_to']
+  category_ids?: string[]
+  product_ids?: string[]
+  is_active?: boolean
+}
+
+/** What a line needs to find its rates. */
+export interface TaxableItem {
+  productId: string
+  categoryId: string | null
+}
+
+function toTaxRate(row: repo.TaxRateRow, inclusive: boolean): TaxRate {
+  return {
+    id: row.id,
+    name: row.name,
+    rate: e4ToPercent(row.rate_e4),
+    applies_to: row.applies_to,
+    category_ids: row.category_ids,
+    product_ids: row.product_ids,
+    inclusive,
+    is_active: row.is_active,
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+function appliesTo(rate: repo.TaxRateRow, item: TaxableItem): boolean {
+  if (rate.applies_to === 'all') return true
+  if (rate.applies_to === 'products') return rate.product_ids.includes(item.productId)
+  return item.categoryId !== null && rate.category_ids.includes(item.categoryId)
+}
+
+const unique = (ids: string[] | undefined) => (ids === undefined ? undefined : [...new Set(ids)])
+
+function toWrite(input: TaxRateInput): repo.TaxRateWrite {
+  let rateE4: number | undefined
+  if (input.rate !== undefined) {
+    const e4 = percentToE4(input.rate)
+    if (e4 === null) throw invalid('rate', 'must be a percentage with at most 4 decimal places', 'too_precise')
+    rateE4 = e4
+  }
+  const name = input.name?.trim()
+  if (name === '') throw invalid('name', 'must not be blank', 'required')
+  return {
+    name,
+    rateE4,
+    appliesTo: input.applies_to,
+    categoryIds: unique(input.category_ids),
+    productIds: unique(input.product_ids),
+    isActive: input.is_active,
+  }
+}
+
+/** A rate limited to categories or products must name at least one, or it would silently tax nothing. */
+function checkTargets(row: Pick<repo.TaxRateRow, 'applies_to' | 'category_ids' | 'product_ids'>): void {
+  if (row.applies_to === 'categories' && row.category_ids.length === 0) {
+    throw invalid('category_ids', 'must name at least one category when applies_to is categories', 'required')
+  }
+  if (row.applies_to === 'products' && row.product_ids.length === 0) {
+    throw invalid('product_ids', 'must name at least one product when applies_to is products', 'required')
+  }
+}
+
+export function createTaxService(orgs: OrgsService) {
+  const inclusive = async (ctx: RequestContext) => (await orgs.getOrg(ctx)).prices_include_tax
+
+  return {
+    async list(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<TaxRate>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const inc = await inclusive(ctx)
+      const rows = await ctx.db.read((q) => repo.listTaxRates(q, ctx.orgId, afterId ?? null, query.limit + 1))
+      return toPage(
+        rows,
+        query.limit,
+        (r) => [r.id],
+        (r) => toTaxRate(r, inc),
+      )
+    },
+
+    async create(ctx: RequestContext, input: TaxRateInput & { name: string; rate: number }): Promise<TaxRate> {
+      const w = toWrite(input)
+      const full: Required<repo.TaxRateWrite> = {
+        name: w.name!,
+        rateE4: w.rateE4!,
+        appliesTo: w.appliesTo ?? 'all',
+        categoryIds: w.categoryIds ?? [],
+        productIds: w.productIds ?? [],
+        isActive: w.isActive ?? true,
+      }
+      checkTargets({ applies_to: full.appliesTo, category_ids: full.categoryIds, product_ids: full.productIds })
+      const inc = await inclusive(ctx)
+      const row = await ctx.db.tx((q) => repo.insertTaxRate(q, ctx.orgId, newId('tax'), full))
+      return toTaxRate(row, inc)
+    },
+
+    async update(
+      ctx: RequestContext,
+      id: string,
+      input: TaxRateInput,
+      expectedVersion: number | undefined,
+    ): Promise<TaxRate> {
+      const w = toWrite(input)
+      const inc = await inclusive(ctx)
+      const row = await ctx.db.tx(async (q) => {
+        const updated = await repo.updateTaxRate(q, ctx.orgId, id, w, expectedVersion)
+        if (!updated) {
+          const current = await repo.taxRateById(q, ctx.orgId, id)
+          if (!current) throw notFound('tax rate')
+          throw staleVersion(current.version)
+        }
+        // Checked after the update, inside the transaction: a failure rolls it back.
+        checkTargets(updated)
+        return updated
+      })
+      return toTaxRate(row, inc)
+    },
+
+    async get(ctx: RequestContext, id: string): Promise<TaxRate> {
+      const inc = await inclusive(ctx)
+      const row = await ctx.db.read((q) => repo.taxRateById(q, ctx.orgId, id))
+      if (!row) throw notFound('tax rate')
+      return toTaxRate(row, inc)
+    },
+
+    /** The summed rate (percent x 10,000) of the active rates applying to each item, in order. */
+    async ratesFor(ctx: RequestContext, items: readonly TaxableItem[]): Promise<number[]> {
+      const rates = await ctx.db.read((q) => repo.activeTaxRates(q, ctx.orgId))
+      return items.map((item) => rates.filter((r) => appliesTo(r, item)).reduce((sum, r) => sum + r.rate_e4, 0))
+    },
+  }
+}
+
+export type TaxService = ReturnType<typeof createTaxService>
