@@ -1,0 +1,76 @@
+// The process a benchmark measures: the real app on 127.0.0.1 with a seeded catalog, and a bare Fastify route
+// serving the REST answer's bytes from memory (the ceiling). Prints one JSON line with the addresses, then
+// runs until SIGTERM. Run by bench/run.ts, never by hand.
+
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import Fastify from 'fastify'
+import pg from 'pg'
+import { buildApp } from '../src/app.ts'
+import { loadConfig } from '../src/config.ts'
+import { APP_ROLE } from '../src/platform/db/database.ts'
+import { openRuntime } from '../src/platform/runtime.ts'
+
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'memory://'
+const config = loadConfig({
+  NODE_ENV: 'production',
+  DATABASE_URL: databaseUrl,
+  REDIS_URL: process.env.BENCH_REDIS_URL ?? '',
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+  SEED_DEMO: 'false',
+})
+const runtime = await openRuntime(config, { migrate: true })
+const { api, services } = await buildApp(runtime)
+
+const email = `bench-${randomBytes(4).toString('hex')}@example.test`
+const password = randomBytes(12).toString('hex')
+const { org } = await services.orgs.createOrg({ name: 'Bench Shop', email, password, currency: 'USD' })
+
+// Seeded in one transaction scoped to the org: on PGlite the one shared session has taken the app's role, so
+// row-level security applies to this connection too.
+const owner = new pg.Client({ connectionString: runtime.ownerUrl })
+await owner.connect()
+await owner.query('BEGIN')
+await owner.query("SELECT set_config('app.org_id', $1, true)", [org.id])
+for (const statement of readFileSync(new URL('./seed.sql', import.meta.url), 'utf8').split(/;\s*$/m)) {
+  const sql = statement.replace(/^--.*$/gm, '').trim()
+  if (sql && !sql.startsWith('ANALYZE')) await owner.query(sql, sql.includes('$1') ? [org.id] : [])
+}
+await owner.query('COMMIT')
+// Fresh statistics, so the planner knows there are 10,000 products. A server's autovacuum would do this soon;
+// PGlite runs no autovacuum (see docs/benchmarks.md). Its shared session has taken the app's role, which may
+// not analyze, so the owner's role is resumed for this one statement while nothing else runs, then dropped.
+await owner.query(`RESET ROLE; ANALYZE categories; ANALYZE products; SET ROLE ${APP_ROLE}`)
+await owner.end()
+
+await api.listen({ port: 0, host: '127.0.0.1' })
+const apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`
+const login = await api.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } })
+const token = login.json().data.accessToken as string
+
+// The bare route serves exactly what the REST list answers, from memory: no auth, no database, no schema.
+const sample = await api.inject({
+  method: 'GET',
+  url: '/api/v1/products?limit=50',
+  headers: { authorization: `Bearer ${token}` },
+})
+if (sample.statusCode !== 200) throw new Error(`REST sample failed: ${sample.statusCode} ${sample.body}`)
+const bare = Fastify({ logger: false })
+const body = sample.rawPayload
+bare.get('/bare', async (_request, reply) => reply.type('application/json; charset=utf-8').send(body))
+await bare.listen({ port: 0, host: '127.0.0.1' })
+const bareUrl = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}/bare`
+
+process.stdout.write(
+  `${JSON.stringify({ apiUrl, bareUrl, token, orgId: org.id, ownerUrl: runtime.ownerUrl, restBytes: body.length })}\n`,
+)
+
+const stop = async () => {
+  await bare.close()
+  await api.close()
+  await runtime.close()
+  process.exit(0)
+}
+process.on('SIGTERM', stop)
+process.on('SIGINT', stop)

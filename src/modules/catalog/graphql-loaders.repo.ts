@@ -1,0 +1,105 @@
+import type { Queryable } from '../../platform/db/database.ts'
+import type { ProductRow } from './products.repo.ts'
+
+/**
+ * Batched reads for the GraphQL catalog API: each answers many parents in one query, so a nested selection
+ * costs one query per level however many rows it spans (no N+1).
+ */
+
+export interface CategoryRow {
+  id: string
+  name: string
+  description: string
+  parent_id: string | null
+  sort_order: number
+  is_active: boolean
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export interface ModifierGroupRow {
+  id: string
+  name: string
+  required: boolean
+  min_selections: number
+  max_selections: number | null
+  /** Set when the group was looked up through a product. */
+  product_id?: string
+}
+
+export interface ModifierOptionRow {
+  id: string
+  group_id: string
+  name: string
+  price_adjustment: string
+  is_default: boolean
+}
+
+const categoryColumns = 'id, name, description, parent_id, sort_order, is_active, version, created_at, updated_at'
+const productColumns =
+  'p.id, p.org_id, p.name, p.description, p.sku, p.barcodes, p.base_price, p.category_id, p.tags, p.is_active, p.version, p.created_at, p.updated_at'
+
+export async function categoriesByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<CategoryRow[]> {
+  const result = await q.prepared<CategoryRow>(
+    'gql_categories_by_ids',
+    `SELECT ${categoryColumns} FROM categories WHERE org_id = $1 AND id = ANY($2)`,
+    [orgId, ids],
+  )
+  return result.rows
+}
+
+/** The first `limit` products (creation order) of each category, all categories in one query. */
+export async function productsOfCategories(
+  q: Queryable,
+  orgId: string,
+  categoryIds: readonly string[],
+  f: { isActive?: boolean; limit: number },
+): Promise<ProductRow[]> {
+  const result = await q.prepared<ProductRow>(
+    'gql_products_of_categories',
+    `SELECT ${productColumns}
+     FROM unnest($2::text[]) AS c(id)
+     CROSS JOIN LATERAL (
+       SELECT * FROM products
+       WHERE org_id = $1 AND category_id = c.id AND ($3::boolean IS NULL OR is_active = $3)
+       ORDER BY id
+       LIMIT $4
+     ) AS p`,
+    [orgId, categoryIds, f.isActive ?? null, f.limit],
+  )
+  return result.rows
+}
+
+/** The groups attached to each of `productIds`, in position order, all products in one query. */
+export async function modifierGroupsOfProducts(
+  q: Queryable,
+  orgId: string,
+  productIds: readonly string[],
+): Promise<ModifierGroupRow[]> {
+  const result = await q.prepared<ModifierGroupRow>(
+    'gql_modifier_groups_of_products',
+    `SELECT g.id, g.name, g.required, g.min_selections, g.max_selections, pmg.product_id
+     FROM product_modifier_groups pmg JOIN modifier_groups g ON g.id = pmg.group_id AND g.org_id = pmg.org_id
+     WHERE pmg.org_id = $1 AND pmg.product_id = ANY($2)
+     ORDER BY pmg.product_id, pmg.position, g.id`,
+    [orgId, productIds],
+  )
+  return result.rows
+}
+
+/** The options of each of `groupIds`, in creation order, all groups in one query. */
+export async function optionsOfGroups(
+  q: Queryable,
+  orgId: string,
+  groupIds: readonly string[],
+): Promise<ModifierOptionRow[]> {
+  const result = await q.prepared<ModifierOptionRow>(
+    'gql_options_of_groups',
+    `SELECT id, group_id, name, price_adjustment, is_default FROM modifier_options
+     WHERE org_id = $1 AND group_id = ANY($2)
+     ORDER BY group_id, id`,
+    [orgId, groupIds],
+  )
+  return result.rows
+}
