@@ -20,9 +20,15 @@ export interface Config {
   readonly webhookRetryDelaysMs: readonly number[]
   readonly webhookTimeoutMs: number
   readonly webhookAllowNetworks: readonly string[]
+  /** smtp(s)://user:pass@host:port for e-mail notices (webhook suspensions); unset: notices go to the log. */
+  readonly smtpUrl: string | undefined
+  /** The From address of those e-mails (SMTP_FROM). */
+  readonly mailFrom: string
   readonly bodyLimitBytes: number
   readonly logLevel: string
   readonly seedDemo: boolean
+  /** Run the background workers (webhook delivery) inside `serve`; WORKERS=false leaves them to `opentill worker`. */
+  readonly workers: boolean
 }
 
 /**
@@ -85,9 +91,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .map((s) => s.trim())
         .filter(Boolean),
     ),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.SMTP_FROM || 'OpenTill <no-reply@opentill.invalid>',
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     seedDemo: env.SEED_DEMO !== 'false',
+    workers: env.WORKERS !== 'false',
   })
 }
 

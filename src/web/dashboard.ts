@@ -1,18 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import { MERCHANT_SCOPES } from '../modules/auth/index.ts'
 import { type OAuthApp, scopeDescriptions, type WebSession } from '../modules/oauth/index.ts'
 import { AppError } from '../platform/errors/app-error.ts'
 import type { RequestContext } from '../platform/http/context.ts'
 import type { Runtime } from '../platform/runtime.ts'
 import type { Services } from '../services.ts'
-import { contextOf, currentSession, toSignIn } from './context.ts'
 import { type Html, hidden, html, page } from './html.ts'
-import { csrfMatches } from './security.ts'
-
-/** Apps and connections are integrations: managing them takes the integrations permission (owners). */
-const MANAGE_SCOPE = 'webhooks:write'
-
-type Form = Record<string, unknown>
+import { type Form, managerGuard, signOutForm } from './manager-guard.ts'
 
 const lines = (value: unknown) =>
   typeof value === 'string'
@@ -24,10 +18,6 @@ const lines = (value: unknown) =>
 const list = (value: unknown): string[] =>
   Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []
 const when = (d: Date) => `${d.toISOString().replace('T', ' ').slice(0, 16)} UTC`
-
-function signOutForm(session: WebSession): Html {
-  return html`<form method="post" action="/logout">${hidden('csrf', session.csrfToken)}<p>Signed in as ${session.email} <button type="submit">Sign out</button></p></form>`
-}
 
 function fieldError(error: unknown): string | null {
   if (error instanceof AppError && error.status === 422)
@@ -79,44 +69,7 @@ export async function dashboardPages(
   const { database } = runtime
   const oauth = services.oauth
 
-  /** The signed-in manager's context, or a reply already sent (sign-in redirect, refusal). */
-  async function guard(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    post: boolean,
-  ): Promise<{ ctx: RequestContext; session: WebSession } | null> {
-    const session = await currentSession(request, services)
-    if (!session) {
-      await toSignIn(request, reply)
-      return null
-    }
-    if (post && !csrfMatches(session.csrfToken, (request.body as Form | undefined)?.csrf)) {
-      await reply
-        .code(403)
-        .type('text/html; charset=utf-8')
-        .send(
-          page(
-            'Form expired',
-            html`<h1>Form expired</h1><p class="error" role="alert">The form expired or did not come from this site. Go back and try again.</p>`,
-            { nav: true },
-          ),
-        )
-      return null
-    }
-    if (!session.scopes.includes(MANAGE_SCOPE)) {
-      await reply
-        .code(403)
-        .type('text/html; charset=utf-8')
-        .send(
-          page(
-            'Not allowed',
-            html`<h1>Not allowed</h1><p class="error" role="alert">Only the store owner manages apps and connections.</p>${signOutForm(session)}`,
-          ),
-        )
-      return null
-    }
-    return { ctx: contextOf(request, database, session), session }
-  }
+  const guard = managerGuard(database, services)
 
   const notFoundPage = (reply: FastifyReply) =>
     reply

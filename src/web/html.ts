@@ -46,7 +46,7 @@ fieldset{border:1px solid #ddd;margin:.75rem 0}
 
 export function page(title: string, body: Html, options: { nav?: boolean } = {}): string {
   const nav = options.nav
-    ? html`<nav aria-label="Dashboard"><a href="/dashboard/apps">My apps</a><a href="/dashboard/connected">Connected apps</a></nav>`
+    ? html`<nav aria-label="Dashboard"><a href="/dashboard/apps">My apps</a><a href="/dashboard/connected">Connected apps</a><a href="/dashboard/webhooks">Webhooks</a></nav>`
     : ''
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title} · OpenTill</title><style>${new Html(style)}</style></head>

@@ -9,6 +9,7 @@ import { dashboardPages } from './dashboard.ts'
 import { html, page } from './html.ts'
 import { loginPages } from './login.ts'
 import { installSecurityHeaders } from './security.ts'
+import { webhooksPages } from './webhooks-page.ts'
 
 /**
  * The web app on APP_PORT: the consent screen at `/oauth/authorize`, sign-in, and the merchant dashboard.
@@ -44,5 +45,6 @@ export async function buildWebApp(runtime: Runtime, services: Services): Promise
   await app.register(loginPages, { runtime, services, store })
   await app.register(authorizePages, { runtime, services })
   await app.register(dashboardPages, { runtime, services })
+  await app.register(webhooksPages, { runtime, services })
   return app
 }

@@ -104,3 +104,12 @@ export async function revokeSession(q: Queryable, orgId: string, sessionId: stri
     [orgId, sessionId, reason],
   )
 }
+
+/** The e-mail of the org's first owner (the one who created it, unless removed), for notices to the org. */
+export async function ownerEmailOf(q: Queryable, orgId: string): Promise<string | null> {
+  const result = await q.query<{ email: string }>(
+    `SELECT email FROM users WHERE org_id = $1 AND role = 'owner' ORDER BY created_at, id LIMIT 1`,
+    [orgId],
+  )
+  return result.rows[0]?.email ?? null
+}

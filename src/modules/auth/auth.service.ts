@@ -24,6 +24,14 @@ const badRefresh = () =>
     'www-authenticate': 'Bearer error="invalid_token"',
   })
 
+/**
+ * The e-mail of an org's owner, read through the caller's scope (a worker's org-scoped transaction or read):
+ * notices such as a webhook suspension go there.
+ */
+export function ownerEmailOf(q: Queryable, orgId: string): Promise<string | null> {
+  return repo.ownerEmailOf(q, orgId)
+}
+
 export function createAuthService(runtime: Runtime) {
   const { database, accessTokens, revocations, config } = runtime
 
@@ -141,6 +149,9 @@ export function createAuthService(runtime: Runtime) {
     },
 
     revokeSession: revokeEverywhere,
+
+    /** Where notices to an org go: its owner's e-mail, or null when it has no owner. */
+    ownerEmail: (orgId: string): Promise<string | null> => database.read(orgId, (q) => repo.ownerEmailOf(q, orgId)),
   }
 }
 

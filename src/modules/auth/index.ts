@@ -1,4 +1,10 @@
 /** Login sessions, users and roles. */
 export { authRoutes } from './auth.routes.ts'
-export { type AuthService, createAuthService, FIRST_PARTY_CLIENT, type LoginSession } from './auth.service.ts'
+export {
+  type AuthService,
+  createAuthService,
+  FIRST_PARTY_CLIENT,
+  type LoginSession,
+  ownerEmailOf,
+} from './auth.service.ts'
 export { MERCHANT_SCOPES, type Scope, scopesOfRole } from './scopes.ts'

@@ -32,7 +32,7 @@ export async function listIntegrations(
 ): Promise<IntegrationRow[]> {
   const result = await q.query<IntegrationRow>(
     `SELECT ${columns} FROM integrations
-     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR type = $3)
+     WHERE org_id = $1 AND uninstalled_at IS NULL AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR type = $3)
      ORDER BY id LIMIT $4`,
     [orgId, f.afterId ?? null, f.type ?? null, f.limit],
   )
@@ -40,9 +40,19 @@ export async function listIntegrations(
 }
 
 export async function integrationById(q: Queryable, orgId: string, id: string): Promise<IntegrationRow | undefined> {
-  const result = await q.query<IntegrationRow>(`SELECT ${columns} FROM integrations WHERE org_id = $1 AND id = $2`, [
-    orgId,
-    id,
-  ])
+  const result = await q.query<IntegrationRow>(
+    `SELECT ${columns} FROM integrations WHERE org_id = $1 AND id = $2 AND uninstalled_at IS NULL`,
+    [orgId, id],
+  )
   return result.rows[0]
+}
+
+/** Hides an installed integration for good; false when there was none (or it was already uninstalled). */
+export async function uninstallIntegration(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  const result = await q.query(
+    `UPDATE integrations SET uninstalled_at = now(), version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 AND uninstalled_at IS NULL`,
+    [orgId, id],
+  )
+  return (result.rowCount ?? 0) > 0
 }

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { expectedVersion } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import {
   CreateWebhookBody,
   TestWebhookBody,
+  UpdateWebhookBody,
   WebhookDeliverySchema,
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
@@ -154,5 +156,65 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
     async (request) => ({
       data: await integrations.rotateWebhookSecret(request.ctx, request.params.id, request.params.webhookId),
     }),
+  )
+
+  app.delete(
+    '/integrations/:id',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'Uninstall an integration: its webhook endpoints stop receiving; their delivery log stays',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'uninstalled' }), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await integrations.uninstall(request.ctx, request.params.id)
+      return reply.code(204).send(null)
+    },
+  )
+
+  app.patch(
+    '/integrations/:id/webhooks/:webhookId',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: "Change a webhook endpoint's url, events or description (version in the body or If-Match)",
+        params: WebhookParams,
+        body: UpdateWebhookBody,
+        response: { 200: DataOf(Endpoint), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => {
+      const { version, ...changes } = request.body
+      return {
+        data: await integrations.updateWebhook(
+          request.ctx,
+          request.params.id,
+          request.params.webhookId,
+          changes,
+          expectedVersion(request, version),
+        ),
+      }
+    },
+  )
+
+  app.delete(
+    '/integrations/:id/webhooks/:webhookId',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'Delete a webhook endpoint: nothing more is delivered to it; its delivery log stays',
+        params: WebhookParams,
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await integrations.deleteWebhook(request.ctx, request.params.id, request.params.webhookId)
+      return reply.code(204).send(null)
+    },
   )
 }

@@ -2,7 +2,13 @@ import { newId } from '../../platform/crypto/ids.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
-import type { RegisterWebhookInput, WebhookDelivery, WebhookEndpoint, WebhooksService } from '../webhooks/index.ts'
+import type {
+  RegisterWebhookInput,
+  UpdateWebhookInput,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhooksService,
+} from '../webhooks/index.ts'
 import * as repo from './integrations.repo.ts'
 
 export interface Integration {
@@ -88,6 +94,31 @@ export function createIntegrationsService(webhooks: WebhooksService) {
     async getWebhook(ctx: RequestContext, integrationId: string, webhookId: string): Promise<WebhookEndpoint> {
       await existing(ctx, integrationId)
       return webhooks.endpoints.get(ctx, integrationId, webhookId)
+    },
+
+    async updateWebhook(
+      ctx: RequestContext,
+      integrationId: string,
+      webhookId: string,
+      input: UpdateWebhookInput,
+      expectedVersion: number | undefined,
+    ): Promise<WebhookEndpoint> {
+      await existing(ctx, integrationId)
+      return webhooks.endpoints.update(ctx, integrationId, webhookId, input, expectedVersion)
+    },
+
+    /** Stops deliveries to one endpoint for good; its delivery log stays readable. */
+    async deleteWebhook(ctx: RequestContext, integrationId: string, webhookId: string): Promise<void> {
+      await existing(ctx, integrationId)
+      await webhooks.endpoints.remove(ctx, integrationId, webhookId)
+    },
+
+    /** Uninstalls an integration: it disappears from the API and every endpoint of it stops receiving. */
+    async uninstall(ctx: RequestContext, integrationId: string): Promise<void> {
+      await ctx.db.tx(async (q) => {
+        if (!(await repo.uninstallIntegration(q, ctx.orgId, integrationId))) throw notFound('integration')
+        await webhooks.endpoints.remove(ctx, integrationId)
+      })
     },
 
     async rotateWebhookSecret(

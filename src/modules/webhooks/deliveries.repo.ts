@@ -135,6 +135,7 @@ export async function listFailed(q: Queryable, orgId: string, f: FailedFilter): 
     `SELECT ${columns} FROM webhook_deliveries
      WHERE org_id = $1 AND status = 'failed' AND NOT is_test AND ${REPLAYABLE}
        AND ($2::text IS NULL OR endpoint_id = $2) AND ($3::text IS NULL OR id > $3)
+       AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE org_id = $1 AND status <> 'deleted')
      ORDER BY id LIMIT $4`,
     [orgId, f.endpointId ?? null, f.afterId ?? null, f.limit],
   )
@@ -190,4 +191,19 @@ export async function listAttempts(q: Queryable, orgId: string, f: AttemptFilter
     ],
   )
   return result.rows
+}
+
+/**
+ * Ends the pending deliveries of deleted endpoints: they will never be sent. Settled as failed, they are purged
+ * with other failed events after 72 hours; replay and the failed list skip deleted endpoints.
+ */
+export async function cancelPending(q: Queryable, orgId: string, endpointIds: readonly string[]): Promise<number> {
+  if (endpointIds.length === 0) return 0
+  const result = await q.query(
+    `UPDATE webhook_deliveries
+     SET status = 'failed', locked_until = NULL, last_error = 'the webhook endpoint was deleted', failed_at = now()
+     WHERE org_id = $1 AND endpoint_id = ANY($2) AND status = 'pending'`,
+    [orgId, endpointIds],
+  )
+  return result.rowCount ?? 0
 }

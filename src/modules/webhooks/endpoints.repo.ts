@@ -11,6 +11,8 @@ export interface EndpointRow {
   consecutive_failures: number
   suspended_at: Date | null
   suspension_reason: string | null
+  suspension_notified_at: Date | null
+  suspension_notified_by: string | null
   previous_secret_expires_at: Date | null
   version: number
   created_at: Date
@@ -23,7 +25,8 @@ export interface EndpointWithSecrets extends EndpointRow {
 }
 
 const columns = `id, org_id, integration_id, url, events, description, status, consecutive_failures, suspended_at,
-  suspension_reason, CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at,
+  suspension_reason, suspension_notified_at, suspension_notified_by,
+  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at,
   version, created_at, updated_at`
 
 export async function insertEndpoint(
@@ -49,8 +52,8 @@ export interface EndpointFilter {
 export async function listEndpoints(q: Queryable, orgId: string, f: EndpointFilter): Promise<EndpointRow[]> {
   const result = await q.query<EndpointRow>(
     `SELECT ${columns} FROM webhook_endpoints
-     WHERE org_id = $1 AND ($2::text IS NULL OR integration_id = $2) AND ($3::text IS NULL OR status = $3)
-       AND ($4::text IS NULL OR id > $4)
+     WHERE org_id = $1 AND status <> 'deleted' AND ($2::text IS NULL OR integration_id = $2)
+       AND ($3::text IS NULL OR status = $3) AND ($4::text IS NULL OR id > $4)
      ORDER BY id LIMIT $5`,
     [orgId, f.integrationId ?? null, f.status ?? null, f.afterId ?? null, f.limit],
   )
@@ -66,7 +69,8 @@ export async function endpointById(
 ): Promise<EndpointWithSecrets | undefined> {
   const result = await q.query<EndpointWithSecrets>(
     `SELECT ${columns}, secret, CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret
-     FROM webhook_endpoints WHERE org_id = $1 AND id = $2 AND ($3::text IS NULL OR integration_id = $3)`,
+     FROM webhook_endpoints
+     WHERE org_id = $1 AND id = $2 AND status <> 'deleted' AND ($3::text IS NULL OR integration_id = $3)`,
     [orgId, id, integrationId ?? null],
   )
   return result.rows[0]
@@ -85,7 +89,7 @@ export async function rotateSecret(
     `UPDATE webhook_endpoints
      SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(hours => $5),
          secret = $4, version = version + 1, updated_at = now()
-     WHERE org_id = $1 AND id = $2 AND integration_id = $3 RETURNING ${columns}`,
+     WHERE org_id = $1 AND id = $2 AND integration_id = $3 AND status <> 'deleted' RETURNING ${columns}`,
     [orgId, id, integrationId, secret, graceHours],
   )
   return result.rows[0]
@@ -95,8 +99,8 @@ export async function enableEndpoint(q: Queryable, orgId: string, id: string): P
   const result = await q.query<EndpointRow>(
     `UPDATE webhook_endpoints
      SET status = 'active', consecutive_failures = 0, suspended_at = NULL, suspension_reason = NULL,
-         version = version + 1, updated_at = now()
-     WHERE org_id = $1 AND id = $2 RETURNING ${columns}`,
+         suspension_notified_at = NULL, suspension_notified_by = NULL, version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 AND status <> 'deleted' RETURNING ${columns}`,
     [orgId, id],
   )
   return result.rows[0]
@@ -136,4 +140,74 @@ export async function countFailure(
   if (!row?.just_suspended) return undefined
   const { just_suspended: _, ...endpoint } = row
   return endpoint
+}
+
+export interface EndpointChanges {
+  url?: string
+  events?: string[]
+  description?: string
+}
+
+/**
+ * Changes an endpoint's url, events or description. `expectedVersion` (when given) must match; the caller
+ * tells "not found" from "stale" by reading the row again when nothing matched.
+ */
+export async function updateEndpoint(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  integrationId: string,
+  changes: EndpointChanges,
+  expectedVersion: number | undefined,
+): Promise<EndpointRow | undefined> {
+  const result = await q.query<EndpointRow>(
+    `UPDATE webhook_endpoints
+     SET url = coalesce($4, url), events = coalesce($5::text[], events), description = coalesce($6, description),
+         version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 AND integration_id = $3 AND status <> 'deleted'
+       AND ($7::int IS NULL OR version = $7)
+     RETURNING ${columns}`,
+    [
+      orgId,
+      id,
+      integrationId,
+      changes.url ?? null,
+      changes.events ?? null,
+      changes.description ?? null,
+      expectedVersion ?? null,
+    ],
+  )
+  return result.rows[0]
+}
+
+/** Marks endpoints deleted (one, or every one of an integration); returns the ids it deleted. */
+export async function deleteEndpoints(
+  q: Queryable,
+  orgId: string,
+  f: { integrationId: string; id?: string },
+): Promise<string[]> {
+  const result = await q.query<{ id: string }>(
+    `UPDATE webhook_endpoints
+     SET status = 'deleted', deleted_at = now(), version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND integration_id = $2 AND ($3::text IS NULL OR id = $3) AND status <> 'deleted'
+     RETURNING id`,
+    [orgId, f.integrationId, f.id ?? null],
+  )
+  return result.rows.map((r) => r.id)
+}
+
+/** Records how the owner was told about a suspension, unless the endpoint was re-enabled meanwhile. */
+export async function markSuspensionNotified(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  suspendedVersion: number,
+  by: string,
+): Promise<void> {
+  // The version the suspension produced: a re-enable (or another suspension) since then bumped it.
+  await q.query(
+    `UPDATE webhook_endpoints SET suspension_notified_at = now(), suspension_notified_by = $4
+     WHERE org_id = $1 AND id = $2 AND status = 'suspended' AND version = $3`,
+    [orgId, id, suspendedVersion, by],
+  )
 }

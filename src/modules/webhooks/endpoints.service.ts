@@ -1,5 +1,6 @@
 import { newId } from '../../platform/crypto/ids.ts'
 import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { AddressPolicy } from './address-policy.ts'
@@ -33,6 +34,12 @@ function checkEvents(events: readonly string[]): string[] {
     seen.set(canonical, name)
   })
   return [...seen.values()]
+}
+
+export interface UpdateWebhookInput {
+  url?: string
+  events?: string[]
+  description?: string
 }
 
 export function createEndpointsService(policy: AddressPolicy) {
@@ -98,6 +105,52 @@ export function createEndpointsService(policy: AddressPolicy) {
       )
       if (!row) throw notFound('webhook')
       return { ...toEndpoint(row), secret }
+    },
+
+    /**
+     * Changes url, events or description; a new url is checked like at registration (before the transaction: no
+     * DNS wait while holding a connection). `expectedVersion` mismatches are a 409.
+     */
+    async update(
+      ctx: RequestContext,
+      integrationId: string,
+      webhookId: string,
+      input: UpdateWebhookInput,
+      expectedVersion: number | undefined,
+    ): Promise<WebhookEndpoint> {
+      if (input.url === undefined && input.events === undefined && input.description === undefined)
+        throw invalid('body', 'name at least one of url, events, description', 'required')
+      const events = input.events === undefined ? undefined : checkEvents(input.events)
+      const url = input.url === undefined ? undefined : await checkWebhookUrl(input.url, policy)
+      const description = input.description?.trim()
+      const row = await ctx.db.tx(async (q) => {
+        const updated = await repo.updateEndpoint(
+          q,
+          ctx.orgId,
+          webhookId,
+          integrationId,
+          { url, events, description },
+          expectedVersion,
+        )
+        if (updated) return updated
+        const current = await repo.endpointById(q, ctx.orgId, webhookId, integrationId)
+        if (!current) throw notFound('webhook')
+        throw staleVersion(current.version)
+      })
+      return toEndpoint(row)
+    },
+
+    /**
+     * Deletes endpoints (one, or all of an integration when `webhookId` is omitted): nothing more is delivered to
+     * them, their queued deliveries end, and their delivery log stays. Joins the caller's transaction.
+     */
+    async remove(ctx: RequestContext, integrationId: string, webhookId?: string): Promise<string[]> {
+      return ctx.db.tx(async (q) => {
+        const ids = await repo.deleteEndpoints(q, ctx.orgId, { integrationId, id: webhookId })
+        if (webhookId !== undefined && ids.length === 0) throw notFound('webhook')
+        await deliveries.cancelPending(q, ctx.orgId, ids)
+        return ids
+      })
     },
 
     /** Re-enables a suspended endpoint: the failure count restarts and held deliveries go out again. */

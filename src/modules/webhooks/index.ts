@@ -1,6 +1,6 @@
 /** Outbound webhooks: endpoints, signed deliveries from the outbox, the delivery log, replay. */
 
-export type { RegisterWebhookInput } from './endpoints.service.ts'
+export type { RegisterWebhookInput, UpdateWebhookInput } from './endpoints.service.ts'
 export { EVENT_ALIASES, EVENT_CATALOG } from './event-names.ts'
 export { API_VERSION, type Envelope } from './signing.ts'
 export type { WebhookDelivery, WebhookEndpoint } from './views.ts'
@@ -14,6 +14,7 @@ export { webhooksRoutes } from './webhooks.routes.ts'
 export {
   CreateWebhookBody,
   TestWebhookBody,
+  UpdateWebhookBody,
   WebhookDeliverySchema,
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,

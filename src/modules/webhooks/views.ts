@@ -13,6 +13,8 @@ export interface WebhookEndpoint {
   consecutive_failures: number
   suspended_at: Date | null
   suspension_reason: string | null
+  suspension_notified_at: Date | null
+  suspension_notified_by: string | null
   previous_secret_expires_at: Date | null
   version: number
   created_at: Date
@@ -30,6 +32,8 @@ export function toEndpoint(row: EndpointRow): WebhookEndpoint {
     consecutive_failures: row.consecutive_failures,
     suspended_at: row.suspended_at,
     suspension_reason: row.suspension_reason,
+    suspension_notified_at: row.suspension_notified_at,
+    suspension_notified_by: row.suspension_notified_by,
     previous_secret_expires_at: row.previous_secret_expires_at,
     version: row.version,
     created_at: row.created_at,

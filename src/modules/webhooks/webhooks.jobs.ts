@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Database } from '../../platform/db/database.ts'
+import { type Mailer, mailerFor } from '../../platform/mail/index.ts'
+import { listenForWakeups } from '../../platform/queue/pg-listener.ts'
 import { type Poller, startPoller } from '../../platform/queue/poller.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import { AddressPolicy } from './address-policy.ts'
@@ -12,6 +14,7 @@ import { subscribedName } from './event-names.ts'
 import * as relay from './relay.repo.ts'
 import { type SendResult, WebhookSender } from './sender.ts'
 import { API_VERSION, serializeEnvelope, signatureHeaders } from './signing.ts'
+import { notifySuspension } from './suspension-notice.ts'
 
 /** SPEC: an endpoint is suspended after this many consecutive failed events. */
 export const SUSPEND_AFTER_FAILED_EVENTS = 10
@@ -26,6 +29,13 @@ export interface WebhookWorkerOptions {
   log?: FastifyBaseLogger
   /** Source of jitter, injectable so tests can pin it. */
   random?: () => number
+  /** Where suspension notices go; by default SMTP when SMTP_URL is set, else the log. */
+  mailer?: Mailer
+  /**
+   * On a PostgreSQL server the worker LISTENs for the outbox trigger's NOTIFY and relays at once; false keeps it
+   * to polling (tests of the poll itself). PGlite cannot carry LISTEN through its socket, so there it always polls.
+   */
+  listen?: boolean
 }
 
 export interface WebhookWorker {
@@ -56,6 +66,16 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
     ca: options.ca,
   })
   let lastPurge = 0
+  const mailer = options.mailer ?? mailerFor(config, log)
+  const notices = new Set<Promise<void>>()
+
+  /** Sends the owner's notice after the suspending transaction committed, without holding up the batch. */
+  function noticeOf(endpoint: endpoints.EndpointRow): void {
+    const sending = notifySuspension({ database, mailer, log, appUrl: config.appUrl }, endpoint).finally(() =>
+      notices.delete(sending),
+    )
+    notices.add(sending)
+  }
 
   async function relayEvents(): Promise<number> {
     return database.unscoped(async (q) => {
@@ -96,8 +116,9 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
     return Math.round(base * (0.8 + 0.4 * random()))
   }
 
-  async function record(claim: relay.ClaimedAttempt, result: SendResult): Promise<void> {
-    await database.transaction(claim.org_id, async (q) => {
+  /** Records an attempt's outcome; answers the endpoint when this outcome suspended it. */
+  async function record(claim: relay.ClaimedAttempt, result: SendResult): Promise<endpoints.EndpointRow | undefined> {
+    return database.transaction(claim.org_id, async (q) => {
       await deliveries.insertAttempt(q, claim.org_id, {
         id: newId('watt'),
         deliveryId: claim.id,
@@ -116,7 +137,7 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
           ...outcome,
         })
         if (settled && !claim.is_test) await endpoints.resetFailures(q, claim.org_id, claim.endpoint_id)
-        return
+        return undefined
       }
       // A test delivery is tried once and says nothing about the endpoint's health.
       const delay = claim.is_test ? undefined : retryDelay(claim.round_attempts)
@@ -126,28 +147,20 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
           retryInMs: delay,
           ...outcome,
         })
-        return
+        return undefined
       }
       const settled = await deliveries.settleAttempt(q, claim.org_id, claim.id, claim.attempt, {
         status: 'failed',
         ...outcome,
       })
-      if (!settled || claim.is_test) return
-      const suspended = await endpoints.countFailure(
+      if (!settled || claim.is_test) return undefined
+      return endpoints.countFailure(
         q,
         claim.org_id,
         claim.endpoint_id,
         SUSPEND_AFTER_FAILED_EVENTS,
         `${SUSPEND_AFTER_FAILED_EVENTS} consecutive events failed; last error: ${result.error ?? 'unknown'}`,
       )
-      if (suspended) {
-        // The owner's notice: SMTP is not configured in this build, so the log and the API (status, suspended_at,
-        // suspension_reason; GET /webhooks/endpoints?status=suspended) carry it.
-        log.warn(
-          { orgId: claim.org_id, webhookId: claim.endpoint_id, url: claim.url, notify: 'org-owner' },
-          'webhook endpoint suspended after consecutive failed events; re-enable it with POST /api/v1/webhooks/endpoints/:webhookId/enable',
-        )
-      }
     })
   }
 
@@ -155,7 +168,8 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
     const secrets = claim.previous_secret ? [claim.secret, claim.previous_secret] : [claim.secret]
     const headers = signatureHeaders(secrets, claim.id, claim.payload, new Date())
     const result = await sender.send(claim.url, claim.payload, headers)
-    await record(claim, result)
+    const suspended = await record(claim, result)
+    if (suspended) noticeOf(suspended)
   }
 
   async function sendDue(): Promise<number> {
@@ -190,12 +204,25 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
 
   const onQueued = () => poller.nudge()
   deliverySignal.on('queued', onQueued)
+  // Outbox rows committed by any process wake this worker at once; the poll above stays the safety net.
+  const listener =
+    !runtime.embedded && options.listen !== false
+      ? listenForWakeups({
+          connectionString: runtime.ownerUrl,
+          channel: 'webhook_relay',
+          onWake: () => poller.nudge(),
+          log,
+        })
+      : undefined
 
   return {
     nudge: () => poller.nudge(),
     async stop() {
       deliverySignal.off('queued', onQueued)
+      await listener?.close()
       await poller.stop()
+      await Promise.all(notices)
+      if (!options.mailer) mailer.close()
       sender.close()
     },
   }

@@ -18,6 +18,10 @@ export const WebhookEndpointSchema = Type.Object(
     }),
     suspended_at: Nullable(Timestamp),
     suspension_reason: Nullable(Type.String()),
+    suspension_notified_at: Nullable(Timestamp),
+    suspension_notified_by: Nullable(
+      Type.String({ description: "how the owner was told of the suspension: 'email' or 'log'" }),
+    ),
     previous_secret_expires_at: Nullable(
       Type.String({ format: 'date-time', description: 'while set, deliveries carry both signatures' }),
     ),
@@ -80,6 +84,16 @@ export const CreateWebhookBody = Type.Object(
     url: Type.String({ minLength: 1, maxLength: 2048 }),
     events: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50 }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+)
+
+export const UpdateWebhookBody = Type.Object(
+  {
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    events: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50 })),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+    version: Type.Optional(Type.Integer({ minimum: 1, description: 'the version you read; or send If-Match' })),
   },
   { additionalProperties: false },
 )

@@ -1,0 +1,15 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Mailer, MailMessage } from './mailer.ts'
+
+/** Without SMTP_URL a notice is a warning in the log (DECISIONS.md: "else the log and the dashboard"). */
+export class LogMailer implements Mailer {
+  readonly channel = 'log' as const
+
+  constructor(private readonly log: FastifyBaseLogger) {}
+
+  async send(message: MailMessage): Promise<void> {
+    this.log.warn({ mail: { to: message.to, subject: message.subject }, text: message.text }, message.subject)
+  }
+
+  close(): void {}
+}
