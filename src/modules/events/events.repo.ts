@@ -1,0 +1,69 @@
+import type { Queryable } from '../../platform/db/database.ts'
+
+export interface EventRow {
+  id: string
+  org_id: string
+  type: string
+  data: Record<string, unknown>
+  created_at: Date
+  /** Commit-order key (see db/migrations/0060): the writing transaction's id and the row's sequence, as text. */
+  txid: string
+  seq: string
+}
+
+export interface EventFilter {
+  /** Resume after this (txid, seq); absent: from the oldest retained event. */
+  after?: { txid: string; seq: string }
+  types?: readonly string[]
+  createdFrom?: Date
+  createdTo?: Date
+  retentionDays: number
+  limit: number
+}
+
+/**
+ * One page of the org's events in commit order. Rows at or above the horizon (the oldest transaction of this
+ * database still running, db/migrations/0060) are held back, so a cursor never passes an event that commits later.
+ */
+export async function listEvents(q: Queryable, orgId: string, f: EventFilter): Promise<EventRow[]> {
+  const result = await q.prepared<EventRow>(
+    'events_list',
+    `SELECT id, org_id, type, data, created_at, txid::text AS txid, seq::text AS seq
+     FROM events
+     WHERE org_id = $1
+       AND created_at >= now() - make_interval(days => $2)
+       AND ($3::xid8 IS NULL OR (txid, seq) > ($3::xid8, $4::bigint))
+       AND ($5::text[] IS NULL OR type = ANY($5))
+       AND ($6::timestamptz IS NULL OR created_at >= $6)
+       AND ($7::timestamptz IS NULL OR created_at < $7)
+       AND txid < (SELECT events_horizon())
+     ORDER BY txid, seq
+     LIMIT $8`,
+    [
+      orgId,
+      f.retentionDays,
+      f.after?.txid ?? null,
+      f.after?.seq ?? null,
+      f.types ?? null,
+      f.createdFrom ?? null,
+      f.createdTo ?? null,
+      f.limit,
+    ],
+  )
+  return result.rows
+}
+
+export async function eventById(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  retentionDays: number,
+): Promise<EventRow | undefined> {
+  const result = await q.prepared<EventRow>(
+    'event_by_id',
+    `SELECT id, org_id, type, data, created_at, txid::text AS txid, seq::text AS seq
+     FROM events WHERE org_id = $1 AND id = $2 AND created_at >= now() - make_interval(days => $3)`,
+    [orgId, id, retentionDays],
+  )
+  return result.rows[0]
+}

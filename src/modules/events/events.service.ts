@@ -1,0 +1,64 @@
+import { badRequest, notFound } from '../../platform/errors/app-error.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { canonicalEventName, type EventEnvelope, toEnvelope } from './envelope.ts'
+import * as repo from './events.repo.ts'
+
+/** How long the events API serves an event (DECISIONS.md "Added to SPEC": 30 days). */
+export const EVENT_RETENTION_DAYS = 30
+
+export interface EventListQuery {
+  limit: number
+  cursor?: string
+  type?: string[]
+  created_from?: string
+  created_to?: string
+}
+
+const badCursor = () =>
+  badRequest('cursor is malformed', [
+    { field: 'cursor', message: 'is not a cursor this API issued', code: 'invalid_cursor' },
+  ])
+const DIGITS = /^\d{1,20}$/
+
+/** Turns `type=a,b&type=c` into a de-duplicated list of canonical names. */
+function typeFilter(types: string[] | undefined): string[] | undefined {
+  if (!types || types.length === 0) return undefined
+  return [...new Set(types.flatMap((t) => t.split(',')).map((t) => canonicalEventName(t.trim())))]
+}
+
+export function createEventsService() {
+  return {
+    /** The org's events of the last 30 days in commit order, oldest first, filtered by type and time. */
+    async list(ctx: RequestContext, query: EventListQuery): Promise<Page<EventEnvelope>> {
+      const key = decodeCursor(query.cursor, 2)
+      if (key && !key.every((part) => typeof part === 'string' && DIGITS.test(part))) throw badCursor()
+      const createdFrom = query.created_from === undefined ? undefined : new Date(query.created_from)
+      const createdTo = query.created_to === undefined ? undefined : new Date(query.created_to)
+      if (createdFrom && createdTo && createdFrom > createdTo) {
+        throw badRequest('created_from is after created_to', [
+          { field: 'created_from', message: 'must not be after created_to', code: 'invalid_range' },
+        ])
+      }
+      const rows = await ctx.db.read((q) =>
+        repo.listEvents(q, ctx.orgId, {
+          after: key ? { txid: String(key[0]), seq: String(key[1]) } : undefined,
+          types: typeFilter(query.type),
+          createdFrom,
+          createdTo,
+          retentionDays: EVENT_RETENTION_DAYS,
+          limit: query.limit + 1,
+        }),
+      )
+      return toPage(rows, query.limit, (r) => [r.txid, r.seq], toEnvelope)
+    },
+
+    async get(ctx: RequestContext, id: string): Promise<EventEnvelope> {
+      const row = await ctx.db.read((q) => repo.eventById(q, ctx.orgId, id, EVENT_RETENTION_DAYS))
+      if (!row) throw notFound('event')
+      return toEnvelope(row)
+    },
+  }
+}
+
+export type EventsService = ReturnType<typeof createEventsService>

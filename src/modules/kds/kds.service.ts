@@ -1,0 +1,112 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { RequestContext } from '../../platform/http/context.ts'
+import type { Runtime } from '../../platform/runtime.ts'
+import type { FeedCursor } from './feed-cursor.ts'
+import { type FeedEvent, toFeedEvent } from './feed-event.ts'
+import { FEED_BATCH, PollingSource, readFeedHead } from './feed-source.ts'
+import { type FeedListener, KdsHub } from './hub.ts'
+import * as repo from './kds.repo.ts'
+import { RedisSource } from './redis-source.ts'
+
+export interface KdsOptions {
+  /** Comment line interval that keeps proxies from closing an idle stream (DECISIONS.md: 15 s). */
+  heartbeatMs: number
+  /** How often the process's one poller reads the database. */
+  pollMs: number
+  /** With Redis: how often each process also reads the database to repair a lost message. */
+  reconcileMs: number
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`)
+  return value
+}
+
+/** `KDS_HEARTBEAT_MS` (15000), `KDS_POLL_MS` (100), `KDS_RECONCILE_MS` (5000). */
+export function kdsOptionsFromEnv(env: NodeJS.ProcessEnv): KdsOptions {
+  return {
+    heartbeatMs: positive(env, 'KDS_HEARTBEAT_MS', 15_000),
+    pollMs: positive(env, 'KDS_POLL_MS', 100),
+    reconcileMs: positive(env, 'KDS_RECONCILE_MS', 5_000),
+  }
+}
+
+/** A screen the service can close when the process shuts down. */
+export interface OpenScreen extends FeedListener {
+  close(): void
+}
+
+export function createKdsService(runtime: Runtime, options: KdsOptions = kdsOptionsFromEnv(process.env)) {
+  let log: FastifyBaseLogger | undefined
+  const onError = (error: unknown) => log?.error({ err: error }, 'kitchen feed error')
+  const hub = new KdsHub(() =>
+    runtime.redis
+      ? new RedisSource(
+          runtime.database,
+          runtime.redis,
+          { pollMs: options.pollMs, reconcileMs: options.reconcileMs },
+          onError,
+        )
+      : new PollingSource(runtime.database, options.pollMs, onError),
+  )
+  const open = new Set<OpenScreen>()
+
+  return {
+    options,
+    hub,
+
+    useLogger(logger: FastifyBaseLogger): void {
+      log = logger
+    },
+
+    /** Registers a screen with the process's feed; resolves once live events reach it. */
+    async attach(screen: OpenScreen): Promise<void> {
+      open.add(screen)
+      try {
+        await hub.add(screen)
+      } catch (error) {
+        open.delete(screen)
+        throw error
+      }
+    },
+
+    detach(screen: OpenScreen): void {
+      open.delete(screen)
+      hub.remove(screen)
+    },
+
+    /** Where a screen that asks for nothing missed starts: the newest event every reader can see. */
+    head(): Promise<FeedCursor> {
+      return readFeedHead(runtime.database)
+    },
+
+    /** Every order event of the org after `after` (optionally of one location), in commit order, page by page. */
+    async replay(
+      ctx: RequestContext,
+      after: FeedCursor,
+      locationId: string | undefined,
+      each: (events: FeedEvent[]) => void,
+    ): Promise<void> {
+      let cursor = after
+      for (;;) {
+        const rows = await ctx.db.read((q) => repo.orgFeedAfter(q, ctx.orgId, cursor, locationId, FEED_BATCH))
+        if (rows.length === 0) return
+        const events = rows.map(toFeedEvent)
+        each(events)
+        cursor = events[events.length - 1].cursor
+        if (rows.length < FEED_BATCH) return
+      }
+    },
+
+    /** Ends every open stream (app.close()) and lets the feed stop. */
+    async closeAll(): Promise<void> {
+      for (const screen of [...open]) screen.close()
+      await hub.idle()
+    },
+  }
+}
+
+export type KdsService = ReturnType<typeof createKdsService>

@@ -1,0 +1,64 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import { randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
+import type { Queryable } from '../../platform/db/database.ts'
+import { AppError, invalid } from '../../platform/errors/app-error.ts'
+import type { Runtime } from '../../platform/runtime.ts'
+// The auth module exports no hashing helper yet; its argon2id parameters are the one source of truth.
+import { hashPassword } from '../auth/passwords.ts'
+import * as repo from './invitations.repo.ts'
+
+/** How long an invitation link works. */
+export const INVITATION_TTL_S = 7 * 86_400
+const TOKEN_PREFIX = 'inv'
+const MIN_PASSWORD = 10
+
+export interface Invitation {
+  url: string
+  expires_at: Date
+}
+
+/** One answer for an unknown, used or expired link: the token is the only secret and reveals nothing. */
+const unusable = () =>
+  new AppError('validation', 'the invitation is invalid, already used or expired', {
+    errors: [{ field: 'token', message: 'is invalid, already used or expired', code: 'invalid_invitation' }],
+  })
+
+/** One-time links that let an invited user (a provisioned tenant's owner) set a password. */
+export function createInvitationsService(runtime: Runtime) {
+  const { database, config } = runtime
+
+  return {
+    /** Invites `userId` in the caller's transaction (scoped to the user's org); the link exists only in the answer. */
+    async invite(q: Queryable, orgId: string, userId: string): Promise<Invitation> {
+      const token = randomToken(TOKEN_PREFIX)
+      const row = await repo.insertInvitation(q, {
+        id: newId('inv'),
+        orgId,
+        userId,
+        tokenHash: sha256Hex(token),
+        ttlSeconds: INVITATION_TTL_S,
+      })
+      return { url: `${config.appUrl}/invite/${token}`, expires_at: row.expires_at }
+    },
+
+    /** Sets the password of an invited user once; afterwards the user logs in as any other. */
+    async accept(token: string, password: string): Promise<{ user_id: string; email: string; org_id: string }> {
+      if (password.length < MIN_PASSWORD)
+        throw invalid('password', `must be at least ${MIN_PASSWORD} characters`, 'too_short')
+      const hash = sha256Hex(token.trim())
+      const orgId = await database.unscoped((q) => repo.orgOfInvitation(q, hash))
+      if (!orgId) throw unusable()
+      // Hashing is slow: done before the transaction so the row lock is held only for the update.
+      const passwordHash = await hashPassword(password)
+      return database.transaction(orgId, async (q) => {
+        const invitation = await repo.lockInvitation(q, orgId, hash)
+        if (!invitation || invitation.accepted || invitation.expired) throw unusable()
+        if (!(await repo.setFirstPassword(q, orgId, invitation.user_id, passwordHash))) throw unusable()
+        await repo.markAccepted(q, orgId, invitation.id)
+        return { user_id: invitation.user_id, email: invitation.email, org_id: orgId }
+      })
+    },
+  }
+}
+
+export type InvitationsService = ReturnType<typeof createInvitationsService>

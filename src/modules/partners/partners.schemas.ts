@@ -1,0 +1,63 @@
+import { Type } from 'typebox'
+import { PageQuery, Timestamp } from '../../platform/http/schemas.ts'
+
+const tenantFields = {
+  id: Type.String({ description: 'ptn_… identifier of the provisioning record' }),
+  org_id: Type.String({ description: 'the tenant org; use it as org_id in client credentials' }),
+  name: Type.String(),
+  plan: Type.String(),
+  currency: Type.String(),
+  owner_email: Type.String(),
+  client_id: Type.String({ description: 'the partner app connected to the tenant' }),
+  grant_id: Type.String({ description: 'the connection grant' }),
+  scopes: Type.Array(Type.String(), { description: 'what the partner app may do in the tenant' }),
+  created_at: Timestamp,
+}
+
+export const TenantSchema = Type.Object(tenantFields, { $id: 'PartnerTenant' })
+
+/** The answer to provisioning: the tenant and, this once, the owner's invitation link. */
+export const CreatedTenantSchema = Type.Object(
+  {
+    ...tenantFields,
+    invitation: Type.Object({
+      url: Type.String({ description: 'one-time link for the owner to set a password; shown only here' }),
+      expires_at: Timestamp,
+    }),
+  },
+  { $id: 'PartnerTenantCreated' },
+)
+
+export const CreateTenantBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    owner_email: Type.String({ format: 'email', maxLength: 320 }),
+    owner_name: Type.Optional(Type.String({ maxLength: 200 })),
+    plan: Type.Optional(
+      Type.Union([Type.Literal('starter'), Type.Literal('growth'), Type.Literal('pro'), Type.Literal('enterprise')]),
+    ),
+    currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3, description: 'ISO 4217; default USD' })),
+    scopes: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+        minItems: 1,
+        maxItems: 30,
+        description: 'what the partner app may do in the tenant; default: every scope the app is allowed',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const TenantListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+
+export const AcceptInvitationBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 200, description: 'the last path segment of the invitation link' }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+)
+
+export const AcceptedInvitationSchema = Type.Object({
+  data: Type.Object({ user_id: Type.String(), email: Type.String(), org_id: Type.String() }),
+})

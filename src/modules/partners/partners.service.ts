@@ -1,0 +1,115 @@
+import type { Plan } from '../../config.ts'
+import { newId } from '../../platform/crypto/ids.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
+import { emitEvent } from '../../platform/events/outbox.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import type { OAuthService } from '../oauth/index.ts'
+import type { OrgsService } from '../orgs/index.ts'
+import type { Invitation, InvitationsService } from './invitations.service.ts'
+import * as repo from './partners.repo.ts'
+
+/** The scope that marks a partner credential; the tenant connection never includes it. */
+const PARTNER_SCOPE = 'partners:write'
+
+export interface Tenant {
+  id: string
+  org_id: string
+  name: string
+  plan: string
+  currency: string
+  owner_email: string
+  client_id: string
+  grant_id: string
+  scopes: string[]
+  created_at: Date
+}
+
+export interface CreateTenantInput {
+  name: string
+  owner_email: string
+  owner_name?: string
+  plan?: Plan
+  currency?: string
+  scopes?: string[]
+}
+
+function toTenant(row: repo.TenantRow): Tenant {
+  return {
+    id: row.id,
+    org_id: row.tenant_org_id,
+    name: row.name,
+    plan: row.plan,
+    currency: row.currency,
+    owner_email: row.owner_email,
+    client_id: row.client_id,
+    grant_id: row.grant_id,
+    scopes: row.scopes,
+    created_at: row.created_at,
+  }
+}
+
+export function createPartnersService(orgs: OrgsService, oauth: OAuthService, invitations: InvitationsService) {
+  return {
+    /**
+     * Provisions a reseller tenant: the org with its plan and currency, its owner (no password yet) with a
+     * one-time invitation, and the partner app's connection to it; all in one transaction, which under an
+     * Idempotency-Key is the request's own, so a retry returns the same tenant and invitation.
+     */
+    async createTenant(ctx: RequestContext, input: CreateTenantInput): Promise<Tenant & { invitation: Invitation }> {
+      const scopes = input.scopes ?? [...ctx.scopes].filter((s) => s !== PARTNER_SCOPE)
+      if (scopes.includes(PARTNER_SCOPE)) throw invalid('scopes', `must not include ${PARTNER_SCOPE}`, 'invalid_scope')
+      if (scopes.length === 0) throw invalid('scopes', 'needs at least one scope', 'required')
+      const clientId = ctx.actor.clientId
+      return ctx.db.tx(async (q) => {
+        const { org, owner } = await orgs.createOrg(
+          {
+            name: input.name,
+            email: input.owner_email,
+            password: null,
+            ownerName: input.owner_name,
+            plan: input.plan,
+            currency: input.currency,
+          },
+          q,
+        )
+        // The transaction is now scoped to the tenant: its invitation and the connection are the tenant's.
+        const invitation = await invitations.invite(q, org.id, owner.id)
+        const { grantId } = await oauth.connectApp(q, { orgId: org.id, clientId, scopes })
+        await repo.scopeTransactionTo(q, ctx.orgId)
+        const row = await repo.insertTenant(q, {
+          id: newId('ptn'),
+          org_id: ctx.orgId,
+          client_id: clientId,
+          tenant_org_id: org.id,
+          grant_id: grantId,
+          name: org.name,
+          plan: org.plan,
+          currency: org.currency,
+          owner_email: owner.email,
+          scopes: [...new Set(scopes)],
+        })
+        const tenant = toTenant(row)
+        await emitEvent(q, ctx.orgId, 'partner.tenant_created', tenant)
+        return { ...tenant, invitation }
+      })
+    },
+
+    /** The tenants the calling partner app provisioned, oldest first. */
+    async listTenants(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<Tenant>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read((q) =>
+        repo.listTenants(q, ctx.orgId, ctx.actor.clientId, afterId, query.limit + 1),
+      )
+      return toPage(rows, query.limit, (r) => [r.id], toTenant)
+    },
+
+    async getTenant(ctx: RequestContext, id: string): Promise<Tenant> {
+      const row = await ctx.db.read((q) => repo.tenantById(q, ctx.orgId, ctx.actor.clientId, id))
+      if (!row) throw notFound('tenant')
+      return toTenant(row)
+    },
+  }
+}
+
+export type PartnersService = ReturnType<typeof createPartnersService>
