@@ -150,6 +150,14 @@ export function createAuthService(runtime: Runtime) {
 
     revokeSession: revokeEverywhere,
 
+    /** argon2id, with the module's parameters; slow, so callers hash before opening a transaction. */
+    hashPassword,
+
+    /** Sets an invited user's first password in the caller's transaction; the e-mail, or undefined when it had one. */
+    setFirstPassword(q: Queryable, orgId: string, userId: string, passwordHash: string): Promise<string | undefined> {
+      return repo.setFirstPasswordHash(q, orgId, userId, passwordHash)
+    },
+
     /** Where notices to an org go: its owner's e-mail, or null when it has no owner. */
     ownerEmail: (orgId: string): Promise<string | null> => database.read(orgId, (q) => repo.ownerEmailOf(q, orgId)),
   }

@@ -1,16 +1,6 @@
-/** The `apiVersion` of every envelope (DECISIONS.md "Webhooks"). */
-export const API_VERSION = '2024-09-15'
+import { API_VERSION, type EventEnvelope } from '../../platform/events/catalog.ts'
 
-export interface EventEnvelope {
-  id: string
-  event: string
-  orgId: string
-  timestamp: string
-  apiVersion: string
-  data: Record<string, unknown>
-}
-
-/** An outbox row as SPEC's webhook envelope: `timestamp` is the event's time and never changes. */
+/** An outbox row as SPEC's webhook envelope. */
 export function toEnvelope(row: {
   id: string
   org_id: string
@@ -26,17 +16,4 @@ export function toEnvelope(row: {
     apiVersion: API_VERSION,
     data: row.data,
   }
-}
-
-/**
- * Older names DECISIONS.md accepts for catalog events. Filtering by either name finds the events, which the
- * outbox always stores under the canonical name.
- */
-export const EVENT_ALIASES: Readonly<Record<string, string>> = Object.freeze({
-  'payment.approved': 'payment.captured',
-  'inventory.out_of_stock': 'inventory.stockout',
-})
-
-export function canonicalEventName(name: string): string {
-  return EVENT_ALIASES[name] ?? name
 }

@@ -1,7 +1,8 @@
 import { badRequest, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
-import { canonicalEventName, type EventEnvelope, toEnvelope } from './envelope.ts'
+import { canonicalEvent, type EventEnvelope } from '../../platform/events/catalog.ts'
+import { toEnvelope } from './envelope.ts'
 import * as repo from './events.repo.ts'
 
 /** How long the events API serves an event (DECISIONS.md "Added to SPEC": 30 days). */
@@ -24,7 +25,7 @@ const DIGITS = /^\d{1,20}$/
 /** Turns `type=a,b&type=c` into a de-duplicated list of canonical names. */
 function typeFilter(types: string[] | undefined): string[] | undefined {
   if (!types || types.length === 0) return undefined
-  return [...new Set(types.flatMap((t) => t.split(',')).map((t) => canonicalEventName(t.trim())))]
+  return [...new Set(types.flatMap((t) => t.split(',')).map((t) => canonicalEvent(t.trim())))]
 }
 
 export function createEventsService() {

@@ -1,4 +1,4 @@
 /** The events API: every outbox event of the org for 30 days, as webhook envelopes. */
-export { API_VERSION, canonicalEventName, EVENT_ALIASES, type EventEnvelope, toEnvelope } from './envelope.ts'
+export { toEnvelope } from './envelope.ts'
 export { eventRoutes } from './events.routes.ts'
 export { createEventsService, EVENT_RETENTION_DAYS, type EventsService } from './events.service.ts'

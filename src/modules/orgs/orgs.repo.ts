@@ -29,8 +29,3 @@ export async function orgById(q: Queryable, id: string): Promise<OrgRow | undefi
   const result = await q.prepared<OrgRow>('org_by_id', `SELECT ${columns} FROM orgs WHERE id = $1`, [id])
   return result.rows[0]
 }
-
-/** Points row-level security of the open transaction at `orgId` until it ends or is pointed elsewhere. */
-export async function scopeTransactionTo(q: Queryable, orgId: string): Promise<void> {
-  await q.query("SELECT set_config('app.org_id', $1, true)", [orgId])
-}

@@ -2,6 +2,7 @@ import type { Plan } from '../../config.ts'
 import { newId } from '../../platform/crypto/ids.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { Queryable } from '../../platform/db/database.ts'
+import { withOrgScope } from '../../platform/db/org-db.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { isCurrency } from '../../platform/money/money.ts'
 import type { Runtime } from '../../platform/runtime.ts'
@@ -24,19 +25,15 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
   return {
     /**
      * Creates an org and its owner in one transaction. With `within`, inside the caller's open transaction
-     * (partner provisioning under an Idempotency-Key, where a second connection would deadlock PGlite): that
-     * transaction is then scoped to the new org, and the caller scopes it back when it continues elsewhere.
+     * (partner provisioning), scoped to the new org for the inserts and back to the caller's org afterwards.
      */
     async createOrg(input: CreateOrgInput, within?: Queryable) {
       const currency = (input.currency ?? 'USD').toUpperCase()
       if (!isCurrency(currency)) throw invalid('currency', 'is not an ISO 4217 currency code', 'invalid_currency')
       if (!input.name.trim()) throw invalid('name', 'is required', 'required')
       const orgId = newId('org')
-      const inTransaction = async <T>(fn: (q: Queryable) => Promise<T>): Promise<T> => {
-        if (!within) return runtime.database.transaction(orgId, fn)
-        await repo.scopeTransactionTo(within, orgId)
-        return fn(within)
-      }
+      const inTransaction = <T>(fn: (q: Queryable) => Promise<T>): Promise<T> =>
+        within ? withOrgScope(within, orgId, () => fn(within)) : runtime.database.transaction(orgId, fn)
       return inTransaction(async (q) => {
         const org = await repo.insertOrg(q, { id: orgId, name: input.name.trim(), plan: input.plan ?? 'starter', currency })
         const owner = await auth.createUser(q, {

@@ -4,7 +4,6 @@ export interface InvitationRow {
   id: string
   org_id: string
   user_id: string
-  email: string
   expired: boolean
   accepted: boolean
 }
@@ -33,10 +32,9 @@ export async function lockInvitation(
   tokenHash: string,
 ): Promise<InvitationRow | undefined> {
   const result = await q.query<InvitationRow>(
-    `SELECT i.id, i.org_id, i.user_id, u.email, i.expires_at <= now() AS expired, i.accepted_at IS NOT NULL AS accepted
-     FROM invitations i JOIN users u ON u.id = i.user_id AND u.org_id = i.org_id
-     WHERE i.org_id = $1 AND i.token_hash = $2
-     FOR UPDATE OF i`,
+    `SELECT id, org_id, user_id, expires_at <= now() AS expired, accepted_at IS NOT NULL AS accepted
+     FROM invitations WHERE org_id = $1 AND token_hash = $2
+     FOR UPDATE`,
     [orgId, tokenHash],
   )
   return result.rows[0]
@@ -44,21 +42,4 @@ export async function lockInvitation(
 
 export async function markAccepted(q: Queryable, orgId: string, id: string): Promise<void> {
   await q.query('UPDATE invitations SET accepted_at = now() WHERE org_id = $1 AND id = $2', [orgId, id])
-}
-
-/**
- * Sets the invited user's first password. The users table is the auth module's; it has no "set password"
- * use case yet, so this one statement lives here, limited to a user who has never had a password.
- */
-export async function setFirstPassword(
-  q: Queryable,
-  orgId: string,
-  userId: string,
-  passwordHash: string,
-): Promise<boolean> {
-  const result = await q.query(
-    'UPDATE users SET password_hash = $3, version = version + 1, updated_at = now() WHERE org_id = $1 AND id = $2 AND password_hash IS NULL',
-    [orgId, userId, passwordHash],
-  )
-  return (result.rowCount ?? 0) > 0
 }

@@ -3,8 +3,7 @@ import { randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import { AppError, invalid } from '../../platform/errors/app-error.ts'
 import type { Runtime } from '../../platform/runtime.ts'
-// The auth module exports no hashing helper yet; its argon2id parameters are the one source of truth.
-import { hashPassword } from '../auth/passwords.ts'
+import type { AuthService } from '../auth/index.ts'
 import * as repo from './invitations.repo.ts'
 
 /** How long an invitation link works. */
@@ -24,7 +23,7 @@ const unusable = () =>
   })
 
 /** One-time links that let an invited user (a provisioned tenant's owner) set a password. */
-export function createInvitationsService(runtime: Runtime) {
+export function createInvitationsService(runtime: Runtime, auth: AuthService) {
   const { database, config } = runtime
 
   return {
@@ -49,13 +48,14 @@ export function createInvitationsService(runtime: Runtime) {
       const orgId = await database.unscoped((q) => repo.orgOfInvitation(q, hash))
       if (!orgId) throw unusable()
       // Hashing is slow: done before the transaction so the row lock is held only for the update.
-      const passwordHash = await hashPassword(password)
+      const passwordHash = await auth.hashPassword(password)
       return database.transaction(orgId, async (q) => {
         const invitation = await repo.lockInvitation(q, orgId, hash)
         if (!invitation || invitation.accepted || invitation.expired) throw unusable()
-        if (!(await repo.setFirstPassword(q, orgId, invitation.user_id, passwordHash))) throw unusable()
+        const email = await auth.setFirstPassword(q, orgId, invitation.user_id, passwordHash)
+        if (!email) throw unusable()
         await repo.markAccepted(q, orgId, invitation.id)
-        return { user_id: invitation.user_id, email: invitation.email, org_id: orgId }
+        return { user_id: invitation.user_id, email, org_id: orgId }
       })
     },
   }

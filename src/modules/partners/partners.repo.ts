@@ -16,13 +16,6 @@ export interface TenantRow {
 
 const columns = 'id, org_id, client_id, tenant_org_id, grant_id, name, plan, currency, owner_email, scopes, created_at'
 
-/**
- * Points row-level security of the open transaction at `orgId`: provisioning writes to the tenant org and
- * then to the partner's org in one transaction, so both commit (with the idempotent response) or neither.
- */
-export async function scopeTransactionTo(q: Queryable, orgId: string): Promise<void> {
-  await q.query("SELECT set_config('app.org_id', $1, true)", [orgId])
-}
 
 export async function insertTenant(q: Queryable, t: Omit<TenantRow, 'created_at'>): Promise<TenantRow> {
   const result = await q.query<TenantRow>(

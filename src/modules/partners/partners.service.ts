@@ -1,4 +1,5 @@
 import type { Plan } from '../../config.ts'
+import { withOrgScope } from '../../platform/db/org-db.ts'
 import { newId } from '../../platform/crypto/ids.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
@@ -73,10 +74,11 @@ export function createPartnersService(orgs: OrgsService, oauth: OAuthService, in
           },
           q,
         )
-        // The transaction is now scoped to the tenant: its invitation and the connection are the tenant's.
-        const invitation = await invitations.invite(q, org.id, owner.id)
-        const { grantId } = await oauth.connectApp(q, { orgId: org.id, clientId, scopes })
-        await repo.scopeTransactionTo(q, ctx.orgId)
+        // The invitation and the connection are the tenant's rows; the tenant record is the partner's.
+        const { invitation, grantId } = await withOrgScope(q, org.id, async () => ({
+          invitation: await invitations.invite(q, org.id, owner.id),
+          grantId: (await oauth.connectApp(q, { orgId: org.id, clientId, scopes })).grantId,
+        }))
         const row = await repo.insertTenant(q, {
           id: newId('ptn'),
           org_id: ctx.orgId,

@@ -1,8 +1,6 @@
 /** Outbound webhooks: endpoints, signed deliveries from the outbox, the delivery log, replay. */
 
 export type { RegisterWebhookInput, UpdateWebhookInput } from './endpoints.service.ts'
-export { EVENT_ALIASES, EVENT_CATALOG } from './event-names.ts'
-export { API_VERSION, type Envelope } from './signing.ts'
 export type { WebhookDelivery, WebhookEndpoint } from './views.ts'
 export {
   SUSPEND_AFTER_FAILED_EVENTS,

@@ -1,23 +1,13 @@
 import { createHmac, randomBytes } from 'node:crypto'
+import type { EventEnvelope } from '../../platform/events/catalog.ts'
 
 /** DECISIONS.md: `whsec_` followed by base64 of 32 random bytes. */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`
 }
 
-export const API_VERSION = '2024-09-15'
-
-export interface Envelope {
-  id: string
-  event: string
-  orgId: string
-  timestamp: string
-  apiVersion: string
-  data: unknown
-}
-
 /** The body bytes of a delivery, serialized once and stored, so every retry sends exactly the same bytes. */
-export function serializeEnvelope(envelope: Envelope): string {
+export function serializeEnvelope(envelope: EventEnvelope): string {
   return JSON.stringify({
     id: envelope.id,
     event: envelope.event,

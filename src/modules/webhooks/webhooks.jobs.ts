@@ -10,10 +10,11 @@ import { AddressPolicy } from './address-policy.ts'
 import * as deliveries from './deliveries.repo.ts'
 import { deliverySignal } from './delivery-signal.ts'
 import * as endpoints from './endpoints.repo.ts'
-import { subscribedName } from './event-names.ts'
+import { subscribedName } from '../../platform/events/catalog.ts'
 import * as relay from './relay.repo.ts'
 import { type SendResult, WebhookSender } from './sender.ts'
-import { API_VERSION, serializeEnvelope, signatureHeaders } from './signing.ts'
+import { API_VERSION } from '../../platform/events/catalog.ts'
+import { serializeEnvelope, signatureHeaders } from './signing.ts'
 import { notifySuspension } from './suspension-notice.ts'
 
 /** SPEC: an endpoint is suspended after this many consecutive failed events. */

@@ -27,3 +27,20 @@ export function orgDb(database: Database, orgId: string, ambient?: () => Queryab
     },
   }
 }
+
+/**
+ * Runs `fn` with the open transaction `q` scoped to another org, then scopes it back: for the rare use case that
+ * writes into two orgs atomically (a partner provisioning a tenant), where a second transaction would deadlock
+ * PGlite's one session.
+ */
+export async function withOrgScope<T>(q: Queryable, orgId: string, fn: () => Promise<T>): Promise<T> {
+  const result = await q.query<{ previous: string | null }>(
+    "SELECT current_setting('app.org_id', true) AS previous, set_config('app.org_id', $1, true)",
+    [orgId],
+  )
+  try {
+    return await fn()
+  } finally {
+    await q.query("SELECT set_config('app.org_id', $1, true)", [result.rows[0].previous ?? ''])
+  }
+}

@@ -1,3 +1,16 @@
+/** The `apiVersion` of every event envelope, webhook or events API (DECISIONS.md "Webhooks"). */
+export const API_VERSION = '2024-09-15'
+
+/** SPEC's webhook envelope: `id` is stable across retries, `timestamp` is the event's time and never changes. */
+export interface EventEnvelope {
+  id: string
+  event: string
+  orgId: string
+  timestamp: string
+  apiVersion: string
+  data: unknown
+}
+
 /**
  * SPEC's 17-event catalog plus the events DECISIONS.md adds. Subscribers choose from these and from the two
  * aliases, and receive each event under the name they subscribed with.
@@ -28,7 +41,10 @@ export const EVENT_CATALOG = [
   'campaign.voucher_redeemed',
 ] as const
 
-/** Names from SPEC's change history that are the same events as catalog names. */
+/**
+ * Names from SPEC's change history that are the same events as catalog names. The outbox always stores the
+ * canonical name; subscribers and event filters may use either.
+ */
 export const EVENT_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   'payment.approved': 'payment.captured',
   'inventory.out_of_stock': 'inventory.stockout',
