@@ -51,113 +51,79 @@ export interface MarkdownRow {
   product_id: string | null
 }
 
-export async function quoteProducts(q: Queryable, orgId: string, ids: readonly string[]): Promise<QuoteProductRow[]> {
-  const result = await q.prepared<QuoteProductRow>(
-    'quote_products',
-    'SELECT id, name, sku, category_id, base_price, is_active FROM products WHERE org_id = $1 AND id = ANY($2)',
-    [orgId, ids],
-  )
-  return result.rows
+export interface QuoteData {
+  products: QuoteProductRow[]
+  variants: QuoteVariantRow[]
+  groups: QuoteGroupRow[]
+  options: QuoteOptionRow[]
+  prices: PriceEntryRow[]
+  ancestry: { start_id: string; id: string }[]
+  markdowns: MarkdownRow[]
+  components: { bundle_product_id: string; product_id: string; variant_id: string | null; quantity: number }[]
 }
 
-export async function quoteVariants(q: Queryable, orgId: string, ids: readonly string[]): Promise<QuoteVariantRow[]> {
-  const result = await q.prepared<QuoteVariantRow>(
-    'quote_variants',
-    'SELECT id, product_id, name, sku, price, is_active FROM product_variants WHERE org_id = $1 AND id = ANY($2)',
-    [orgId, ids],
-  )
-  return result.rows
-}
-
-/** The modifier groups attached to each product, in attachment order. */
-export async function quoteGroups(
+/**
+ * Everything a quote needs in one statement: the products and variants, their modifier groups and options, the
+ * price list entries and markdowns valid at `at` (markdowns on a category reach its subcategories through the
+ * ancestry), and what each bundle draws down. A quote runs inside every order's transaction, where each round trip also holds the stock rows'
+ * locks of concurrent orders longer. Money columns travel as text so bigint values keep every digit.
+ */
+export async function quoteData(
   q: Queryable,
   orgId: string,
   productIds: readonly string[],
-): Promise<QuoteGroupRow[]> {
-  const result = await q.prepared<QuoteGroupRow>(
-    'quote_groups',
-    `SELECT pmg.product_id, g.id, g.name, g.required, g.min_selections, g.max_selections
-     FROM product_modifier_groups pmg JOIN modifier_groups g ON g.id = pmg.group_id AND g.org_id = pmg.org_id
-     WHERE pmg.org_id = $1 AND pmg.product_id = ANY($2)
-     ORDER BY pmg.product_id, pmg.position`,
-    [orgId, productIds],
-  )
-  return result.rows
-}
-
-export async function quoteOptions(
-  q: Queryable,
-  orgId: string,
-  groupIds: readonly string[],
-): Promise<QuoteOptionRow[]> {
-  const result = await q.prepared<QuoteOptionRow>(
-    'quote_options',
-    'SELECT id, group_id, name, price_adjustment, is_default FROM modifier_options WHERE org_id = $1 AND group_id = ANY($2) ORDER BY id',
-    [orgId, groupIds],
-  )
-  return result.rows
-}
-
-/** Entries of the active price lists valid at `at` for the location (or org-wide) that price these products. */
-export async function applicablePrices(
-  q: Queryable,
-  orgId: string,
-  productIds: readonly string[],
+  variantIds: readonly string[],
   locationId: string | null,
   at: Date,
-): Promise<PriceEntryRow[]> {
-  const result = await q.prepared<PriceEntryRow>(
-    'quote_prices',
-    `SELECT l.id AS price_list_id, l.location_id, p.product_id, p.variant_id, p.price
-     FROM price_lists l JOIN price_list_prices p ON p.price_list_id = l.id AND p.org_id = l.org_id
-     WHERE l.org_id = $1 AND p.product_id = ANY($2) AND l.is_active
-       AND (l.location_id IS NULL OR l.location_id = $3::text)
-       AND (l.starts_at IS NULL OR l.starts_at <= $4) AND (l.ends_at IS NULL OR l.ends_at > $4)
-     ORDER BY l.id`,
-    [orgId, productIds, locationId, at],
-  )
-  return result.rows
-}
-
-/** Each category with itself and all its ancestors, so a markdown on a parent reaches its subcategories. */
-export async function categoryAncestry(
-  q: Queryable,
-  orgId: string,
-  categoryIds: readonly string[],
-): Promise<{ start_id: string; id: string }[]> {
-  const result = await q.prepared<{ start_id: string; id: string }>(
-    'quote_category_ancestry',
-    `WITH RECURSIVE up(start_id, id, parent_id, depth) AS (
-       SELECT id, id, parent_id, 0 FROM categories WHERE org_id = $1 AND id = ANY($2)
+): Promise<QuoteData> {
+  const result = await q.prepared<QuoteData>(
+    'quote_data',
+    `WITH RECURSIVE p AS (
+       SELECT id, name, sku, category_id, base_price::text AS base_price, is_active
+       FROM products WHERE org_id = $1 AND id = ANY($2::text[])
+     ), v AS (
+       SELECT id, product_id, name, sku, price::text AS price, is_active
+       FROM product_variants WHERE org_id = $1 AND id = ANY($3::text[])
+     ), g AS (
+       SELECT pmg.product_id, g.id, g.name, g.required, g.min_selections, g.max_selections, pmg.position
+       FROM product_modifier_groups pmg JOIN modifier_groups g ON g.id = pmg.group_id AND g.org_id = pmg.org_id
+       WHERE pmg.org_id = $1 AND pmg.product_id = ANY($2::text[])
+     ), o AS (
+       SELECT id, group_id, name, price_adjustment::text AS price_adjustment, is_default
+       FROM modifier_options WHERE org_id = $1 AND group_id IN (SELECT id FROM g)
+     ), pr AS (
+       SELECT l.id AS price_list_id, l.location_id, e.product_id, e.variant_id, e.price::text AS price
+       FROM price_lists l JOIN price_list_prices e ON e.price_list_id = l.id AND e.org_id = l.org_id
+       WHERE l.org_id = $1 AND e.product_id = ANY($2::text[]) AND l.is_active
+         AND (l.location_id IS NULL OR l.location_id = $4::text)
+         AND (l.starts_at IS NULL OR l.starts_at <= $5::timestamptz) AND (l.ends_at IS NULL OR l.ends_at > $5::timestamptz)
+     ), up(start_id, id, parent_id, depth) AS (
+       SELECT id, id, parent_id, 0 FROM categories WHERE org_id = $1 AND id IN (SELECT category_id FROM p)
        UNION ALL
        SELECT up.start_id, c.id, c.parent_id, up.depth + 1
        FROM categories c JOIN up ON c.id = up.parent_id
        WHERE c.org_id = $1 AND up.depth < 100
+     ), md AS (
+       SELECT m.id, m.kind, m.value::text AS value, m.category_id, mp.product_id
+       FROM markdowns m LEFT JOIN markdown_products mp ON mp.markdown_id = m.id AND mp.org_id = m.org_id
+       WHERE m.org_id = $1 AND m.is_active
+         AND (m.starts_at IS NULL OR m.starts_at <= $5::timestamptz) AND (m.ends_at IS NULL OR m.ends_at > $5::timestamptz)
+         AND (mp.product_id = ANY($2::text[]) OR m.category_id IN (SELECT id FROM up))
+     ), bc AS (
+       SELECT b.product_id AS bundle_product_id, c.product_id, c.variant_id, c.quantity, c.bundle_id, c.position
+       FROM bundle_components c JOIN bundles b ON b.id = c.bundle_id AND b.org_id = c.org_id
+       WHERE c.org_id = $1 AND b.product_id = ANY($2::text[])
      )
-     SELECT start_id, id FROM up`,
-    [orgId, categoryIds],
+     SELECT
+       (SELECT coalesce(json_agg(p), '[]') FROM p) AS products,
+       (SELECT coalesce(json_agg(v), '[]') FROM v) AS variants,
+       (SELECT coalesce(json_agg(g ORDER BY g.product_id, g.position), '[]') FROM g) AS groups,
+       (SELECT coalesce(json_agg(o ORDER BY o.id), '[]') FROM o) AS options,
+       (SELECT coalesce(json_agg(pr ORDER BY pr.price_list_id), '[]') FROM pr) AS prices,
+       (SELECT coalesce(json_agg(json_build_object('start_id', up.start_id, 'id', up.id)), '[]') FROM up) AS ancestry,
+       (SELECT coalesce(json_agg(md ORDER BY md.id), '[]') FROM md) AS markdowns,
+       (SELECT coalesce(json_agg(bc ORDER BY bc.bundle_id, bc.position), '[]') FROM bc) AS components`,
+    [orgId, productIds, variantIds, locationId, at],
   )
-  return result.rows
-}
-
-/** Active markdowns valid at `at` that target one of the products or one of the categories. */
-export async function applicableMarkdowns(
-  q: Queryable,
-  orgId: string,
-  productIds: readonly string[],
-  categoryIds: readonly string[],
-  at: Date,
-): Promise<MarkdownRow[]> {
-  const result = await q.prepared<MarkdownRow>(
-    'quote_markdowns',
-    `SELECT m.id, m.kind, m.value, m.category_id, mp.product_id
-     FROM markdowns m LEFT JOIN markdown_products mp ON mp.markdown_id = m.id AND mp.org_id = m.org_id
-     WHERE m.org_id = $1 AND m.is_active
-       AND (m.starts_at IS NULL OR m.starts_at <= $4) AND (m.ends_at IS NULL OR m.ends_at > $4)
-       AND (mp.product_id = ANY($2) OR m.category_id = ANY($3))
-     ORDER BY m.id`,
-    [orgId, productIds, categoryIds, at],
-  )
-  return result.rows
+  return result.rows[0]
 }

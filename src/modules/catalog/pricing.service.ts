@@ -35,6 +35,11 @@ export interface QuotedLine {
   priceListId: string | null
   markdownId: string | null
   modifiers: QuotedModifier[]
+  /**
+   * Only on a bundle: what selling the line draws down, read in the same statement as the price so an order's
+   * stock change needs no second catalog look-up. Absent for a plain product (the quote looked and found none).
+   */
+  components?: { productId: string; variantId: string | null; quantity: number }[]
 }
 
 export interface QuoteAt {
@@ -43,6 +48,13 @@ export interface QuoteAt {
 }
 
 const unique = <T>(values: Iterable<T>) => [...new Set(values)]
+
+/** `{ components }` for a bundle product, nothing for a plain one. */
+function bundleOf(rows: repo.QuoteData['components'], productId: string): Pick<QuotedLine, 'components'> {
+  const parts = rows.filter((c) => c.bundle_product_id === productId)
+  if (parts.length === 0) return {}
+  return { components: parts.map((c) => ({ productId: c.product_id, variantId: c.variant_id, quantity: c.quantity })) }
+}
 
 export function createPricingService() {
   return {
@@ -61,25 +73,12 @@ export function createPricingService() {
       const productIds = unique(lines.map((l) => l.productId))
       const variantIds = unique(lines.flatMap((l) => (l.variantId ? [l.variantId] : [])))
 
-      const data = await ctx.db.read(async (q) => {
-        const products = new Map((await repo.quoteProducts(q, ctx.orgId, productIds)).map((p) => [p.id, p]))
-        const variants = new Map(
-          (variantIds.length ? await repo.quoteVariants(q, ctx.orgId, variantIds) : []).map((v) => [v.id, v]),
-        )
-        const groups = await repo.quoteGroups(q, ctx.orgId, productIds)
-        const options = groups.length ? await repo.quoteOptions(q, ctx.orgId, unique(groups.map((g) => g.id))) : []
-        const prices = await repo.applicablePrices(q, ctx.orgId, productIds, locationId, when)
-        const categoryIds = unique([...products.values()].flatMap((p) => (p.category_id ? [p.category_id] : [])))
-        const ancestry = categoryIds.length ? await repo.categoryAncestry(q, ctx.orgId, categoryIds) : []
-        const markdowns = await repo.applicableMarkdowns(
-          q,
-          ctx.orgId,
-          productIds,
-          unique(ancestry.map((a) => a.id)),
-          when,
-        )
-        return { products, variants, groups, options, prices, ancestry, markdowns }
-      })
+      const raw = await ctx.db.read((q) => repo.quoteData(q, ctx.orgId, productIds, variantIds, locationId, when))
+      const data = {
+        ...raw,
+        products: new Map(raw.products.map((p) => [p.id, p])),
+        variants: new Map(raw.variants.map((v) => [v.id, v])),
+      }
 
       const entries = data.prices.map((e) => ({
         priceListId: e.price_list_id,
@@ -139,6 +138,7 @@ export function createPricingService() {
           unitPrice: marked?.price ?? afterList,
           priceListId: listed?.priceListId ?? null,
           markdownId: marked?.markdownId ?? null,
+          ...bundleOf(data.components, product.id),
           modifiers: picked.map((o) => {
             const full = options.find((x) => x.id === o.id)!
             return { id: full.id, groupId: full.groupId, name: full.name, priceAdjustment: full.priceAdjustment }

@@ -51,13 +51,20 @@ export interface ItemKey {
 const levelColumns = 'id, product_id, variant_id, location_id, on_hand, reorder_point, updated_at'
 const movementColumns =
   'id, product_id, variant_id, location_id, quantity, reason, quantity_before, quantity_after, reference_type, reference_id, note, actor_kind, actor_user_id, actor_client_id, occurred_at, created_at'
-const transferColumns = 'id, from_location_id, to_location_id, status, note, lines, actor_user_id, actor_client_id, created_at'
+const transferColumns =
+  'id, from_location_id, to_location_id, status, note, lines, actor_user_id, actor_client_id, created_at'
 
 /**
  * Adds `delta` to a level, creating the row when missing. Only for changes that may not be refused
  * (a non-negative delta, or an org that allows negative stock). Returns the level after the change.
  */
-export async function addToLevel(q: Queryable, orgId: string, newLevelId: string, key: ItemKey, delta: number): Promise<LevelRow> {
+export async function addToLevel(
+  q: Queryable,
+  orgId: string,
+  newLevelId: string,
+  key: ItemKey,
+  delta: number,
+): Promise<LevelRow> {
   const result = await q.prepared<LevelRow>(
     'inventory_level_add',
     `INSERT INTO inventory_levels (id, org_id, product_id, variant_id, location_id, on_hand)
@@ -75,7 +82,12 @@ export async function addToLevel(q: Queryable, orgId: string, newLevelId: string
  * concurrent writer commits, so two sales can never both take the last unit. Undefined: not enough stock
  * (a missing row holds none).
  */
-export async function takeFromLevel(q: Queryable, orgId: string, key: ItemKey, delta: number): Promise<LevelRow | undefined> {
+export async function takeFromLevel(
+  q: Queryable,
+  orgId: string,
+  key: ItemKey,
+  delta: number,
+): Promise<LevelRow | undefined> {
   const result = await q.prepared<LevelRow>(
     'inventory_level_take',
     `UPDATE inventory_levels SET on_hand = on_hand + $5, updated_at = now()
@@ -84,6 +96,93 @@ export async function takeFromLevel(q: Queryable, orgId: string, key: ItemKey, d
     [orgId, key.productId, key.variantId, key.locationId, delta],
   )
   return result.rows[0]
+}
+
+/** The net change of one level within a batch; keys are distinct and sorted (the lock order). */
+export interface KeyDelta extends ItemKey {
+  delta: number
+}
+
+/** One ledger row of a batch: `key` indexes the batch's keys, `rest` sums the later changes of the same key. */
+export interface BatchMovement
+  extends Omit<MovementInsert, 'productId' | 'variantId' | 'locationId' | 'before' | 'after'> {
+  key: number
+  rest: number
+}
+
+export interface BatchRow extends Partial<MovementRow> {
+  /** 1-based index of the key this level belongs to. */
+  k: number
+  level_id: string
+  on_hand: number
+  reorder_point: number | null
+  level_updated_at: Date
+}
+
+/**
+ * The hot path of every sale in one statement: locks the existing levels in key order (so concurrent batches
+ * cannot deadlock), applies each key's net delta where a decrement leaves the level at or above zero, and, only
+ * when every key was applied, writes the ledger rows with their before and after. Returns one row per applied
+ * key and movement; keys missing from the answer had no level or too little stock, and then nothing was written
+ * to the ledger, so the caller settles those keys one by one and writes the ledger itself.
+ */
+export async function applyBatch(
+  q: Queryable,
+  orgId: string,
+  actor: { kind: string; userId: string | null; clientId: string },
+  keys: readonly KeyDelta[],
+  movements: readonly BatchMovement[],
+): Promise<BatchRow[]> {
+  const col = <K extends keyof BatchMovement>(k: K) => movements.map((m) => m[k])
+  const result = await q.prepared<BatchRow>(
+    'inventory_apply_batch',
+    `WITH d AS (
+       SELECT * FROM unnest($5::text[], $6::text[], $7::text[], $8::int[]) WITH ORDINALITY AS d(product_id, variant_id, location_id, delta, k)
+     ), locked AS MATERIALIZED (
+       SELECT l.id, d.delta, d.k::int AS k FROM inventory_levels l
+       JOIN d ON l.product_id = d.product_id AND l.variant_id = d.variant_id AND l.location_id = d.location_id
+       WHERE l.org_id = $1
+       ORDER BY l.product_id COLLATE "C", l.variant_id COLLATE "C", l.location_id COLLATE "C"
+       FOR UPDATE OF l
+     ), upd AS (
+       UPDATE inventory_levels l SET on_hand = l.on_hand + locked.delta, updated_at = now()
+       FROM locked
+       WHERE l.id = locked.id AND l.org_id = $1 AND (locked.delta >= 0 OR l.on_hand + locked.delta >= 0)
+       RETURNING locked.k, l.id, l.product_id, l.variant_id, l.location_id, l.on_hand, l.reorder_point, l.updated_at
+     ), mv AS (
+       INSERT INTO inventory_movements (id, org_id, product_id, variant_id, location_id, quantity, reason, quantity_before,
+         quantity_after, reference_type, reference_id, note, actor_kind, actor_user_id, actor_client_id, occurred_at)
+       SELECT m.id, $1, u.product_id, u.variant_id, u.location_id, m.quantity, m.reason, u.on_hand - m.rest - m.quantity,
+         u.on_hand - m.rest, m.ref_type, m.ref_id, m.note, $2, $3, $4, COALESCE(m.occurred_at, now())
+       FROM unnest($9::text[], $10::int[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::timestamptz[], $17::int[])
+         AS m(id, k, quantity, reason, ref_type, ref_id, note, occurred_at, rest)
+       JOIN upd u ON u.k = m.k
+       WHERE (SELECT count(*) FROM upd) = cardinality($5::text[])
+       RETURNING ${movementColumns}
+     )
+     SELECT u.k, u.id AS level_id, u.on_hand, u.reorder_point, u.updated_at AS level_updated_at, mv.*
+     FROM upd u LEFT JOIN mv ON mv.product_id = u.product_id AND mv.variant_id = u.variant_id AND mv.location_id = u.location_id`,
+    [
+      orgId,
+      actor.kind,
+      actor.userId,
+      actor.clientId,
+      keys.map((k) => k.productId),
+      keys.map((k) => k.variantId),
+      keys.map((k) => k.locationId),
+      keys.map((k) => k.delta),
+      col('id'),
+      col('key').map((k) => k + 1),
+      col('quantity'),
+      col('reason'),
+      col('referenceType'),
+      col('referenceId'),
+      col('note'),
+      col('occurredAt'),
+      col('rest'),
+    ],
+  )
+  return result.rows
 }
 
 /** Locks and reads one level (for a physical count, which sets the level from what it is now). */
@@ -186,7 +285,15 @@ export async function listLevels(q: Queryable, orgId: string, f: LevelFilter): P
        AND ($4::text IS NULL OR product_id = $4) AND ($5::text IS NULL OR variant_id = $5)
        AND (NOT $6::boolean OR on_hand <= 0 OR on_hand <= reorder_point)
      ORDER BY id LIMIT $7`,
-    [orgId, f.afterId ?? null, f.locationId ?? null, f.productId ?? null, f.variantId ?? null, f.alertsOnly ?? false, f.limit],
+    [
+      orgId,
+      f.afterId ?? null,
+      f.locationId ?? null,
+      f.productId ?? null,
+      f.variantId ?? null,
+      f.alertsOnly ?? false,
+      f.limit,
+    ],
   )
   return result.rows
 }
@@ -245,6 +352,9 @@ export async function insertTransfer(
 }
 
 export async function transferById(q: Queryable, orgId: string, id: string): Promise<TransferRow | undefined> {
-  const result = await q.query<TransferRow>(`SELECT ${transferColumns} FROM inventory_transfers WHERE org_id = $1 AND id = $2`, [orgId, id])
+  const result = await q.query<TransferRow>(
+    `SELECT ${transferColumns} FROM inventory_transfers WHERE org_id = $1 AND id = $2`,
+    [orgId, id],
+  )
   return result.rows[0]
 }

@@ -34,6 +34,12 @@ export interface StockChange {
   note?: string | null
   /** When it happened according to the client (offline tills); defaults to now. */
   occurredAt?: Date | null
+  /**
+   * What the catalog says the product draws down, as read by the caller inside the same transaction: a bundle's
+   * components, or empty for a plain product. When every change carries it, inventory skips its own look-up
+   * (orders price and take stock in one transaction, and the quote already read it).
+   */
+  components?: readonly { productId: string; variantId: string | null; quantity: number }[]
 }
 
 /** What inventory needs from the catalog, structurally, so either side can be faked in a test. */

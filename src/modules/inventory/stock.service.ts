@@ -1,4 +1,5 @@
 import { newId } from '../../platform/crypto/ids.ts'
+import type { Queryable } from '../../platform/db/database.ts'
 import { AppError, invalid } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
@@ -27,10 +28,14 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
 
   /** Bundles draw down their components: one entry per component, quantity multiplied. */
   async function expand(ctx: RequestContext, changes: readonly StockChange[]): Promise<Entry[]> {
-    const components = await catalog.bundles.componentsOf(ctx, unique(changes.map((c) => c.productId)))
+    const known = changes.every((c) => c.components !== undefined)
+    const components = known
+      ? new Map(changes.map((c) => [c.productId, [...c.components!]]))
+      : await catalog.bundles.componentsOf(ctx, unique(changes.map((c) => c.productId)))
     return changes.flatMap((change, i) => {
       const field = change.field ?? `changes.${i}`
-      if (!Number.isSafeInteger(change.quantity)) throw invalid(field, 'quantity must be a whole number', 'invalid_quantity')
+      if (!Number.isSafeInteger(change.quantity))
+        throw invalid(field, 'quantity must be a whole number', 'invalid_quantity')
       const parts = components.get(change.productId)
       if (parts && parts.length > 0) {
         return parts.map((p) => ({
@@ -40,93 +45,189 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
           field,
         }))
       }
-      return [{ key: { productId: change.productId, variantId: change.variantId ?? '', locationId: change.locationId }, quantity: change.quantity, change, field }]
+      return [
+        {
+          key: { productId: change.productId, variantId: change.variantId ?? '', locationId: change.locationId },
+          quantity: change.quantity,
+          change,
+          field,
+        },
+      ]
     })
   }
 
   /** 422s for items and locations that are not the org's; returns the names insufficient-stock messages use. */
   async function resolve(ctx: RequestContext, entries: readonly Entry[]) {
-    const products = new Map((await catalog.products.byIds(ctx, unique(entries.map((e) => e.key.productId)))).map((p) => [p.id, p]))
+    const products = new Map(
+      (await catalog.products.byIds(ctx, unique(entries.map((e) => e.key.productId)))).map((p) => [p.id, p]),
+    )
     const variantIds = unique(entries.flatMap((e) => (e.key.variantId ? [e.key.variantId] : [])))
     const variants = await variantsByIds(catalog, ctx, variantIds)
-    const places = new Map((await locations.byIds(ctx, unique(entries.map((e) => e.key.locationId)))).map((l) => [l.id, l]))
+    const places = new Map(
+      (await locations.byIds(ctx, unique(entries.map((e) => e.key.locationId)))).map((l) => [l.id, l]),
+    )
     for (const e of entries) {
-      if (!products.has(e.key.productId)) throw invalid(e.field, `product ${e.key.productId} is not a product of this org`, 'not_found')
+      if (!products.has(e.key.productId))
+        throw invalid(e.field, `product ${e.key.productId} is not a product of this org`, 'not_found')
       if (e.key.variantId && variants.get(e.key.variantId)?.product_id !== e.key.productId) {
         throw invalid(e.field, `variant ${e.key.variantId} is not a variant of product ${e.key.productId}`, 'not_found')
       }
-      if (!places.has(e.key.locationId)) throw invalid(e.field, `location ${e.key.locationId} is not a location of this org`, 'not_found')
+      if (!places.has(e.key.locationId))
+        throw invalid(e.field, `location ${e.key.locationId} is not a location of this org`, 'not_found')
     }
-    const skuOf = (k: repo.ItemKey) => (k.variantId && variants.get(k.variantId)?.sku) || products.get(k.productId)?.sku || k.productId
+    const skuOf = (k: repo.ItemKey) =>
+      (k.variantId && variants.get(k.variantId)?.sku) || products.get(k.productId)?.sku || k.productId
     const placeOf = (id: string) => places.get(id)?.name ?? id
     return { skuOf, placeOf }
   }
 
+  /** Groups entries by level: distinct keys in lock order, each entry pointing at its key. */
+  function group(entries: readonly Entry[]) {
+    const index = new Map<string, number>()
+    const sorted = [...new Set(entries.map((e) => keyText(e.key)))].sort()
+    for (const [i, text] of sorted.entries()) index.set(text, i)
+    const keys: repo.KeyDelta[] = sorted.map(() => ({ productId: '', variantId: '', locationId: '', delta: 0 }))
+    const keyOf = entries.map((e) => {
+      const k = index.get(keyText(e.key))!
+      keys[k] = { ...e.key, delta: keys[k].delta + e.quantity }
+      return k
+    })
+    // What the later entries of the same key add, so each movement's before and after follow the callers' order.
+    const rest = entries.map((_, i) =>
+      entries.reduce((sum, e, j) => (j > i && keyOf[j] === keyOf[i] ? sum + e.quantity : sum), 0),
+    )
+    return { keys, keyOf, rest }
+  }
+
+  /**
+   * The keys the batch statement could not apply: a level that does not exist yet (validated first, then created)
+   * or a decrement below zero (refused with a 409 naming the entry's field, unless the org allows negative stock).
+   */
+  async function settleRest(
+    ctx: RequestContext,
+    q: Queryable,
+    entries: readonly Entry[],
+    keys: readonly repo.KeyDelta[],
+    keyOf: readonly number[],
+    applied: Map<number, Applied>,
+  ) {
+    const names = await resolve(ctx, entries)
+    let allowNegative: boolean | undefined
+    for (const [k, key] of keys.entries()) {
+      if (applied.has(k)) continue
+      if (key.delta < 0 && allowNegative === undefined) allowNegative = (await orgs.getOrg(ctx)).allow_negative_stock
+      const level =
+        key.delta >= 0 || allowNegative
+          ? await repo.addToLevel(q, ctx.orgId, newId('lvl'), key, key.delta)
+          : await repo.takeFromLevel(q, ctx.orgId, key, key.delta)
+      if (!level) {
+        const entry = entries[keyOf.indexOf(k)]
+        const current = await repo.lockLevel(q, ctx.orgId, key)
+        const message = `insufficient stock for ${names.skuOf(key)} at ${names.placeOf(key.locationId)}: ${current?.on_hand ?? 0} on hand, ${-key.delta} wanted`
+        throw new AppError('conflict', message, {
+          errors: [{ field: entry.field, message, code: 'insufficient_stock' }],
+        })
+      }
+      applied.set(k, { level, before: level.on_hand - key.delta })
+    }
+  }
+
   return {
     /**
-     * Applies signed stock changes atomically inside the caller's transaction. Rows are touched in sorted key
-     * order (no deadlocks between concurrent callers); a decrement is one guarded UPDATE, so concurrent sales
-     * can never oversell. Below zero is refused with a 409 naming `field` unless the org allows negative stock.
+     * Applies signed stock changes atomically inside the caller's transaction. Levels are locked in sorted key
+     * order (no deadlocks between concurrent callers) and a decrement is a guarded UPDATE, so concurrent sales can
+     * never oversell. Below zero is refused with a 409 naming `field` unless the org allows negative stock.
      * Writes one ledger movement per change and emits `inventory.low_stock` / `inventory.stockout` on crossings.
+     * A sale of stocked items is one statement; new levels and shortfalls take the slower path.
      */
     async applyChanges(ctx: RequestContext, changes: readonly StockChange[]): Promise<Movement[]> {
       if (changes.length === 0) return []
       return ctx.db.tx(async (q) => {
         const entries = await expand(ctx, changes)
-        const names = await resolve(ctx, entries)
-        const allowNegative = entries.some((e) => e.quantity < 0) ? (await orgs.getOrg(ctx)).allow_negative_stock : true
-        const order = entries.map((_, i) => i).sort((a, b) => {
-          const ka = keyText(entries[a].key)
-          const kb = keyText(entries[b].key)
-          return ka < kb ? -1 : ka > kb ? 1 : a - b
-        })
-        const results: { before: number; after: number; level: repo.LevelRow }[] = new Array(entries.length)
-        for (const i of order) {
-          const e = entries[i]
-          const level =
-            e.quantity >= 0 || allowNegative
-              ? await repo.addToLevel(q, ctx.orgId, newId('lvl'), e.key, e.quantity)
-              : await repo.takeFromLevel(q, ctx.orgId, e.key, e.quantity)
-          if (!level) {
-            const current = await repo.lockLevel(q, ctx.orgId, e.key)
-            const message = `insufficient stock for ${names.skuOf(e.key)} at ${names.placeOf(e.key.locationId)}: ${current?.on_hand ?? 0} on hand, ${-e.quantity} wanted`
-            throw new AppError('conflict', message, { errors: [{ field: e.field, message, code: 'insufficient_stock' }] })
-          }
-          results[i] = { before: level.on_hand - e.quantity, after: level.on_hand, level }
-        }
-        const rows = await repo.insertMovements(
+        const { keys, keyOf, rest } = group(entries)
+        const movementIds = entries.map(() => newId('imv'))
+        const actor = { kind: ctx.actor.kind, userId: ctx.actor.userId, clientId: ctx.actor.clientId }
+        const batch = await repo.applyBatch(
           q,
           ctx.orgId,
-          { kind: ctx.actor.kind, userId: ctx.actor.userId, clientId: ctx.actor.clientId },
+          actor,
+          keys,
           entries.map((e, i) => ({
-            id: newId('imv'),
-            productId: e.key.productId,
-            variantId: e.key.variantId,
-            locationId: e.key.locationId,
+            id: movementIds[i],
+            key: keyOf[i],
+            rest: rest[i],
             quantity: e.quantity,
             reason: e.change.reason,
-            before: results[i].before,
-            after: results[i].after,
             referenceType: e.change.reference?.type ?? null,
             referenceId: e.change.reference?.id ?? null,
             note: e.change.note ?? null,
             occurredAt: e.change.occurredAt ?? null,
           })),
         )
-        for (const { before, after, level } of results) {
-          const was = levelStatus(before, level.reorder_point)
-          const now = levelStatus(after, level.reorder_point)
-          const view = { ...toLevel(level), on_hand: after, status: now }
-          if (now === 'out_of_stock' && was !== 'out_of_stock') await emitEvent(q, ctx.orgId, 'inventory.stockout', view)
-          const wasLow = level.reorder_point !== null && before <= level.reorder_point
-          const isLow = level.reorder_point !== null && after <= level.reorder_point
-          if (isLow && !wasLow) await emitEvent(q, ctx.orgId, 'inventory.low_stock', view)
+        const applied = new Map<number, Applied>()
+        for (const r of batch) {
+          const key = keys[r.k - 1]
+          const level: repo.LevelRow = {
+            id: r.level_id,
+            product_id: key.productId,
+            variant_id: key.variantId,
+            location_id: key.locationId,
+            on_hand: r.on_hand,
+            reorder_point: r.reorder_point,
+            updated_at: r.level_updated_at,
+          }
+          applied.set(r.k - 1, { level, before: r.on_hand - key.delta })
         }
+        let rows = batch.filter((r) => r.id != null) as unknown as repo.MovementRow[]
+        if (applied.size < keys.length) {
+          await settleRest(ctx, q, entries, keys, keyOf, applied)
+          rows = await repo.insertMovements(
+            q,
+            ctx.orgId,
+            actor,
+            entries.map((e, i) => {
+              const after = applied.get(keyOf[i])!.level.on_hand - rest[i]
+              return {
+                id: movementIds[i],
+                productId: e.key.productId,
+                variantId: e.key.variantId,
+                locationId: e.key.locationId,
+                quantity: e.quantity,
+                reason: e.change.reason,
+                before: after - e.quantity,
+                after,
+                referenceType: e.change.reference?.type ?? null,
+                referenceId: e.change.reference?.id ?? null,
+                note: e.change.note ?? null,
+                occurredAt: e.change.occurredAt ?? null,
+              }
+            }),
+          )
+        }
+        for (const { before, level } of applied.values()) await emitCrossings(q, ctx.orgId, before, level)
         // Ids are monotonic ULIDs made in the callers' order; RETURNING order is not guaranteed.
         return rows.sort((a, b) => (a.id < b.id ? -1 : 1)).map(toMovement)
       })
     },
   }
+}
+
+/** A level and what it held before this batch. */
+interface Applied {
+  level: repo.LevelRow
+  before: number
+}
+
+/** `inventory.stockout` when a level reaches zero, `inventory.low_stock` when it falls to its reorder point. */
+async function emitCrossings(q: Queryable, orgId: string, before: number, level: repo.LevelRow): Promise<void> {
+  const after = level.on_hand
+  const was = levelStatus(before, level.reorder_point)
+  const now = levelStatus(after, level.reorder_point)
+  const view = toLevel(level)
+  if (now === 'out_of_stock' && was !== 'out_of_stock') await emitEvent(q, orgId, 'inventory.stockout', view)
+  const wasLow = level.reorder_point !== null && before <= level.reorder_point
+  const isLow = level.reorder_point !== null && after <= level.reorder_point
+  if (isLow && !wasLow) await emitEvent(q, orgId, 'inventory.low_stock', view)
 }
 
 export type StockService = ReturnType<typeof createStockService>

@@ -52,11 +52,27 @@ function clean(input: LocationInput): LocationInput {
   return out
 }
 
+/** How many (org, location) pairs a process remembers as existing before it starts afresh. */
+const KNOWN_LIMIT = 10_000
+
 export function createLocationsService() {
+  // Locations are never deleted and never change org, so once seen, an (org, id) pair exists for good: every
+  // order asks, and remembering the answer saves its transaction a round trip. Only positive answers are kept.
+  const known = new Set<string>()
+  const remember = (orgId: string, id: string) => {
+    if (known.size >= KNOWN_LIMIT) known.clear()
+    known.add(`${orgId}/${id}`)
+  }
+
   return {
-    async list(ctx: RequestContext, query: { limit: number; cursor?: string; is_active?: boolean }): Promise<Page<Location>> {
+    async list(
+      ctx: RequestContext,
+      query: { limit: number; cursor?: string; is_active?: boolean },
+    ): Promise<Page<Location>> {
       const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
-      const rows = await ctx.db.read((q) => repo.listLocations(q, ctx.orgId, { afterId, isActive: query.is_active, limit: query.limit + 1 }))
+      const rows = await ctx.db.read((q) =>
+        repo.listLocations(q, ctx.orgId, { afterId, isActive: query.is_active, limit: query.limit + 1 }),
+      )
       return toPage(rows, query.limit, (r) => [r.id], toLocation)
     },
 
@@ -86,7 +102,12 @@ export function createLocationsService() {
       })
     },
 
-    async update(ctx: RequestContext, id: string, input: LocationInput, expectedVersion: number | undefined): Promise<Location> {
+    async update(
+      ctx: RequestContext,
+      id: string,
+      input: LocationInput,
+      expectedVersion: number | undefined,
+    ): Promise<Location> {
       const w = clean(input)
       return ctx.db.tx(async (q) => {
         const row = await repo.updateLocation(q, ctx.orgId, id, w, expectedVersion)
@@ -113,8 +134,10 @@ export function createLocationsService() {
      * refunds and restocks at a closed store must still work; callers that sell refuse them themselves.
      */
     async assertExists(ctx: RequestContext, locationId: string, field: string): Promise<void> {
+      if (known.has(`${ctx.orgId}/${locationId}`)) return
       const row = await ctx.db.read((q) => repo.locationById(q, ctx.orgId, locationId))
       if (!row) throw invalid(field, 'does not name a location of this org', 'not_found')
+      remember(ctx.orgId, locationId)
     },
   }
 }

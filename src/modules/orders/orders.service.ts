@@ -108,6 +108,10 @@ export function createOrdersService(deps: OrdersDeps) {
           capturedTotal: 0n,
           note: input.note ?? '',
         })
+        const order = toOrder(row, lines)
+        // The event goes first so the stock statement is the last before COMMIT: the level rows it locks, which
+        // every concurrent sale of the same items waits for, are then held for the shortest time.
+        await emitEvent(q, ctx.orgId, 'order.created', order)
         await deps.inventory.applyChanges(
           ctx,
           priced.quoted.map((l, i) => ({
@@ -118,10 +122,10 @@ export function createOrdersService(deps: OrdersDeps) {
             reason: 'sale' as const,
             reference: { type: 'order', id: orderId },
             field: `lines.${i}`,
+            // The quote read the bundles in this transaction, so inventory need not look again.
+            components: l.components ?? [],
           })),
         )
-        const order = toOrder(row, lines)
-        await emitEvent(q, ctx.orgId, 'order.created', order)
         return order
       })
     },

@@ -22,6 +22,8 @@ export interface QuotedLine {
   basePrice: bigint
   unitPrice: bigint
   modifiers: { id: string; groupId: string; name: string; priceAdjustment: bigint }[]
+  /** Only on a bundle: its components. The quote reads them, so absence means a plain product. */
+  components?: { productId: string; variantId: string | null; quantity: number }[]
 }
 
 export interface PricingPort {
@@ -40,6 +42,7 @@ export interface StockChange {
   reason: 'sale' | 'return' | 'refund_restock' | 'layby_reserve' | 'layby_release'
   reference?: { type: string; id: string }
   field?: string
+  components?: { productId: string; variantId: string | null; quantity: number }[]
 }
 
 export interface InventoryPort {
