@@ -1,25 +1,18 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { clientFor, createMerchant, startTestApp, type TestApp } from '../support/harness.ts'
-
-type Api = ReturnType<typeof clientFor>
+import type { TestApp } from '../support/harness.ts'
+import { type Api, appWithTwoMerchants, created } from '../support/two-orgs.ts'
 
 describe('catalog categories and variants', () => {
   let app: TestApp
   let api: Api
   let other: Api
   before(async () => {
-    app = await startTestApp()
-    api = clientFor(app.api, (await createMerchant(app)).token)
-    other = clientFor(app.api, (await createMerchant(app)).token)
+    ;({ app, api, other } = await appWithTwoMerchants())
   })
   after(() => app.close())
 
-  const category = async (body: object) => {
-    const res = await api.post('/api/v1/categories', body)
-    assert.equal(res.status, 201, JSON.stringify(res.body))
-    return res.body.data
-  }
+  const category = (body: object) => created(api, '/api/v1/categories', body)
 
   it('creates, reads, updates and archives a category in a tree', async () => {
     const drinks = await category({ name: 'Drinks', sort_order: 1 })

@@ -1,25 +1,18 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { clientFor, createMerchant, startTestApp, type TestApp } from '../support/harness.ts'
-
-type Api = ReturnType<typeof clientFor>
+import { clientFor, createMerchant, type TestApp } from '../support/harness.ts'
+import { type Api, appWithTwoMerchants, created } from '../support/two-orgs.ts'
 
 describe('catalog modifier groups and options', () => {
   let app: TestApp
   let api: Api
   let other: Api
   before(async () => {
-    app = await startTestApp()
-    api = clientFor(app.api, (await createMerchant(app)).token)
-    other = clientFor(app.api, (await createMerchant(app)).token)
+    ;({ app, api, other } = await appWithTwoMerchants())
   })
   after(() => app.close())
 
-  const group = async (body: object) => {
-    const res = await api.post('/api/v1/modifiers', body)
-    assert.equal(res.status, 201, JSON.stringify(res.body))
-    return res.body.data
-  }
+  const group = (body: object) => created(api, '/api/v1/modifiers', body)
 
   it('creates a group with options and reads it back with SPEC fields', async () => {
     const milk = await group({

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { RequestContext } from '../../src/platform/http/context.ts'
 import { systemContext } from '../../src/platform/http/system-context.ts'
-import { clientFor, createMerchant, startTestApp, type TestApp } from '../support/harness.ts'
-
-type Api = ReturnType<typeof clientFor>
+import { clientFor, createMerchant, type TestApp } from '../support/harness.ts'
+import { type Api, appWithTwoMerchants } from '../support/two-orgs.ts'
 
 describe('catalog price lists, bundles and markdowns', () => {
   let app: TestApp
@@ -17,11 +16,9 @@ describe('catalog price lists, bundles and markdowns', () => {
   let category: any
   let ctx: RequestContext
   before(async () => {
-    app = await startTestApp()
-    const merchant = await createMerchant(app)
-    api = clientFor(app.api, merchant.token)
-    ctx = systemContext(app.runtime.database, merchant.orgId, ['catalog:read'])
-    other = clientFor(app.api, (await createMerchant(app)).token)
+    const started = await appWithTwoMerchants()
+    ;({ app, api, other } = started)
+    ctx = systemContext(app.runtime.database, started.merchant.orgId, ['catalog:read'])
     category = (await api.post('/api/v1/categories', { name: 'Drinks' })).body.data
     coffee = (
       await api.post('/api/v1/products', { name: 'Coffee', sku: 'COF', base_price: 4, category_id: category.id })

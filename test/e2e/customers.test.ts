@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { startTestApp, type TestApp } from '../support/harness.ts'
-import { openShop, outbox, payInFull, type Shop } from './orders.fixtures.ts'
+import type { TestApp } from '../support/harness.ts'
+import { appWithTwoShops } from '../support/two-orgs.ts'
+import { outbox, payInFull, type Shop } from './orders.fixtures.ts'
 
 describe('customers', () => {
   let app: TestApp
@@ -9,9 +10,7 @@ describe('customers', () => {
   let other: Shop
 
   before(async () => {
-    app = await startTestApp()
-    shop = await openShop(app)
-    other = await openShop(app)
+    ;({ app, shop, other } = await appWithTwoShops())
   })
   after(() => app.close())
 

@@ -2,15 +2,14 @@ import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import { type Browser, chromium, type Page } from 'playwright-core'
-import { startWebhookWorker, type WebhookWorker } from '../../src/modules/webhooks/index.ts'
-import { emitEvent } from '../../src/platform/events/outbox.ts'
+import type { WebhookWorker } from '../../src/modules/webhooks/index.ts'
 import { clientFor, createMerchant, type Merchant } from '../support/harness.ts'
-import { HttpsReceiver, testPki } from '../support/https-receiver.ts'
+import { HttpsReceiver } from '../support/https-receiver.ts'
 import { type ListeningApps, startListeningApps } from '../support/web.ts'
+import { emitAs, RECEIVER_ENV, sleep, startTestWorker } from '../support/webhook-fixtures.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
 const skip = existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('the Webhooks dashboard page in headless Chromium', { skip }, () => {
   let apps: ListeningApps
@@ -24,12 +23,8 @@ describe('the Webhooks dashboard page in headless Chromium', { skip }, () => {
 
   before(async () => {
     receiver = await new HttpsReceiver().start()
-    apps = await startListeningApps({
-      WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32',
-      WEBHOOK_RETRY_DELAYS: '',
-      WEBHOOK_TIMEOUT_MS: '2000',
-    })
-    worker = startWebhookWorker(apps.app.runtime, { ca: testPki().ca, pollMs: 40 })
+    apps = await startListeningApps(RECEIVER_ENV)
+    worker = startTestWorker(apps.app)
     merchant = await createMerchant(apps.app)
     api = clientFor(apps.app.api, merchant.token)
     integrationId = (await api.post('/api/v1/integrations', { name: 'Accounting', type: 'accounting' })).body.data.id
@@ -58,8 +53,7 @@ describe('the Webhooks dashboard page in headless Chromium', { skip }, () => {
     return res.body.data as { id: string; url: string }
   }
 
-  const emit = (type: string, data: object) =>
-    apps.app.runtime.database.transaction(merchant.orgId, (q) => emitEvent(q, merchant.orgId, type, data))
+  const emit = (type: string, data: object) => emitAs(apps.app, merchant, type, data)
 
   async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
     const deadline = Date.now() + timeoutMs

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { startWebhookWorker, type WebhookWorker } from '../../src/modules/webhooks/index.ts'
-import { emitEvent } from '../../src/platform/events/outbox.ts'
+import type { WebhookWorker } from '../../src/modules/webhooks/index.ts'
 import { clientFor, createMerchant, type Merchant } from '../support/harness.ts'
-import { HttpsReceiver, testPki } from '../support/https-receiver.ts'
+import { HttpsReceiver } from '../support/https-receiver.ts'
 import { Browser, hiddenValue, type ListeningApps, startListeningApps } from '../support/web.ts'
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { emitAs, RECEIVER_ENV, sleep, startTestWorker } from '../support/webhook-fixtures.ts'
 
 describe('the Webhooks dashboard page over HTTP', () => {
   let apps: ListeningApps
@@ -19,12 +17,8 @@ describe('the Webhooks dashboard page over HTTP', () => {
 
   before(async () => {
     receiver = await new HttpsReceiver().start()
-    apps = await startListeningApps({
-      WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32',
-      WEBHOOK_RETRY_DELAYS: '',
-      WEBHOOK_TIMEOUT_MS: '2000',
-    })
-    worker = startWebhookWorker(apps.app.runtime, { ca: testPki().ca, pollMs: 40 })
+    apps = await startListeningApps(RECEIVER_ENV)
+    worker = startTestWorker(apps.app)
     owner = await createMerchant(apps.app)
     api = clientFor(apps.app.api, owner.token)
     const integration = (await api.post('/api/v1/integrations', { name: 'Shop', type: 'ecommerce' })).body.data
@@ -35,9 +29,7 @@ describe('the Webhooks dashboard page over HTTP', () => {
       events: ['order.created'],
       description: '<b>shop</b>',
     })
-    await apps.app.runtime.database.transaction(owner.orgId, (q) =>
-      emitEvent(q, owner.orgId, 'order.created', { id: 'ord_web' }),
-    )
+    await emitAs(apps.app, owner, 'order.created', { id: 'ord_web' })
     for (let i = 0; i < 300 && !failedId; i++) {
       await sleep(50)
       failedId = (await api.get('/api/v1/webhooks/failed')).body.data[0]?.id

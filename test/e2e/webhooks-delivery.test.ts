@@ -3,14 +3,12 @@ import { after, before, describe, it } from 'node:test'
 import { verify as verifyServiceSignature } from '@octokit/webhooks-methods'
 import { Webhook } from 'standardwebhooks'
 import { AddressPolicy } from '../../src/modules/webhooks/address-policy.ts'
-import { startWebhookWorker, type WebhookWorker } from '../../src/modules/webhooks/index.ts'
+import type { WebhookWorker } from '../../src/modules/webhooks/index.ts'
 import { WebhookSender } from '../../src/modules/webhooks/sender.ts'
 import { Database } from '../../src/platform/db/database.ts'
-import { emitEvent } from '../../src/platform/events/outbox.ts'
 import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 import { HttpsReceiver, type Received, testPki } from '../support/https-receiver.ts'
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { emitAs, RECEIVER_ENV, sleep, startTestWorker, subscriber as subscribe } from '../support/webhook-fixtures.ts'
 
 /** GitHub-style verifiers take one `sha256=` value; during a rotation the header carries one per secret. */
 async function serviceSignatureValid(secret: string, r: Received): Promise<boolean> {
@@ -32,13 +30,12 @@ describe('webhook delivery from the outbox', () => {
   let app: TestApp
   let receiver: HttpsReceiver
   let worker: WebhookWorker
-  const startWorker = (options: { database?: Database } = {}) =>
-    startWebhookWorker(app.runtime, { ca: testPki().ca, pollMs: 40, random: () => 0.5, ...options })
+  const startWorker = (options: { database?: Database } = {}) => startTestWorker(app, { random: () => 0.5, ...options })
 
   before(async () => {
     receiver = await new HttpsReceiver().start()
     app = await startTestApp({
-      WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32',
+      ...RECEIVER_ENV,
       WEBHOOK_RETRY_DELAYS: '100ms,200ms',
       // Long enough for a loaded CI machine; the hanging receiver test waits this once.
       WEBHOOK_TIMEOUT_MS: '1500',
@@ -51,18 +48,9 @@ describe('webhook delivery from the outbox', () => {
     await app.close()
   })
 
-  /** A fresh org with one endpoint at `path`, so tests do not see each other's events. */
-  async function subscriber(path: string, events: string[]) {
-    const merchant = await createMerchant(app)
-    const api = clientFor(app.api, merchant.token)
-    const integration = (await api.post('/api/v1/integrations', { name: 'Receiver', type: 'custom' })).body.data
-    const res = await api.post(`/api/v1/integrations/${integration.id}/webhooks`, { url: receiver.url(path), events })
-    assert.equal(res.status, 201, JSON.stringify(res.body))
-    return { merchant, api, integration, hook: res.body.data as { id: string; secret: string } }
-  }
-
-  const emit = (m: Merchant, type: string, data: object) =>
-    app.runtime.database.transaction(m.orgId, (q) => emitEvent(q, m.orgId, type, data))
+  const subscriber = (path: string, events: string[]) =>
+    subscribe<{ id: string; secret: string }>(app, receiver, path, events)
+  const emit = (m: Merchant, type: string, data: object) => emitAs(app, m, type, data)
 
   it('delivers a committed event once, in the SPEC envelope, verifiably signed both ways', async () => {
     const { merchant, hook, api } = await subscriber('/signed', ['order.created'])

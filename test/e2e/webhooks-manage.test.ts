@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { startWebhookWorker, type WebhookWorker } from '../../src/modules/webhooks/index.ts'
-import { emitEvent } from '../../src/platform/events/outbox.ts'
+import type { WebhookWorker } from '../../src/modules/webhooks/index.ts'
 import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
-import { HttpsReceiver, testPki } from '../support/https-receiver.ts'
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { HttpsReceiver } from '../support/https-receiver.ts'
+import { emitAs, RECEIVER_ENV, sleep, startTestWorker, subscriber as subscribe } from '../support/webhook-fixtures.ts'
 
 describe('managing webhook endpoints and integrations', () => {
   let app: TestApp
@@ -14,12 +12,8 @@ describe('managing webhook endpoints and integrations', () => {
 
   before(async () => {
     receiver = await new HttpsReceiver().start()
-    app = await startTestApp({
-      WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32',
-      WEBHOOK_RETRY_DELAYS: '',
-      WEBHOOK_TIMEOUT_MS: '2000',
-    })
-    worker = startWebhookWorker(app.runtime, { ca: testPki().ca, pollMs: 40 })
+    app = await startTestApp(RECEIVER_ENV)
+    worker = startTestWorker(app)
   })
   after(async () => {
     await worker.stop()
@@ -27,17 +21,9 @@ describe('managing webhook endpoints and integrations', () => {
     await app.close()
   })
 
-  async function subscriber(path: string, events: string[]) {
-    const merchant = await createMerchant(app)
-    const api = clientFor(app.api, merchant.token)
-    const integration = (await api.post('/api/v1/integrations', { name: 'Receiver', type: 'custom' })).body.data
-    const res = await api.post(`/api/v1/integrations/${integration.id}/webhooks`, { url: receiver.url(path), events })
-    assert.equal(res.status, 201, JSON.stringify(res.body))
-    return { merchant, api, integration, hook: res.body.data as { id: string; version: number } }
-  }
-
-  const emit = (m: Merchant, type: string, data: object) =>
-    app.runtime.database.transaction(m.orgId, (q) => emitEvent(q, m.orgId, type, data))
+  const subscriber = (path: string, events: string[]) =>
+    subscribe<{ id: string; version: number }>(app, receiver, path, events)
+  const emit = (m: Merchant, type: string, data: object) => emitAs(app, m, type, data)
 
   it('changes the url, events and description of an endpoint, and delivers to the new url', async () => {
     const { merchant, api, integration, hook } = await subscriber('/before', ['order.created'])
@@ -139,7 +125,7 @@ describe('managing webhook endpoints and integrations', () => {
       assert.equal(test.body.data.status, 'pending')
       assert.equal((await api.delete(`/api/v1/integrations/${integration.id}/webhooks/${hook.id}`)).status, 204)
     } finally {
-      worker = startWebhookWorker(app.runtime, { ca: testPki().ca, pollMs: 40 })
+      worker = startTestWorker(app)
     }
     await sleep(400)
     assert.equal(receiver.on('/queued').length, 0)
@@ -197,7 +183,7 @@ describe('managing webhook endpoints and integrations', () => {
   }, async () => {
     await worker.stop()
     // A 20 s poll: only the notification can bring the event out in time.
-    worker = startWebhookWorker(app.runtime, { ca: testPki().ca, pollMs: 20_000 })
+    worker = startTestWorker(app, { pollMs: 20_000 })
     const { merchant } = await subscriber('/notified', ['order.created'])
     await sleep(500) // the first poll and the LISTEN are done
     const started = Date.now()

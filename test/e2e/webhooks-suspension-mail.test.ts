@@ -4,13 +4,11 @@ import { after, before, describe, it } from 'node:test'
 import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
 import { SMTPServer } from 'smtp-server'
-import { startWebhookWorker, type WebhookWorker } from '../../src/modules/webhooks/index.ts'
-import { emitEvent } from '../../src/platform/events/outbox.ts'
+import type { WebhookWorker } from '../../src/modules/webhooks/index.ts'
 import { LogMailer, SmtpMailer } from '../../src/platform/mail/index.ts'
-import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
-import { HttpsReceiver, testPki } from '../support/https-receiver.ts'
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { clientFor, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
+import { HttpsReceiver } from '../support/https-receiver.ts'
+import { emitAs, RECEIVER_ENV, sleep, startTestWorker, subscriber } from '../support/webhook-fixtures.ts'
 
 interface Mail {
   from: string
@@ -64,14 +62,12 @@ describe("the owner's notice when an endpoint is suspended", () => {
       mail.statusSeen = endpoints.body.data[0]?.status
     })
     app = await startTestApp({
-      WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32',
-      WEBHOOK_RETRY_DELAYS: '',
-      WEBHOOK_TIMEOUT_MS: '2000',
+      ...RECEIVER_ENV,
       SMTP_URL: smtp.url,
       SMTP_FROM: 'OpenTill <alerts@shop.test>',
       APP_URL: 'https://dashboard.shop.test',
     })
-    worker = startWebhookWorker(app.runtime, { ca: testPki().ca, pollMs: 40 })
+    worker = startTestWorker(app)
   })
   after(async () => {
     await worker.stop()
@@ -82,21 +78,12 @@ describe("the owner's notice when an endpoint is suspended", () => {
 
   async function failingSubscriber(path: string) {
     receiver.script(path, [], { status: 500 })
-    const merchant = await createMerchant(app)
+    const { merchant, api, hook } = await subscriber<{ id: string }>(app, receiver, path, ['order.created'])
     currentToken = merchant.token
-    const api = clientFor(app.api, merchant.token)
-    const integration = (await api.post('/api/v1/integrations', { name: 'Receiver', type: 'custom' })).body.data
-    const hook = (
-      await api.post(`/api/v1/integrations/${integration.id}/webhooks`, {
-        url: receiver.url(path),
-        events: ['order.created'],
-      })
-    ).body.data
     return { merchant, api, hook }
   }
 
-  const emit = (m: Merchant, type: string, data: object) =>
-    app.runtime.database.transaction(m.orgId, (q) => emitEvent(q, m.orgId, type, data))
+  const emit = (m: Merchant, type: string, data: object) => emitAs(app, m, type, data)
 
   async function waitUntil(predicate: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
     const deadline = Date.now() + timeoutMs
@@ -143,7 +130,7 @@ describe("the owner's notice when an endpoint is suspended", () => {
     await worker.stop()
     // Port 9 on loopback: nothing listens, the connection is refused at once.
     const broken = new SmtpMailer({ url: 'smtp://127.0.0.1:9', from: 'alerts@shop.test' })
-    worker = startWebhookWorker(app.runtime, { ca: testPki().ca, pollMs: 40, mailer: broken, log })
+    worker = startTestWorker(app, { mailer: broken, log })
     try {
       const { merchant, api } = await failingSubscriber('/down-too')
       for (let i = 0; i < 10; i++) await emit(merchant, 'order.created', { id: `ord_b${i}` })

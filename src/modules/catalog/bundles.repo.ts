@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import { updateVersioned } from './catalog.repo.ts'
+import { replacePositioned, rowById, updateVersioned } from './catalog.repo.ts'
 
 export interface BundleRow {
   id: string
@@ -45,8 +45,7 @@ export async function listBundles(
 }
 
 export async function bundleById(q: Queryable, orgId: string, id: string): Promise<BundleRow | undefined> {
-  const result = await q.query<BundleRow>(`SELECT ${columns} FROM bundles WHERE org_id = $1 AND id = $2`, [orgId, id])
-  return result.rows[0]
+  return rowById<BundleRow>(q, 'bundles', columns, orgId, id)
 }
 
 /** Components of the bundles whose id or whose product id is in `ids`, in their stored order. */
@@ -98,19 +97,11 @@ export async function replaceComponents(
   bundleId: string,
   components: readonly ComponentWrite[],
 ): Promise<void> {
-  await q.query('DELETE FROM bundle_components WHERE org_id = $1 AND bundle_id = $2', [orgId, bundleId])
-  await q.query(
-    `INSERT INTO bundle_components (org_id, bundle_id, product_id, variant_id, quantity, position)
-     SELECT $1, $2, c.product_id, c.variant_id, c.quantity, c.ord
-     FROM unnest($3::text[], $4::text[], $5::int[]) WITH ORDINALITY AS c(product_id, variant_id, quantity, ord)`,
-    [
-      orgId,
-      bundleId,
-      components.map((c) => c.productId),
-      components.map((c) => c.variantId),
-      components.map((c) => c.quantity),
-    ],
-  )
+  await replacePositioned(q, 'bundle_components', 'bundle_id', orgId, bundleId, [
+    { name: 'product_id', type: 'text', values: components.map((c) => c.productId) },
+    { name: 'variant_id', type: 'text', values: components.map((c) => c.variantId) },
+    { name: 'quantity', type: 'int', values: components.map((c) => c.quantity) },
+  ])
 }
 
 /** Bumps the version when the components change (they live in their own table). */
@@ -121,17 +112,4 @@ export async function touchBundle(
   expectedVersion: number | undefined,
 ): Promise<BundleRow | undefined> {
   return updateVersioned<BundleRow>(q, 'bundles', columns, orgId, id, {}, expectedVersion)
-}
-
-export async function deleteBundle(
-  q: Queryable,
-  orgId: string,
-  id: string,
-  expectedVersion: number | undefined,
-): Promise<boolean> {
-  const result = await q.query(
-    'DELETE FROM bundles WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)',
-    [orgId, id, expectedVersion ?? null],
-  )
-  return (result.rowCount ?? 0) > 0
 }

@@ -4,9 +4,11 @@ import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import type { Page } from '../../platform/http/pagination.ts'
 import * as repo from './bundles.repo.ts'
 import * as catalogRepo from './catalog.repo.ts'
+import { afterIdOf, pageWithChildren } from './child-rows.ts'
+import { removeVersioned } from './versioned.ts'
 
 export interface BundleComponent {
   product_id: string
@@ -99,27 +101,14 @@ export function createBundlesService() {
       ctx: RequestContext,
       query: { limit: number; cursor?: string; product_id?: string },
     ): Promise<Page<Bundle>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       return ctx.db.read(async (q) => {
         const rows = await repo.listBundles(q, ctx.orgId, {
           afterId,
           productId: query.product_id,
           limit: query.limit + 1,
         })
-        const components = rows.length
-          ? await repo.componentsOf(
-              q,
-              ctx.orgId,
-              'bundle',
-              rows.map((r) => r.id),
-            )
-          : []
-        return toPage(
-          rows,
-          query.limit,
-          (r) => [r.id],
-          (r) => toBundle(r, components),
-        )
+        return pageWithChildren(rows, query.limit, (ids) => repo.componentsOf(q, ctx.orgId, 'bundle', ids), toBundle)
       })
     },
 
@@ -174,12 +163,7 @@ export function createBundlesService() {
 
     /** The product stays; it simply stops being a bundle. */
     async remove(ctx: RequestContext, id: string, expectedVersion: number | undefined): Promise<void> {
-      await ctx.db.tx(async (q) => {
-        if (await repo.deleteBundle(q, ctx.orgId, id, expectedVersion)) return
-        const version = await catalogRepo.versionOf(q, 'bundles', ctx.orgId, id)
-        if (version === undefined) throw notFound('bundle')
-        throw staleVersion(version)
-      })
+      await removeVersioned(ctx, 'bundles', 'bundle', id, expectedVersion)
     },
 
     /**

@@ -64,3 +64,60 @@ export async function variantOwners(
   )
   return new Map(result.rows.map((r) => [r.id, { productId: r.product_id, isActive: r.is_active }]))
 }
+
+/** The DELETE every catalog resource runs: only when `expectedVersion` is absent or current. False: no row went. */
+export async function deleteVersioned(
+  q: Queryable,
+  table: string,
+  orgId: string,
+  id: string,
+  expectedVersion: number | undefined,
+): Promise<boolean> {
+  const result = await q.query(
+    `DELETE FROM ${table} WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)`,
+    [orgId, id, expectedVersion ?? null],
+  )
+  return (result.rowCount ?? 0) > 0
+}
+
+/** One child column for `replacePositioned`: its name, its PostgreSQL element type and one value per child. */
+export interface ChildColumn {
+  name: string
+  type: 'text' | 'int' | 'bigint'
+  values: readonly unknown[]
+}
+
+/**
+ * Replaces all child rows of one parent (price list prices, bundle components, a product's modifier groups) with
+ * the given ones, numbering `position` 1..n in the given order. One INSERT for any number of children.
+ */
+export async function replacePositioned(
+  q: Queryable,
+  table: string,
+  parentColumn: string,
+  orgId: string,
+  parentId: string,
+  columns: readonly ChildColumn[],
+): Promise<void> {
+  await q.query(`DELETE FROM ${table} WHERE org_id = $1 AND ${parentColumn} = $2`, [orgId, parentId])
+  const names = columns.map((c) => c.name)
+  const arrays = columns.map((c, i) => `$${i + 3}::${c.type}[]`)
+  await q.query(
+    `INSERT INTO ${table} (org_id, ${parentColumn}, ${names.join(', ')}, position)
+     SELECT $1, $2, ${names.map((n) => `c.${n}`).join(', ')}, c.ord
+     FROM unnest(${arrays.join(', ')}) WITH ORDINALITY AS c(${names.join(', ')}, ord)`,
+    [orgId, parentId, ...columns.map((c) => c.values)],
+  )
+}
+
+/** One row of a catalog table by id, within the org; `columns` come from the calling repo, never from input. */
+export async function rowById<R>(
+  q: Queryable,
+  table: string,
+  columns: string,
+  orgId: string,
+  id: string,
+): Promise<R | undefined> {
+  const result = await q.query<R>(`SELECT ${columns} FROM ${table} WHERE org_id = $1 AND id = $2`, [orgId, id])
+  return result.rows[0]
+}

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import { updateVersioned } from './catalog.repo.ts'
+import { rowById, updateVersioned } from './catalog.repo.ts'
 
 export interface CategoryRow {
   id: string
@@ -55,11 +55,7 @@ export async function listCategories(q: Queryable, orgId: string, f: CategoryFil
 }
 
 export async function categoryById(q: Queryable, orgId: string, id: string): Promise<CategoryRow | undefined> {
-  const result = await q.query<CategoryRow>(`SELECT ${columns} FROM categories WHERE org_id = $1 AND id = $2`, [
-    orgId,
-    id,
-  ])
-  return result.rows[0]
+  return rowById<CategoryRow>(q, 'categories', columns, orgId, id)
 }
 
 /** The ids on the way from `id` up to the root, `id` first; stops after 1,000 steps (a tree is never that deep). */

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import { updateVersioned } from './catalog.repo.ts'
+import { rowById, updateVersioned } from './catalog.repo.ts'
 
 export interface MarkdownRow {
   id: string
@@ -45,11 +45,7 @@ export async function listMarkdowns(
 }
 
 export async function markdownById(q: Queryable, orgId: string, id: string): Promise<MarkdownRow | undefined> {
-  const result = await q.query<MarkdownRow>(`SELECT ${columns} FROM markdowns WHERE org_id = $1 AND id = $2`, [
-    orgId,
-    id,
-  ])
-  return result.rows[0]
+  return rowById<MarkdownRow>(q, 'markdowns', columns, orgId, id)
 }
 
 export async function targetsOf(
@@ -116,19 +112,6 @@ export async function replaceTargets(
     id,
     productIds,
   ])
-}
-
-export async function deleteMarkdown(
-  q: Queryable,
-  orgId: string,
-  id: string,
-  expectedVersion: number | undefined,
-): Promise<boolean> {
-  const result = await q.query(
-    'DELETE FROM markdowns WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)',
-    [orgId, id, expectedVersion ?? null],
-  )
-  return (result.rowCount ?? 0) > 0
 }
 
 export async function categoryExists(q: Queryable, orgId: string, id: string): Promise<boolean> {

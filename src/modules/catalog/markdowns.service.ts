@@ -3,29 +3,22 @@ import type { Queryable } from '../../platform/db/database.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import type { Page } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as catalogRepo from './catalog.repo.ts'
+import { afterIdOf, pageWithChildren } from './child-rows.ts'
 import * as repo from './markdowns.repo.ts'
 import { parseWindow, type WindowInput } from './pricing.schemas.ts'
+import { removeVersioned } from './versioned.ts'
 
 type Kind = 'percentage' | 'amount'
 
-export interface Markdown {
-  id: string
-  name: string
-  kind: Kind
+/** A markdown as the API shows it: its row with the value in major units or percent, and its target products. */
+export interface Markdown extends Omit<repo.MarkdownRow, 'value'> {
   value: number
   currency: string
   product_ids: string[]
-  category_id: string | null
-  starts_at: Date | null
-  ends_at: Date | null
-  is_active: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
 }
 
 export interface MarkdownInput extends WindowInput {
@@ -104,7 +97,7 @@ export function createMarkdownsService(orgs: OrgsService) {
       ctx: RequestContext,
       query: { limit: number; cursor?: string; product_id?: string; category_id?: string; is_active?: boolean },
     ): Promise<Page<Markdown>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const currency = await orgs.currencyOf(ctx)
       return ctx.db.read(async (q) => {
         const rows = await repo.listMarkdowns(q, ctx.orgId, {
@@ -114,20 +107,12 @@ export function createMarkdownsService(orgs: OrgsService) {
           isActive: query.is_active,
           limit: query.limit + 1,
         })
-        const page = toPage(
+        return pageWithChildren(
           rows,
           query.limit,
-          (r) => [r.id],
-          (r) => r,
+          (ids) => repo.targetsOf(q, ctx.orgId, ids),
+          (r, targets) => toMarkdown(r, targets, currency),
         )
-        const targets = page.data.length
-          ? await repo.targetsOf(
-              q,
-              ctx.orgId,
-              page.data.map((r) => r.id),
-            )
-          : []
-        return { data: page.data.map((r) => toMarkdown(r, targets, currency)), pagination: page.pagination }
       })
     },
 
@@ -201,12 +186,7 @@ export function createMarkdownsService(orgs: OrgsService) {
     },
 
     async remove(ctx: RequestContext, id: string, expectedVersion: number | undefined): Promise<void> {
-      await ctx.db.tx(async (q) => {
-        if (await repo.deleteMarkdown(q, ctx.orgId, id, expectedVersion)) return
-        const version = await catalogRepo.versionOf(q, 'markdowns', ctx.orgId, id)
-        if (version === undefined) throw notFound('markdown')
-        throw staleVersion(version)
-      })
+      await removeVersioned(ctx, 'markdowns', 'markdown', id, expectedVersion)
     },
   }
 }

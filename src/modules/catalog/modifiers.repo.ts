@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import { updateVersioned } from './catalog.repo.ts'
+import { replacePositioned, updateVersioned } from './catalog.repo.ts'
 
 export interface GroupRow {
   id: string
@@ -111,20 +111,6 @@ export async function updateGroup(
   )
 }
 
-/** Deleting a group takes its options and its product attachments with it (ON DELETE CASCADE). */
-export async function deleteGroup(
-  q: Queryable,
-  orgId: string,
-  id: string,
-  expectedVersion: number | undefined,
-): Promise<boolean> {
-  const result = await q.query(
-    'DELETE FROM modifier_groups WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)',
-    [orgId, id, expectedVersion ?? null],
-  )
-  return (result.rowCount ?? 0) > 0
-}
-
 export async function insertOption(
   q: Queryable,
   orgId: string,
@@ -190,12 +176,9 @@ export async function setProductGroups(
   productId: string,
   groupIds: readonly string[],
 ): Promise<void> {
-  await q.query('DELETE FROM product_modifier_groups WHERE org_id = $1 AND product_id = $2', [orgId, productId])
-  await q.query(
-    `INSERT INTO product_modifier_groups (org_id, product_id, group_id, position)
-     SELECT $1, $2, g.id, g.ord FROM unnest($3::text[]) WITH ORDINALITY AS g(id, ord)`,
-    [orgId, productId, groupIds],
-  )
+  await replacePositioned(q, 'product_modifier_groups', 'product_id', orgId, productId, [
+    { name: 'group_id', type: 'text', values: groupIds },
+  ])
 }
 
 export async function productGroupIds(q: Queryable, orgId: string, productId: string): Promise<string[]> {

@@ -3,11 +3,13 @@ import type { Queryable } from '../../platform/db/database.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import type { Page } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as catalogRepo from './catalog.repo.ts'
+import { afterIdOf, pageWithChildren, withChildren } from './child-rows.ts'
 import * as repo from './modifiers.repo.ts'
+import { removeVersioned } from './versioned.ts'
 
 export interface ModifierOption {
   id: string
@@ -99,14 +101,23 @@ export function createModifiersService(orgs: OrgsService) {
     rows: repo.GroupRow[],
     currency: string,
   ): Promise<ModifierGroup[]> {
-    const options = rows.length
-      ? await repo.optionsOf(
-          q,
-          ctx.orgId,
-          rows.map((r) => r.id),
-        )
-      : []
-    return rows.map((r) => toGroup(r, options, currency))
+    return withChildren(
+      rows,
+      (ids) => repo.optionsOf(q, ctx.orgId, ids),
+      (r, options) => toGroup(r, options, currency),
+    )
+  }
+
+  /** An option write that matched no row: 404 when the group has no such option, else 409 with its version. */
+  async function optionMissingOrStale(
+    ctx: RequestContext,
+    q: Queryable,
+    groupId: string,
+    optionId: string,
+  ): Promise<never> {
+    const current = await repo.optionById(q, ctx.orgId, groupId, optionId)
+    if (!current) throw notFound('modifier option')
+    throw staleVersion(current.version)
   }
 
   async function load(ctx: RequestContext, q: Queryable, id: string, currency: string): Promise<ModifierGroup> {
@@ -120,7 +131,7 @@ export function createModifiersService(orgs: OrgsService) {
       ctx: RequestContext,
       query: { limit: number; cursor?: string; product_id?: string },
     ): Promise<Page<ModifierGroup>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const currency = await orgs.currencyOf(ctx)
       return ctx.db.read(async (q) => {
         const rows = await repo.listGroups(q, ctx.orgId, {
@@ -128,13 +139,12 @@ export function createModifiersService(orgs: OrgsService) {
           productId: query.product_id,
           limit: query.limit + 1,
         })
-        const page = toPage(
+        return pageWithChildren(
           rows,
           query.limit,
-          (r) => [r.id],
-          (r) => r,
+          (ids) => repo.optionsOf(q, ctx.orgId, ids),
+          (r, options) => toGroup(r, options, currency),
         )
-        return { data: await groupsWithOptions(ctx, q, page.data, currency), pagination: page.pagination }
       })
     },
 
@@ -202,12 +212,7 @@ export function createModifiersService(orgs: OrgsService) {
 
     /** Deletes the group, its options and its attachments to products; past orders keep their copied names. */
     async remove(ctx: RequestContext, id: string, expectedVersion: number | undefined): Promise<void> {
-      await ctx.db.tx(async (q) => {
-        if (await repo.deleteGroup(q, ctx.orgId, id, expectedVersion)) return
-        const version = await catalogRepo.versionOf(q, 'modifier_groups', ctx.orgId, id)
-        if (version === undefined) throw notFound('modifier group')
-        throw staleVersion(version)
-      })
+      await removeVersioned(ctx, 'modifier_groups', 'modifier group', id, expectedVersion)
     },
 
     async addOption(
@@ -242,11 +247,7 @@ export function createModifiersService(orgs: OrgsService) {
       const write = optionWrite(input, currency, '')
       const row = await ctx.db.tx(async (q) => {
         const updated = await repo.updateOption(q, ctx.orgId, groupId, optionId, write, expectedVersion)
-        if (!updated) {
-          const current = await repo.optionById(q, ctx.orgId, groupId, optionId)
-          if (!current) throw notFound('modifier option')
-          throw staleVersion(current.version)
-        }
+        if (!updated) return optionMissingOrStale(ctx, q, groupId, optionId)
         await repo.touchGroup(q, ctx.orgId, groupId)
         return updated
       })
@@ -264,9 +265,7 @@ export function createModifiersService(orgs: OrgsService) {
           await repo.touchGroup(q, ctx.orgId, groupId)
           return
         }
-        const current = await repo.optionById(q, ctx.orgId, groupId, optionId)
-        if (!current) throw notFound('modifier option')
-        throw staleVersion(current.version)
+        await optionMissingOrStale(ctx, q, groupId, optionId)
       })
     },
 

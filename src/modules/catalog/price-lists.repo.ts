@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import { updateVersioned } from './catalog.repo.ts'
+import { replacePositioned, rowById, updateVersioned } from './catalog.repo.ts'
 
 export interface PriceListRow {
   id: string
@@ -52,11 +52,7 @@ export async function listPriceLists(
 }
 
 export async function priceListById(q: Queryable, orgId: string, id: string): Promise<PriceListRow | undefined> {
-  const result = await q.query<PriceListRow>(`SELECT ${columns} FROM price_lists WHERE org_id = $1 AND id = $2`, [
-    orgId,
-    id,
-  ])
-  return result.rows[0]
+  return rowById<PriceListRow>(q, 'price_lists', columns, orgId, id)
 }
 
 export async function pricesOf(q: Queryable, orgId: string, listIds: readonly string[]): Promise<PriceRow[]> {
@@ -106,30 +102,9 @@ export async function replacePrices(
   listId: string,
   prices: readonly PriceWrite[],
 ): Promise<void> {
-  await q.query('DELETE FROM price_list_prices WHERE org_id = $1 AND price_list_id = $2', [orgId, listId])
-  await q.query(
-    `INSERT INTO price_list_prices (org_id, price_list_id, product_id, variant_id, price, position)
-     SELECT $1, $2, p.product_id, p.variant_id, p.price, p.ord
-     FROM unnest($3::text[], $4::text[], $5::bigint[]) WITH ORDINALITY AS p(product_id, variant_id, price, ord)`,
-    [
-      orgId,
-      listId,
-      prices.map((p) => p.productId),
-      prices.map((p) => p.variantId),
-      prices.map((p) => p.price.toString()),
-    ],
-  )
-}
-
-export async function deletePriceList(
-  q: Queryable,
-  orgId: string,
-  id: string,
-  expectedVersion: number | undefined,
-): Promise<boolean> {
-  const result = await q.query(
-    'DELETE FROM price_lists WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)',
-    [orgId, id, expectedVersion ?? null],
-  )
-  return (result.rowCount ?? 0) > 0
+  await replacePositioned(q, 'price_list_prices', 'price_list_id', orgId, listId, [
+    { name: 'product_id', type: 'text', values: prices.map((p) => p.productId) },
+    { name: 'variant_id', type: 'text', values: prices.map((p) => p.variantId) },
+    { name: 'price', type: 'bigint', values: prices.map((p) => p.price.toString()) },
+  ])
 }

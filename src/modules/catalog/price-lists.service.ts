@@ -3,25 +3,19 @@ import type { Queryable } from '../../platform/db/database.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import type { Page } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as catalogRepo from './catalog.repo.ts'
+import { afterIdOf, pageWithChildren } from './child-rows.ts'
 import * as repo from './price-lists.repo.ts'
 import { parseWindow, type WindowInput } from './pricing.schemas.ts'
+import { removeVersioned } from './versioned.ts'
 
-export interface PriceList {
-  id: string
-  name: string
-  location_id: string | null
-  starts_at: Date | null
-  ends_at: Date | null
-  is_active: boolean
+/** A price list as the API shows it: its row with its prices in major units of the org's currency. */
+export interface PriceList extends repo.PriceListRow {
   currency: string
   prices: { product_id: string; variant_id: string | null; price: number }[]
-  version: number
-  created_at: Date
-  updated_at: Date
 }
 
 export interface PriceInput {
@@ -92,7 +86,7 @@ export function createPriceListsService(orgs: OrgsService) {
       ctx: RequestContext,
       query: { limit: number; cursor?: string; location_id?: string; is_active?: boolean },
     ): Promise<Page<PriceList>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const currency = await orgs.currencyOf(ctx)
       return ctx.db.read(async (q) => {
         const rows = await repo.listPriceLists(q, ctx.orgId, {
@@ -101,20 +95,12 @@ export function createPriceListsService(orgs: OrgsService) {
           isActive: query.is_active,
           limit: query.limit + 1,
         })
-        const page = toPage(
+        return pageWithChildren(
           rows,
           query.limit,
-          (r) => [r.id],
-          (r) => r,
+          (ids) => repo.pricesOf(q, ctx.orgId, ids),
+          (r, prices) => toPriceList(r, prices, currency),
         )
-        const prices = page.data.length
-          ? await repo.pricesOf(
-              q,
-              ctx.orgId,
-              page.data.map((r) => r.id),
-            )
-          : []
-        return { data: page.data.map((r) => toPriceList(r, prices, currency)), pagination: page.pagination }
       })
     },
 
@@ -170,12 +156,7 @@ export function createPriceListsService(orgs: OrgsService) {
     },
 
     async remove(ctx: RequestContext, id: string, expectedVersion: number | undefined): Promise<void> {
-      await ctx.db.tx(async (q) => {
-        if (await repo.deletePriceList(q, ctx.orgId, id, expectedVersion)) return
-        const version = await catalogRepo.versionOf(q, 'price_lists', ctx.orgId, id)
-        if (version === undefined) throw notFound('price list')
-        throw staleVersion(version)
-      })
+      await removeVersioned(ctx, 'price_lists', 'price list', id, expectedVersion)
     },
   }
 }

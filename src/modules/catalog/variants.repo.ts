@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import { updateVersioned } from './catalog.repo.ts'
+import { rowById, updateVersioned } from './catalog.repo.ts'
 
 export interface VariantRow {
   id: string
@@ -42,11 +42,7 @@ export async function listVariants(
 }
 
 export async function variantById(q: Queryable, orgId: string, id: string): Promise<VariantRow | undefined> {
-  const result = await q.query<VariantRow>(`SELECT ${columns} FROM product_variants WHERE org_id = $1 AND id = $2`, [
-    orgId,
-    id,
-  ])
-  return result.rows[0]
+  return rowById<VariantRow>(q, 'product_variants', columns, orgId, id)
 }
 
 export async function insertVariant(

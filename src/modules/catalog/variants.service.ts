@@ -1,14 +1,15 @@
 import { newId } from '../../platform/crypto/ids.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
-import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as catalogRepo from './catalog.repo.ts'
+import { afterIdOf } from './child-rows.ts'
 import { skuTaken } from './products.repo.ts'
 import * as repo from './variants.repo.ts'
+import { missingOrStale } from './versioned.ts'
 
 export interface Variant {
   id: string
@@ -86,7 +87,7 @@ export function createVariantsService(orgs: OrgsService) {
       productId: string,
       query: { limit: number; cursor?: string; is_active?: boolean },
     ): Promise<Page<Variant>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const currency = await orgs.currencyOf(ctx)
       const rows = await ctx.db.read(async (q) => {
         if (!(await catalogRepo.productFlags(q, ctx.orgId, [productId])).has(productId)) throw notFound('product')
@@ -147,10 +148,7 @@ export function createVariantsService(orgs: OrgsService) {
         ctx.db.tx(async (q) => {
           if (write.sku && (await skuTaken(q, ctx.orgId, write.sku, id))) throw taken()
           const updated = await repo.updateVariant(q, ctx.orgId, id, write, expectedVersion)
-          if (updated) return updated
-          const version = await catalogRepo.versionOf(q, 'product_variants', ctx.orgId, id)
-          if (version === undefined) throw notFound('variant')
-          throw staleVersion(version)
+          return updated ?? missingOrStale(q, 'product_variants', ctx.orgId, id, 'variant')
         }),
       )
       return toVariant(row, currency)

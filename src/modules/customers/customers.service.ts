@@ -8,20 +8,8 @@ import { toMajor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './customers.repo.ts'
 
-export interface Customer {
-  id: string
-  first_name: string
-  last_name: string
-  email: string | null
-  phone: string | null
-  preferences: Record<string, unknown>
-  birthday: string | null
-  loyalty_member_id: string | null
-  note: string
-  version: number
-  created_at: Date
-  updated_at: Date
-}
+/** A customer as the API shows it: its row without the tenant column. */
+export type Customer = Omit<repo.CustomerRow, 'org_id'>
 
 export interface CustomerInput {
   first_name?: string

@@ -11,15 +11,8 @@ import type {
 } from '../webhooks/index.ts'
 import * as repo from './integrations.repo.ts'
 
-export interface Integration {
-  id: string
-  name: string
-  type: string
-  config: Record<string, unknown>
-  version: number
-  created_at: Date
-  updated_at: Date
-}
+/** An integration as the API shows it: its row without the tenant column. */
+export type Integration = Omit<repo.IntegrationRow, 'org_id'>
 
 function toIntegration(row: repo.IntegrationRow): Integration {
   return {

@@ -9,15 +9,8 @@ import type { LocationsService } from '../locations/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './registers.repo.ts'
 
-export interface Register {
-  id: string
-  location_id: string
-  name: string
-  open_shift_id: string | null
-  version: number
-  created_at: Date
-  updated_at: Date
-}
+/** A register as the API shows it: exactly its row. */
+export type Register = repo.RegisterRow
 
 export interface Shift {
   id: string
@@ -94,7 +87,12 @@ const actorOf = (ctx: RequestContext) => ctx.actor.userId ?? ctx.actor.clientId
 
 export function createRegistersService(orgs: OrgsService, locations: LocationsService) {
   /** The shift is not open: 404 when it is not the org's, else 409 saying what could not be done. */
-  async function notOpen(q: Parameters<typeof repo.shiftById>[0], ctx: RequestContext, shiftId: string, what: string): Promise<never> {
+  async function notOpen(
+    q: Parameters<typeof repo.shiftById>[0],
+    ctx: RequestContext,
+    shiftId: string,
+    what: string,
+  ): Promise<never> {
     const current = await repo.shiftById(q, ctx.orgId, shiftId)
     if (!current) throw notFound('shift')
     throw conflict(`shift ${shiftId} is ${current.status}; ${what}`)
@@ -103,7 +101,13 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
   /** Adds to a running total and writes the movement in one transaction; `then` runs inside it (events). */
   async function addCash<T>(
     ctx: RequestContext,
-    input: { shiftId: string; kind: 'in' | 'out' | 'sale' | 'refund'; amount: bigint; reason: string; reference: { type: string; id: string } | null },
+    input: {
+      shiftId: string
+      kind: 'in' | 'out' | 'sale' | 'refund'
+      amount: bigint
+      reason: string
+      reference: { type: string; id: string } | null
+    },
     then: (q: Parameters<typeof repo.shiftById>[0], shift: repo.ShiftRow, movement: repo.CashMovementRow) => Promise<T>,
   ): Promise<T> {
     return ctx.db.tx(async (q) => {
@@ -120,7 +124,11 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
       if (!name) throw invalid('name', 'must not be blank', 'required')
       return ctx.db.tx(async (q) => {
         await locations.assertExists(ctx, input.location_id, 'location_id')
-        const register = await repo.insertRegister(q, ctx.orgId, { id: newId('reg'), locationId: input.location_id, name })
+        const register = await repo.insertRegister(q, ctx.orgId, {
+          id: newId('reg'),
+          locationId: input.location_id,
+          name,
+        })
         await emitEvent(q, ctx.orgId, 'register.created', register)
         return register
       })
@@ -132,10 +140,20 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
       return row
     },
 
-    async listRegisters(ctx: RequestContext, query: { limit: number; cursor?: string; location_id?: string }): Promise<Page<Register>> {
+    async listRegisters(
+      ctx: RequestContext,
+      query: { limit: number; cursor?: string; location_id?: string },
+    ): Promise<Page<Register>> {
       const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
-      const rows = await ctx.db.read((q) => repo.listRegisters(q, ctx.orgId, { afterId, locationId: query.location_id, limit: query.limit + 1 }))
-      return toPage(rows, query.limit, (r) => [r.id], (r) => r)
+      const rows = await ctx.db.read((q) =>
+        repo.listRegisters(q, ctx.orgId, { afterId, locationId: query.location_id, limit: query.limit + 1 }),
+      )
+      return toPage(
+        rows,
+        query.limit,
+        (r) => [r.id],
+        (r) => r,
+      )
     },
 
     /** Opens a shift with a cash float; a register has at most one open shift (409). */
@@ -146,7 +164,8 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
         return await ctx.db.tx(async (q) => {
           const register = await repo.registerById(q, ctx.orgId, registerId)
           if (!register) throw notFound('register')
-          if (register.open_shift_id) throw conflict(`register ${registerId} already has an open shift: ${register.open_shift_id}`)
+          if (register.open_shift_id)
+            throw conflict(`register ${registerId} already has an open shift: ${register.open_shift_id}`)
           const row = await repo.insertShift(q, ctx.orgId, {
             id: newId('shf'),
             registerId,
@@ -160,7 +179,8 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
         })
       } catch (error) {
         // Two opens at once both saw no open shift; the partial unique index lets one through.
-        if (isUniqueViolation(error, 'shifts_one_open')) throw conflict(`register ${registerId} already has an open shift`)
+        if (isUniqueViolation(error, 'shifts_one_open'))
+          throw conflict(`register ${registerId} already has an open shift`)
         throw error
       }
     },
@@ -179,33 +199,60 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
       const currency = await orgs.currencyOf(ctx)
       const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
       const rows = await ctx.db.read((q) =>
-        repo.listShifts(q, ctx.orgId, { afterId, registerId: query.register_id, status: query.status, limit: query.limit + 1 }),
+        repo.listShifts(q, ctx.orgId, {
+          afterId,
+          registerId: query.register_id,
+          status: query.status,
+          limit: query.limit + 1,
+        }),
       )
-      return toPage(rows, query.limit, (r) => [r.id], (r) => toShift(r, currency))
+      return toPage(
+        rows,
+        query.limit,
+        (r) => [r.id],
+        (r) => toShift(r, currency),
+      )
     },
 
-    async listCashMovements(ctx: RequestContext, shiftId: string, query: { limit: number; cursor?: string }): Promise<Page<CashMovement>> {
+    async listCashMovements(
+      ctx: RequestContext,
+      shiftId: string,
+      query: { limit: number; cursor?: string },
+    ): Promise<Page<CashMovement>> {
       const currency = await orgs.currencyOf(ctx)
       const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
       const rows = await ctx.db.read(async (q) => {
         if (!(await repo.shiftById(q, ctx.orgId, shiftId))) throw notFound('shift')
         return repo.listCashMovements(q, ctx.orgId, { shiftId, afterId, limit: query.limit + 1 })
       })
-      return toPage(rows, query.limit, (r) => [r.id], (r) => toCashMovement(r, currency))
+      return toPage(
+        rows,
+        query.limit,
+        (r) => [r.id],
+        (r) => toCashMovement(r, currency),
+      )
     },
 
     /** Cash put into (float top-up) or taken out of (drop, payout) the drawer by hand. */
-    async moveCash(ctx: RequestContext, shiftId: string, input: { kind: 'in' | 'out'; amount: number; reason: string }): Promise<CashMovement> {
+    async moveCash(
+      ctx: RequestContext,
+      shiftId: string,
+      input: { kind: 'in' | 'out'; amount: number; reason: string },
+    ): Promise<CashMovement> {
       const currency = await orgs.currencyOf(ctx)
       const amount = toMinor(input.amount, currency, 'amount')
       if (amount === 0n) throw invalid('amount', 'must be greater than zero', 'out_of_range')
       const reason = input.reason.trim()
       if (!reason) throw invalid('reason', 'must not be blank', 'required')
-      return addCash(ctx, { shiftId, kind: input.kind, amount, reason, reference: null }, async (q, shift, movement) => {
-        const view = toCashMovement(movement, currency)
-        await emitEvent(q, ctx.orgId, 'shift.cash_moved', { ...view, shift: toShift(shift, currency) })
-        return view
-      })
+      return addCash(
+        ctx,
+        { shiftId, kind: input.kind, amount, reason, reference: null },
+        async (q, shift, movement) => {
+          const view = toCashMovement(movement, currency)
+          await emitEvent(q, ctx.orgId, 'shift.cash_moved', { ...view, shift: toShift(shift, currency) })
+          return view
+        },
+      )
     },
 
     /**

@@ -3,23 +3,8 @@ import type { EndpointRow } from './endpoints.repo.ts'
 
 /** The API's shapes of the webhooks module's rows (the secret never leaves through these). */
 
-export interface WebhookEndpoint {
-  id: string
-  integration_id: string
-  url: string
-  events: string[]
-  description: string
-  status: 'active' | 'suspended'
-  consecutive_failures: number
-  suspended_at: Date | null
-  suspension_reason: string | null
-  suspension_notified_at: Date | null
-  suspension_notified_by: string | null
-  previous_secret_expires_at: Date | null
-  version: number
-  created_at: Date
-  updated_at: Date
-}
+/** An endpoint as the API shows it: its row without the tenant column (the row type carries no secrets). */
+export type WebhookEndpoint = Omit<EndpointRow, 'org_id'>
 
 export function toEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
