@@ -4,8 +4,26 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { catalogRoutes } from './modules/catalog/index.ts'
+import { inventoryRoutes } from './modules/inventory/index.ts'
+import { locationRoutes } from './modules/locations/index.ts'
+import { registerRoutes } from './modules/registers/index.ts'
+import { catalogGraphql, documentGraphqlRoutes } from './modules/catalog/graphql/index.ts'
 import { authRoutes } from './modules/auth/index.ts'
+import { eventRoutes } from './modules/events/index.ts'
+import { kdsRoutes } from './modules/kds/index.ts'
+import { partnerRoutes } from './modules/partners/index.ts'
+import { integrationRoutes } from './modules/integrations/index.ts'
+import { webhooksRoutes } from './modules/webhooks/index.ts'
+import { oauthRoutes, oauthWellKnownRoutes } from './modules/oauth/index.ts'
+import { taxRoutes } from './modules/tax/index.ts'
+import { customerRoutes } from './modules/customers/index.ts'
+import { orderRoutes } from './modules/orders/index.ts'
+import { paymentRoutes } from './modules/payments/index.ts'
+import { giftCardRoutes } from './modules/gift-cards/index.ts'
+import { laybyRoutes } from './modules/laybys/index.ts'
+import { rateLimit } from './platform/rate-limit/index.ts'
 import { authenticate } from './platform/http/authenticate.ts'
+import { responseCache } from './platform/cache/index.ts'
 import { installErrorHandler } from './platform/http/error-handler.ts'
 import { healthRoutes } from './platform/http/health.ts'
 import { idempotency } from './platform/http/idempotency.ts'
@@ -70,6 +88,7 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
     },
+    transform: documentGraphqlRoutes as never,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   })
   if (config.env !== 'production') {
@@ -77,14 +96,33 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
   }
 
   await api.register(authenticate, runtime)
+  await api.register(rateLimit, { runtime, loginRoutes: ['/api/v1/auth/login'], tokenRoutes: ['/api/v1/oauth/token'] })
+  await api.register(responseCache, runtime)
+  await api.register(oauthWellKnownRoutes, { config: runtime.config, database: runtime.database })
   await api.register(idempotency, runtime)
   await api.register(healthRoutes, { database: runtime.database })
+  await api.register(catalogGraphql, { catalog: services.catalog, orgs: services.orgs, runtime })
   api.get('/openapi.json', { config: { scope: false }, schema: { hide: true } }, async () => api.swagger())
 
   await api.register(
     async (v1) => {
       await v1.register(authRoutes, { auth: services.auth })
       await v1.register(catalogRoutes, { catalog: services.catalog })
+      await v1.register(locationRoutes, { locations: services.locations })
+      await v1.register(inventoryRoutes, { inventory: services.inventory })
+      await v1.register(registerRoutes, { registers: services.registers })
+      await v1.register(eventRoutes, { events: services.events })
+      await v1.register(kdsRoutes, { kds: services.kds })
+      await v1.register(partnerRoutes, { partners: services.partners, invitations: services.invitations })
+      await v1.register(integrationRoutes, { integrations: services.integrations })
+      await v1.register(webhooksRoutes, { webhooks: services.webhooks })
+      await v1.register(oauthRoutes, { runtime, apps: services.oauth.apps, grants: services.oauth.grants })
+      await v1.register(taxRoutes, { tax: services.tax })
+      await v1.register(customerRoutes, { customers: services.customers })
+      await v1.register(orderRoutes, { orders: services.orders, refunds: services.refunds })
+      await v1.register(paymentRoutes, { payments: services.payments })
+      await v1.register(giftCardRoutes, { giftCards: services.giftCards })
+      await v1.register(laybyRoutes, { laybys: services.laybys })
     },
     { prefix: '/api/v1' },
   )

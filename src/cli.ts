@@ -3,17 +3,26 @@ import { loadConfig, type Plan } from './config.ts'
 import { migrate } from './platform/db/migrate.ts'
 import { openRuntime } from './platform/runtime.ts'
 import { serve } from './server.ts'
+import { runWorker } from './worker.ts'
 import { createServices } from './services.ts'
+import { systemContext } from './platform/http/system-context.ts'
+import { MERCHANT_SCOPES } from './modules/auth/index.ts'
 
 const usage = `usage: opentill <command> [options]
   serve                                  serve the API (what npm start runs)
+  worker                                 run background jobs (webhook delivery) without HTTP
   migrate                                apply pending database migrations
   create-org --name N --email E --password P [--plan starter|growth|pro|enterprise] [--currency USD]
+  create-app --org ORG_ID --name N --redirect-uri URI [--redirect-uri URI…] [--public] [--partner]
 On the embedded database, run commands other than serve while the server is stopped.`
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
   async serve() {
     await serve(loadConfig())
+  },
+
+  async worker() {
+    await runWorker(loadConfig())
   },
 
   async migrate() {
@@ -53,6 +62,36 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
       await runtime.close()
     }
   },
+}
+
+commands['create-app'] = async (args) => {
+  const { values } = parseArgs({
+    args,
+    options: {
+      org: { type: 'string' },
+      name: { type: 'string' },
+      'redirect-uri': { type: 'string', multiple: true },
+      public: { type: 'boolean', default: false },
+      partner: { type: 'boolean', default: false },
+    },
+  })
+  if (!values.org || !values.name || !values['redirect-uri']?.length) {
+    throw new Error('create-app needs --org, --name and at least one --redirect-uri')
+  }
+  if (!/^org_[0-9a-z]{1,64}$/.test(values.org)) throw new Error('--org must be an org id (org_…)')
+  const runtime = await openRuntime(loadConfig(), { migrate: true })
+  try {
+    const ctx = systemContext(runtime.database, values.org, MERCHANT_SCOPES)
+    const { app, clientSecret } = await createServices(runtime).oauth.apps.create(ctx, {
+      name: values.name,
+      redirectUris: values['redirect-uri'],
+      public: values.public,
+      partner: values.partner,
+    })
+    process.stdout.write(`${JSON.stringify(clientSecret ? { clientId: app.client_id, clientSecret } : { clientId: app.client_id })}\n`)
+  } finally {
+    await runtime.close()
+  }
 }
 
 const [command, ...rest] = process.argv.slice(2)

@@ -5,6 +5,7 @@ import { DatabaseRevocations, MemoryRevocations, RedisRevocations, type Revocati
 import { SigningKeys } from './crypto/signing-keys.ts'
 import { Database } from './db/database.ts'
 import { type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded.ts'
+import { type Maintenance, startAnalyzing } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
 
 /** Everything a process shares between its HTTP app, its workers and its commands. */
@@ -39,9 +40,12 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
   }
   let database: Database | undefined
   let redis: Redis | undefined
+  let maintenance: Maintenance | undefined
   try {
     if (options.migrate !== false) await migrate(ownerUrl, options.log)
     database = new Database({ connectionString: ownerUrl, max: embedded ? 4 : 20, sharedSession: embedded })
+    // PGlite has no autovacuum: keep its planner statistics fresh (a server's autovacuum does this).
+    if (embedded) maintenance = await startAnalyzing(database, options.log)
     redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) : undefined
     const keys = await SigningKeys.load(database)
     const accessTokens = new AccessTokens(keys, config.baseUrl, config.accessTokenTtlS)
@@ -60,12 +64,14 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
       ownerUrl,
       embedded,
       async close() {
+        maintenance?.stop()
         await db.close()
         if (redis) redis.disconnect()
         if (embeddedDb) await embeddedDb.stop()
       },
     }
   } catch (error) {
+    maintenance?.stop()
     await database?.close().catch(() => {})
     redis?.disconnect()
     await embeddedDb?.stop().catch(() => {})

@@ -24,9 +24,14 @@ describe('the API contract', () => {
       const success = Object.entries(op.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status))
       assert.ok(success.length > 0, `${method.toUpperCase()} ${path} declares no success response`)
       for (const [status, response] of success) {
-        if (status === '204') continue
-        const content = (response as { content?: Record<string, { schema?: unknown }> }).content
-        assert.ok(content && Object.values(content)[0]?.schema, `${method.toUpperCase()} ${path} ${status} has no schema`)
+        const { content, description } = response as { content?: Record<string, { schema?: unknown }>; description?: string }
+        // An empty answer (204, RFC 7009's 200) is declared with a description; @fastify/swagger says
+        // "Default Response" only for a route that declared nothing.
+        if (!content) {
+          assert.notEqual(description, 'Default Response', `${method.toUpperCase()} ${path} ${status} declares no schema`)
+          continue
+        }
+        assert.ok(Object.values(content)[0]?.schema, `${method.toUpperCase()} ${path} ${status} has no schema`)
       }
     }
   })

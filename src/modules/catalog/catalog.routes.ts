@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
+import { bumpCatalogAfterWrite } from '../../platform/cache/index.ts'
 import { bundleRoutes } from './bundles.routes.ts'
 import type { CatalogService } from './catalog.service.ts'
 import { categoryRoutes } from './categories.routes.ts'
@@ -10,6 +11,8 @@ import { variantRoutes } from './variants.routes.ts'
 
 /** Every catalog route; each resource has its own routes file. */
 export const catalogRoutes: FastifyPluginAsync<{ catalog: CatalogService }> = async (app, { catalog }) => {
+  // Every catalog write, of every resource, invalidates the org's cached catalog answers once it has committed.
+  app.addHook('onSend', bumpCatalogAfterWrite)
   await app.register(productRoutes, { products: catalog.products })
   await app.register(categoryRoutes, { categories: catalog.categories })
   await app.register(variantRoutes, { variants: catalog.variants })

@@ -14,7 +14,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
   app.get(
     '/products',
     {
-      config: { scope: 'catalog:read' },
+      config: { scope: 'catalog:read', responseCache: 'catalog' },
       schema: {
         tags,
         summary: 'List products, in creation order, filtered by category, active flag or a search text',
@@ -42,7 +42,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
   app.get(
     '/products/:id',
     {
-      config: { scope: 'catalog:read' },
+      config: { scope: 'catalog:read', responseCache: 'catalog' },
       schema: { tags, summary: 'One product', params: IdParams, response: { 200: DataOf(Product), ...errorResponses(401, 403, 404) } },
     },
     async (request) => ({ data: await products.get(request.ctx, request.params.id) }),

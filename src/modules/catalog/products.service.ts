@@ -20,8 +20,9 @@ export interface Product {
   tags: string[]
   is_active: boolean
   version: number
-  created_at: Date
-  updated_at: Date
+  /** ISO 8601 timestamps. */
+  created_at: string
+  updated_at: string
 }
 
 export interface ProductInput {

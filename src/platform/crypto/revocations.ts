@@ -6,6 +6,11 @@ import type { Database } from '../db/database.ts'
  * the record; the check each request makes goes to Redis when instances share one, to process memory when
  * the embedded database makes this the only process, and to the database otherwise.
  */
+/** The Redis key that marks a session revoked (also read by the rate limiter's one-round-trip admission). */
+export function revokedKey(sessionId: string): string {
+  return `opentill:revoked:${sessionId}`
+}
+
 export interface Revocations {
   isRevoked(sessionId: string): Promise<boolean>
   /** Revokes until `untilMs`, after which every token of the session has expired anyway. */
@@ -67,7 +72,7 @@ export class RedisRevocations implements Revocations {
   }
 
   async isRevoked(sessionId: string): Promise<boolean> {
-    return (await this.redis.exists(`opentill:revoked:${sessionId}`)) === 1
+    return (await this.redis.exists(revokedKey(sessionId))) === 1
   }
 
   async revoke(sessionId: string, untilMs: number): Promise<void> {
@@ -76,7 +81,7 @@ export class RedisRevocations implements Revocations {
   }
 
   private async remember(sessionId: string, untilMs: number): Promise<void> {
-    if (untilMs > Date.now()) await this.redis.set(`opentill:revoked:${sessionId}`, '1', 'PXAT', untilMs)
+    if (untilMs > Date.now()) await this.redis.set(revokedKey(sessionId), '1', 'PXAT', untilMs)
   }
 }
 

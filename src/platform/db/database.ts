@@ -59,13 +59,10 @@ export class Database {
       idleTimeoutMillis: 30_000,
       // A server applies the role at connection start and refuses the connection if it cannot.
       options: options.sharedSession ? undefined : `-c role=${APP_ROLE}`,
-    })
-    if (options.sharedSession) {
-      // PGlite ignores startup options; its one shared session takes the role before the first checkout's query.
-      this.pool.on('connect', (client) => {
-        client.query(`SET ROLE ${APP_ROLE}`).catch(() => {})
-      })
-    }
+      // PGlite ignores startup options: each new connection takes the role before it is handed out, and a
+      // connection that cannot is closed rather than used as the owner.
+      ...(options.sharedSession ? { onConnect: (client: pg.PoolClient) => client.query(`SET ROLE ${APP_ROLE}`) } : {}),
+    } as pg.PoolConfig)
     // An idle client that loses its connection must not take the process down.
     this.pool.on('error', () => {})
   }

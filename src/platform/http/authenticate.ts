@@ -1,17 +1,17 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import type { AccessTokens } from '../crypto/access-tokens.ts'
-import type { Revocations } from '../crypto/revocations.ts'
-import type { Database } from '../db/database.ts'
-import { forbidden, unauthorized } from '../errors/app-error.ts'
+import type { VerifiedAccess } from '../crypto/access-tokens.ts'
 import { orgDb } from '../db/org-db.ts'
+import { forbidden, unauthorized } from '../errors/app-error.ts'
+import { type Admission, admissionsOf } from '../rate-limit/admission.ts'
+import { tooManyRequests } from '../rate-limit/enforce.ts'
+import { orgLimitsOf } from '../rate-limit/org-limits.ts'
+import type { PlatformParts } from '../rate-limit/store.ts'
+import type { Runtime } from '../runtime.ts'
 import type { RequestContext } from './context.ts'
 
-export interface AuthenticateOptions {
-  database: Database
-  accessTokens: AccessTokens
-  revocations: Revocations
-}
+/** The registration options: the process runtime (or the parts of it the guard uses). */
+export type AuthenticateOptions = PlatformParts & Pick<Runtime, 'accessTokens'>
 
 /** The scope of routes any valid access token may call (its own session: logout, me). */
 export const ANY_TOKEN = 'any-token'
@@ -26,13 +26,55 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1] : null
 }
 
+/** The request context of verified claims that name an org. */
+export function contextOf(
+  runtime: Pick<Runtime, 'database'>,
+  request: FastifyRequest,
+  claims: VerifiedAccess,
+): RequestContext {
+  return {
+    orgId: claims.orgId,
+    actor: { kind: claims.actorKind, userId: claims.userId, clientId: claims.clientId },
+    scopes: new Set(claims.scopes),
+    sessionId: claims.sid,
+    requestId: String(request.id),
+    log: request.log,
+    db: orgDb(runtime.database, claims.orgId, () => request.ambientTx?.q),
+  }
+}
+
+/**
+ * Revocation, the org's rate limit (DECISIONS.md "Rate limits") and the catalog version in one step: one Redis
+ * round trip when instances share a Redis. Sets X-RateLimit-Limit and X-RateLimit-Remaining, also on a 429.
+ * Returns null for a revoked session (no token is taken for it).
+ */
+export async function admit(
+  runtime: PlatformParts,
+  reply: FastifyReply,
+  claims: VerifiedAccess,
+): Promise<Admission | null> {
+  const admissions = await admissionsOf(runtime)
+  const admission = await admissions.admit({
+    sessionId: claims.sid,
+    orgId: claims.orgId,
+    limit: await orgLimitsOf(runtime)(claims.orgId),
+  })
+  if (admission.revoked || !admission.decision) return null
+  const { decision } = admission
+  reply.header('x-ratelimit-limit', String(decision.limit)).header('x-ratelimit-remaining', String(decision.remaining))
+  if (!decision.allowed) throw tooManyRequests(decision, 'for this org')
+  return admission
+}
+
 /**
  * One guard for every route: each declares `config.scope` (or `false` for a public route) and a route without
- * a declaration refuses to register. The org comes only from the verified credential.
+ * a declaration refuses to register. The org comes only from the verified credential. The registration
+ * options are the process runtime.
  */
 export const authenticate = fp(
-  async (app: FastifyInstance, options: AuthenticateOptions) => {
+  async (app: FastifyInstance, runtime: AuthenticateOptions) => {
     app.decorateRequest('ctx', null as unknown as RequestContext)
+    app.decorateRequest('catalogVersion', null)
 
     app.addHook('onRoute', (route) => {
       const scope = route.config?.scope
@@ -41,31 +83,28 @@ export const authenticate = fp(
       }
     })
 
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       const scope = request.routeOptions.config?.scope
       if (!scope) return
       const token = bearerToken(request)
       if (!token) throw unauthorized()
-      const claims = await options.accessTokens.verify(token)
+      const claims = await runtime.accessTokens.verify(token)
       if (!claims) throw unauthorized('the access token is invalid or expired', INVALID_TOKEN)
-      if (await options.revocations.isRevoked(claims.sid)) {
-        throw unauthorized('the access token has been revoked', INVALID_TOKEN)
-      }
-      if (!claims.orgId) throw unauthorized('Unauthorized: missing orgId in token', INVALID_TOKEN)
-      if (scope !== ANY_TOKEN && !claims.scopes.includes(scope)) {
+      const scoped = scope === ANY_TOKEN || claims.scopes.includes(scope)
+      if (!claims.orgId || !scoped) {
+        // Refusals that take no rate-limit token; a revoked session is still told so first.
+        if (await runtime.revocations.isRevoked(claims.sid)) {
+          throw unauthorized('the access token has been revoked', INVALID_TOKEN)
+        }
+        if (!claims.orgId) throw unauthorized('Unauthorized: missing orgId in token', INVALID_TOKEN)
         throw forbidden(`this token lacks the ${scope} scope`, {
           'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
         })
       }
-      request.ctx = {
-        orgId: claims.orgId,
-        actor: { kind: claims.actorKind, userId: claims.userId, clientId: claims.clientId },
-        scopes: new Set(claims.scopes),
-        sessionId: claims.sid,
-        requestId: String(request.id),
-        log: request.log,
-        db: orgDb(options.database, claims.orgId, () => request.ambientTx?.q),
-      }
+      const admission = await admit(runtime, reply, claims)
+      if (!admission) throw unauthorized('the access token has been revoked', INVALID_TOKEN)
+      request.catalogVersion = admission.catalogVersion
+      request.ctx = contextOf(runtime, request, claims)
     })
   },
   { name: 'opentill-authenticate' },

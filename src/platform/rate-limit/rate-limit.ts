@@ -2,9 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Runtime } from '../runtime.ts'
 import { take } from './enforce.ts'
-import type { Limit } from './gcra.ts'
-import { orgPlan } from './org-limits.repo.ts'
-import { CREDENTIAL_LIMITS, limitOf, PLAN_LIMITS } from './plans.ts'
+import { CREDENTIAL_LIMITS } from './plans.ts'
 import { rateLimitStoreOf } from './store.ts'
 
 export interface RateLimitOptions {
@@ -14,8 +12,6 @@ export interface RateLimitOptions {
   /** OAuth token endpoints (client id in HTTP Basic or `client_id`). */
   tokenRoutes: readonly string[]
 }
-
-const PLAN_CACHE_MS = 30_000
 
 /** The account a token request is for: the HTTP Basic user or `client_id` (RFC 6749 §2.3.1). */
 function clientIdOf(request: FastifyRequest): string | null {
@@ -31,34 +27,23 @@ function clientIdOf(request: FastifyRequest): string | null {
 }
 
 /**
- * Per-org limits by plan on every authenticated route (SPEC "Rate limits", GCRA token bucket), with
- * X-RateLimit-Limit and X-RateLimit-Remaining on each answer and Retry-After on a 429; and per-account plus
- * per-address limits on the login and token endpoints against credential guessing.
+ * Per-account plus per-address limits on the login and token endpoints against credential guessing. The per-org
+ * limits by plan (SPEC "Rate limits", GCRA token bucket, X-RateLimit-* headers) are taken by the REST guard and
+ * the GraphQL context through admission.ts, on the same buckets.
  */
 export const rateLimit = fp(
   async (app: FastifyInstance, options: RateLimitOptions) => {
     const { runtime } = options
     const store = await rateLimitStoreOf(runtime)
-    const plans = new Map<string, { limit: Limit; until: number }>()
     const login = new Set(options.loginRoutes)
     const token = new Set(options.tokenRoutes)
 
-    async function limitOfOrg(orgId: string): Promise<Limit> {
-      const cached = plans.get(orgId)
-      if (cached && cached.until > Date.now()) return cached.limit
-      const row = await runtime.database.read(orgId, (q) => orgPlan(q, orgId))
-      const limit = row ? limitOf(row) : PLAN_LIMITS.starter
-      if (plans.size > 10_000) plans.clear()
-      plans.set(orgId, { limit, until: Date.now() + PLAN_CACHE_MS })
-      return limit
-    }
-
-    // Runs after the authenticate hook (registered earlier), so request.ctx names the verified org.
+    // Authenticated requests take their org's token in the guard (platform/http/authenticate.ts), together with
+    // the revocation check in one Redis round trip; this hook covers the credential endpoints, which have no org.
     app.addHook('onRequest', async (request, reply) => {
       const url = request.routeOptions.url ?? ''
-      if (request.ctx) {
-        await take(store, reply, `org:${request.ctx.orgId}`, await limitOfOrg(request.ctx.orgId), 'for this org', true)
-      } else if (login.has(url)) {
+      if (request.ctx) return
+      if (login.has(url)) {
         await take(store, reply, `login:ip:${request.ip}`, CREDENTIAL_LIMITS.loginPerAddress, 'from this address')
       } else if (token.has(url)) {
         await take(store, reply, `token:ip:${request.ip}`, CREDENTIAL_LIMITS.tokenPerAddress, 'from this address')

@@ -1,25 +1,15 @@
 import type { Redis } from 'ioredis'
+import { GCRA_LUA } from './gcra.lua.ts'
 import type { Decision, Limit, RateLimitStore } from './gcra.ts'
 
-/**
- * The same GCRA step as gcra.ts, run atomically inside Redis with Redis's own clock, so every instance shares
- * each bucket and clock skew between instances does not matter. The key expires once the bucket is full again.
- */
-const SCRIPT = `
-local interval = tonumber(ARGV[1])
-local capacity = tonumber(ARGV[2])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local stored = redis.call('GET', KEYS[1])
-local tat = now
-if stored then tat = math.max(tonumber(stored), now) end
-local nextTat = tat + interval
-if nextTat - now > capacity then
-  return {0, 0, tostring(nextTat - now - capacity)}
-end
-redis.call('SET', KEYS[1], tostring(nextTat), 'PX', math.ceil(nextTat - now) + 1000)
-return {1, math.floor((capacity - (nextTat - now)) / interval), '0'}
+const SCRIPT = `${GCRA_LUA}
+return take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
 `
+
+/** The Redis key of a bucket; `namespace` keeps deployments sharing one Redis apart. */
+export function bucketKey(namespace: string, key: string): string {
+  return `opentill:rl:${namespace}:${key}`
+}
 
 export class RedisRateLimitStore implements RateLimitStore {
   constructor(
@@ -36,7 +26,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     ).opentillGcra
     const [allowed, remaining, retry] = await run.call(
       this.redis,
-      `opentill:rl:${this.namespace}:${key}`,
+      bucketKey(this.namespace, key),
       interval,
       limit.burst * interval,
     )

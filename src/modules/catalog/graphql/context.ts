@@ -1,18 +1,9 @@
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { GraphQLError } from 'graphql'
-import type { AccessTokens } from '../../../platform/crypto/access-tokens.ts'
-import type { Revocations } from '../../../platform/crypto/revocations.ts'
-import type { Database } from '../../../platform/db/database.ts'
-import { orgDb } from '../../../platform/db/org-db.ts'
-import { bearerToken } from '../../../platform/http/authenticate.ts'
+import { admit, bearerToken, contextOf } from '../../../platform/http/authenticate.ts'
 import type { RequestContext } from '../../../platform/http/context.ts'
+import type { Runtime } from '../../../platform/runtime.ts'
 import { forbiddenError, unauthenticated } from './errors.ts'
-
-export interface AuthDeps {
-  database: Database
-  accessTokens: AccessTokens
-  revocations: Revocations
-}
 
 /** The credential of a GraphQL request: a request context, or the error every guarded field answers with. */
 export type GraphqlAuth = { ctx: RequestContext; error?: undefined } | { ctx?: undefined; error: GraphQLError }
@@ -21,30 +12,31 @@ export interface GraphqlContext {
   auth: GraphqlAuth
 }
 
+export interface GraphqlAdmission {
+  auth: GraphqlAuth
+  /** The org's catalog version when the answer may be cached, read before any database read. */
+  catalogVersion: string | null
+}
+
 /**
  * The same bearer verification as the REST guard (signature, expiry, revocation, org), but its verdict is kept
  * rather than thrown: the guard is per field, so that introspection needs no token and a refused field answers
- * in the GraphQL envelope.
+ * in the GraphQL envelope. A token that names an org takes one of the org's rate-limit tokens, on the same
+ * bucket as its REST calls; the 429 that refuses it is an HTTP answer, before any operation runs.
  */
-export async function authenticateGraphql(request: FastifyRequest, deps: AuthDeps): Promise<GraphqlAuth> {
+export async function admitGraphql(runtime: Runtime, request: FastifyRequest, reply: FastifyReply): Promise<GraphqlAdmission> {
+  const refused = (message: string): GraphqlAdmission => ({ auth: { error: unauthenticated(message) }, catalogVersion: null })
   const token = bearerToken(request)
-  if (!token) return { error: unauthenticated('Unauthorized: missing or invalid bearer token') }
-  const claims = await deps.accessTokens.verify(token)
-  if (!claims) return { error: unauthenticated('Unauthorized: the access token is invalid or expired') }
-  if (await deps.revocations.isRevoked(claims.sid))
-    return { error: unauthenticated('Unauthorized: the access token has been revoked') }
-  if (!claims.orgId) return { error: unauthenticated('Unauthorized: missing orgId in token') }
-  return {
-    ctx: {
-      orgId: claims.orgId,
-      actor: { kind: claims.actorKind, userId: claims.userId, clientId: claims.clientId },
-      scopes: new Set(claims.scopes),
-      sessionId: claims.sid,
-      requestId: String(request.id),
-      log: request.log,
-      db: orgDb(deps.database, claims.orgId),
-    },
+  if (!token) return refused('Unauthorized: missing or invalid bearer token')
+  const claims = await runtime.accessTokens.verify(token)
+  if (!claims) return refused('Unauthorized: the access token is invalid or expired')
+  if (!claims.orgId) {
+    if (await runtime.revocations.isRevoked(claims.sid)) return refused('Unauthorized: the access token has been revoked')
+    return refused('Unauthorized: missing orgId in token')
   }
+  const admission = await admit(runtime, reply, claims)
+  if (!admission) return refused('Unauthorized: the access token has been revoked')
+  return { auth: { ctx: contextOf(runtime, request, claims) }, catalogVersion: admission.catalogVersion }
 }
 
 /**

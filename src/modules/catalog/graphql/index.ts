@@ -3,3 +3,4 @@
 export { MAX_COST, MAX_DEPTH } from './limits.ts'
 export { type CatalogGraphqlOptions, catalogGraphql } from './plugin.ts'
 export { MAX_LIMIT } from './schema.ts'
+export { documentGraphqlRoutes } from './openapi.ts'

@@ -1,12 +1,17 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { GraphQLError } from 'graphql'
 import mercurius from 'mercurius'
 import type { Runtime } from '../../../platform/runtime.ts'
 import type { OrgsService } from '../../orgs/index.ts'
 import type { CatalogService } from '../catalog.service.ts'
-import { authenticateGraphql } from './context.ts'
+import { graphqlKey, serveCached } from '../../../platform/cache/index.ts'
+import { AppError } from '../../../platform/errors/app-error.ts'
+import { admitGraphql, type GraphqlAuth } from './context.ts'
+import { toGraphqlError } from './errors.ts'
 import { formatErrors } from './format-errors.ts'
 import { graphiqlRoutes } from './graphiql.ts'
 import { queryLimits } from './limits.ts'
+import { operationKind, operationOf } from './operation.ts'
 import { createGraphqlReads } from './reads.service.ts'
 import { createLoaders, createResolvers, scalarFieldResolvers } from './resolvers.ts'
 import { typeDefs } from './schema.ts'
@@ -18,7 +23,18 @@ export interface CatalogGraphqlOptions {
 }
 
 /** SPEC's endpoint, and the conventional one that also answers GET. */
-const PATHS = ['/catalog/graphql', '/graphql']
+export const GRAPHQL_PATHS = ['/catalog/graphql', '/graphql']
+const PATHS = GRAPHQL_PATHS
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    graphqlAuth: GraphqlAuth | null
+    /** Where a query's answer is stored once it is known to be a 200 without errors. */
+    graphqlCacheKey: string | null
+    /** The operation may have written to the catalog (anything but a single query). */
+    graphqlMayWrite: boolean
+  }
+}
 
 /**
  * The GraphQL catalog API. Each path gets its own mercurius instance (mercurius serves one path) over the same
@@ -29,7 +45,55 @@ export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (
   const reads = createGraphqlReads(orgs)
   const resolvers = { ...createResolvers(catalog, reads), ...scalarFieldResolvers }
   const loaders = createLoaders(reads)
-  const deps = { database: runtime.database, accessTokens: runtime.accessTokens, revocations: runtime.revocations }
+  app.decorateRequest('graphqlAuth', null)
+  app.decorateRequest('graphqlCacheKey', null)
+  app.decorateRequest('graphqlMayWrite', false)
+
+  // Before mercurius parses anything: the credential and rate limit once per request, then a cached answer for
+  // a query of the token's org at the org's current catalog version (SPEC's hot read), if there is one.
+  const isEndpoint = (request: FastifyRequest) => PATHS.includes(request.routeOptions.url ?? '')
+  app.addHook('preHandler', async (request, reply) => {
+    if (!isEndpoint(request)) return
+    let admitted: Awaited<ReturnType<typeof admitGraphql>>
+    try {
+      admitted = await admitGraphql(runtime, request, reply)
+    } catch (error) {
+      // The org's rate limit: HTTP 429 with Retry-After, in the GraphQL envelope, before any operation runs.
+      if (!(error instanceof AppError)) throw error
+      const refusal = toGraphqlError(error) as GraphQLError
+      return reply
+        .code(error.status)
+        .headers(error.headers ?? {})
+        .send({ data: null, errors: [refusal.toJSON()] })
+    }
+    request.graphqlAuth = admitted.auth
+    const { ctx } = admitted.auth
+    if (!ctx) return
+    const operation = operationOf(request)
+    const kind = operation && operationKind(operation.query, operation.operationName)
+    if (kind !== 'query' || !operation) {
+      request.graphqlMayWrite = true
+      return
+    }
+    const cache = request.server.catalogCache
+    if (!cache || admitted.catalogVersion === null) return
+    const key = graphqlKey(ctx.orgId, admitted.catalogVersion, ctx.scopes, operation.query, operation.variables, operation.operationName)
+    if (serveCached(cache, reply, key)) return reply
+    request.graphqlCacheKey = key
+  })
+
+  // After the resolvers' transactions have committed and before the client has the answer (see
+  // bumpCatalogAfterWrite): answers with errors are never kept, since an error may be about this one request.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const cache = request.server.catalogCache
+    if (!cache || !request.graphqlAuth?.ctx) return payload
+    if (request.graphqlMayWrite) await cache.versions.bump(request.graphqlAuth.ctx.orgId)
+    const key = request.graphqlCacheKey
+    if (typeof key === 'string' && reply.statusCode === 200 && typeof payload === 'string' && !payload.includes('"errors"')) {
+      cache.responses.set(key, Buffer.from(payload))
+    }
+    return payload
+  })
 
   for (const path of PATHS) {
     await app.register(async (scope) => {
@@ -39,7 +103,7 @@ export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (
         loaders,
         path,
         graphiql: false,
-        context: async (request) => ({ auth: await authenticateGraphql(request, deps) }),
+        context: (request: { graphqlAuth: GraphqlAuth | null }) => ({ auth: request.graphqlAuth }),
         validationRules: [queryLimits],
         errorFormatter: formatErrors as never,
         // Compiled execution (graphql-jit) for queries seen more than once: the catalog's hot path.

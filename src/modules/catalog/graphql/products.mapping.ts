@@ -36,8 +36,8 @@ export function toGraphqlProduct(p: Product): GraphqlProduct {
     categoryId: p.category_id,
     tags: p.tags,
     version: p.version,
-    createdAt: p.created_at.toISOString(),
-    updatedAt: p.updated_at.toISOString(),
+    createdAt: p.created_at,
+    updatedAt: p.updated_at,
   }
 }
 

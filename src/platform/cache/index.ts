@@ -1,0 +1,40 @@
+/** Cached catalog answers: per-org versions moved on by every catalog write, and a byte-bounded LRU of bodies. */
+import { deploymentNamespaceOf, type PlatformParts } from '../rate-limit/store.ts'
+import { type CatalogVersions, MemoryCatalogVersions, RedisCatalogVersions } from './catalog-versions.ts'
+import { ByteLru } from './lru.ts'
+
+export { type CatalogVersions, MemoryCatalogVersions, RedisCatalogVersions } from './catalog-versions.ts'
+export { graphqlKey, restKey } from './keys.ts'
+export { ByteLru } from './lru.ts'
+export { bumpCatalogAfterWrite, responseCache, serveCached } from './response-cache.ts'
+
+/** Enough for thousands of 17 kB pages; each process holds its own. */
+export const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024
+
+export interface CatalogCache {
+  versions: CatalogVersions
+  responses: ByteLru
+}
+
+const caches = new WeakMap<PlatformParts, Promise<CatalogCache | null>>()
+
+/**
+ * The process's catalog cache, or null when answers must not be cached: with Redis the versions are shared by
+ * every instance; on the embedded database there is one process, so memory is enough; a PostgreSQL server
+ * without Redis may have instances that could not tell each other about a write, so nothing is cached there.
+ */
+export function catalogCacheOf(runtime: PlatformParts): Promise<CatalogCache | null> {
+  let cache = caches.get(runtime)
+  if (!cache) {
+    cache = (async () => {
+      const responses = new ByteLru(RESPONSE_CACHE_BYTES, 1024 * 1024)
+      if (runtime.redis) {
+        return { versions: new RedisCatalogVersions(runtime.redis, await deploymentNamespaceOf(runtime)), responses }
+      }
+      if (runtime.embedded) return { versions: new MemoryCatalogVersions(), responses }
+      return null
+    })()
+    caches.set(runtime, cache)
+  }
+  return cache
+}

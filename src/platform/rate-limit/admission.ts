@@ -1,0 +1,111 @@
+import type { Redis } from 'ioredis'
+import { catalogCacheOf } from '../cache/index.ts'
+import { type CatalogVersions, catalogVersionKey, INIT_VERSION_LUA } from '../cache/catalog-versions.ts'
+import { type Revocations, revokedKey } from '../crypto/revocations.ts'
+import { GCRA_LUA } from './gcra.lua.ts'
+import type { Decision, Limit, RateLimitStore } from './gcra.ts'
+import { bucketKey } from './redis-store.ts'
+import { deploymentNamespaceOf, type PlatformParts, rateLimitStoreOf } from './store.ts'
+
+export interface AdmissionInput {
+  sessionId: string
+  orgId: string
+  limit: Limit
+}
+
+/** What an authenticated request needs to know before it runs: all of it in one round trip where Redis is used. */
+export interface Admission {
+  /** The session was revoked: nothing else was done (no token taken). */
+  revoked: boolean
+  /** The org's rate-limit verdict; null when revoked. */
+  decision: Decision | null
+  /** The org's catalog version, read before any database read; null when answers are not cached. */
+  catalogVersion: string | null
+}
+
+/** Revocation check, per-org rate-limit take and catalog version for one request. */
+export interface Admissions {
+  admit(input: AdmissionInput): Promise<Admission>
+}
+
+const SCRIPT = `${GCRA_LUA}${INIT_VERSION_LUA}
+if redis.call('EXISTS', KEYS[1]) == 1 then return {1} end
+local d = take(KEYS[2], tonumber(ARGV[1]), tonumber(ARGV[2]))
+return {0, d[1], d[2], d[3], versionOf(KEYS[3])}
+`
+
+type AdmitCommand = {
+  opentillAdmit(
+    revoked: string,
+    bucket: string,
+    version: string,
+    interval: number,
+    capacity: number,
+  ): Promise<[number, number?, number?, string?, string?]>
+}
+
+/**
+ * Instances sharing a Redis: one script checks the revocation mark, takes a token from the org's bucket and
+ * reads the org's catalog version, so an authenticated request costs one Redis round trip instead of two or three.
+ * The keys are those of RedisRevocations, RedisRateLimitStore and RedisCatalogVersions.
+ */
+export class RedisAdmissions implements Admissions {
+  private readonly command: AdmitCommand
+
+  constructor(
+    redis: Redis,
+    private readonly namespace: string,
+  ) {
+    redis.defineCommand('opentillAdmit', { numberOfKeys: 3, lua: SCRIPT })
+    this.command = redis as unknown as AdmitCommand
+  }
+
+  async admit({ sessionId, orgId, limit }: AdmissionInput): Promise<Admission> {
+    const interval = 60_000 / limit.perMinute
+    const [revoked, allowed, remaining, retry, version] = await this.command.opentillAdmit(
+      revokedKey(sessionId),
+      bucketKey(this.namespace, `org:${orgId}`),
+      catalogVersionKey(this.namespace, orgId),
+      interval,
+      limit.burst * interval,
+    )
+    if (revoked === 1) return { revoked: true, decision: null, catalogVersion: null }
+    return {
+      revoked: false,
+      decision: { allowed: allowed === 1, limit: limit.perMinute, remaining: remaining ?? 0, retryAfterMs: Number(retry) },
+      catalogVersion: String(version),
+    }
+  }
+}
+
+/** A single process (embedded database) or a server without Redis: the three ports asked in turn. */
+export class LocalAdmissions implements Admissions {
+  constructor(
+    private readonly revocations: Revocations,
+    private readonly store: RateLimitStore,
+    private readonly versions: CatalogVersions | null,
+  ) {}
+
+  async admit({ sessionId, orgId, limit }: AdmissionInput): Promise<Admission> {
+    if (await this.revocations.isRevoked(sessionId)) return { revoked: true, decision: null, catalogVersion: null }
+    const decision = await this.store.take(`org:${orgId}`, limit)
+    const catalogVersion = this.versions ? await this.versions.current(orgId) : null
+    return { revoked: false, decision, catalogVersion }
+  }
+}
+
+const admissions = new WeakMap<PlatformParts, Promise<Admissions>>()
+
+/** One per process runtime: Redis's single script when there is a Redis, the local ports otherwise. */
+export function admissionsOf(runtime: PlatformParts): Promise<Admissions> {
+  let found = admissions.get(runtime)
+  if (!found) {
+    found = (async () => {
+      if (runtime.redis) return new RedisAdmissions(runtime.redis, await deploymentNamespaceOf(runtime))
+      const cache = await catalogCacheOf(runtime)
+      return new LocalAdmissions(runtime.revocations, await rateLimitStoreOf(runtime), cache?.versions ?? null)
+    })()
+    admissions.set(runtime, found)
+  }
+  return found
+}
