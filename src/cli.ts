@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util'
 import { loadConfig, type Plan } from './config.ts'
+import { MERCHANT_SCOPES } from './modules/auth/index.ts'
 import { migrate } from './platform/db/migrate.ts'
+import { systemContext } from './platform/http/system-context.ts'
 import { openRuntime } from './platform/runtime.ts'
 import { serve } from './server.ts'
-import { runWorker } from './worker.ts'
 import { createServices } from './services.ts'
-import { systemContext } from './platform/http/system-context.ts'
-import { MERCHANT_SCOPES } from './modules/auth/index.ts'
+import { runWorker } from './worker.ts'
 
 const usage = `usage: opentill <command> [options]
   serve                                  serve the API (what npm start runs)
@@ -46,8 +46,10 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
         currency: { type: 'string', default: 'USD' },
       },
     })
-    if (!values.name || !values.email || !values.password) throw new Error('create-org needs --name, --email and --password')
-    if (!['starter', 'growth', 'pro', 'enterprise'].includes(values.plan!)) throw new Error('--plan must be starter, growth, pro or enterprise')
+    if (!values.name || !values.email || !values.password)
+      throw new Error('create-org needs --name, --email and --password')
+    if (!['starter', 'growth', 'pro', 'enterprise'].includes(values.plan!))
+      throw new Error('--plan must be starter, growth, pro or enterprise')
     const runtime = await openRuntime(loadConfig(), { migrate: true })
     try {
       const { org, owner } = await createServices(runtime).orgs.createOrg({
@@ -88,7 +90,9 @@ commands['create-app'] = async (args) => {
       public: values.public,
       partner: values.partner,
     })
-    process.stdout.write(`${JSON.stringify(clientSecret ? { clientId: app.client_id, clientSecret } : { clientId: app.client_id })}\n`)
+    process.stdout.write(
+      `${JSON.stringify(clientSecret ? { clientId: app.client_id, clientSecret } : { clientId: app.client_id })}\n`,
+    )
   } finally {
     await runtime.close()
   }

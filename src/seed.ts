@@ -28,7 +28,13 @@ export async function seedDemoIfEmpty(runtime: Runtime, services: Services): Pro
   if (hasOrgs) return null
   const email = 'owner@demo.opentill.dev'
   const password = randomBytes(9).toString('base64url')
-  const { org } = await services.orgs.createOrg({ name: 'Demo Café', email, password, ownerName: 'Demo Owner', currency: 'USD' })
+  const { org } = await services.orgs.createOrg({
+    name: 'Demo Café',
+    email,
+    password,
+    ownerName: 'Demo Owner',
+    currency: 'USD',
+  })
   const ctx = systemContext(runtime.database, org.id, MERCHANT_SCOPES)
   for (const product of sampleProducts) await services.catalog.products.create(ctx, product)
   return { orgId: org.id, email, password }

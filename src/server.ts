@@ -2,8 +2,8 @@ import { buildApp } from './app.ts'
 import type { Config } from './config.ts'
 import { openRuntime } from './platform/runtime.ts'
 import { seedDemoIfEmpty } from './seed.ts'
-import { startWorkers } from './worker.ts'
 import { buildWebApp } from './web/index.ts'
+import { startWorkers } from './worker.ts'
 
 /** `opentill serve`: open the database (migrating under its lock), seed a demo on first start, listen. */
 export async function serve(config: Config): Promise<void> {
@@ -19,13 +19,17 @@ export async function serve(config: Config): Promise<void> {
   const lines = [
     `OpenTill API listening on ${config.baseUrl}`,
     `  Consent screen and dashboard: ${config.appUrl}/dashboard`,
-    config.env !== 'production' ? `  API docs: ${config.baseUrl}/docs  (OpenAPI: ${config.baseUrl}/openapi.json)` : null,
+    config.env !== 'production'
+      ? `  API docs: ${config.baseUrl}/docs  (OpenAPI: ${config.baseUrl}/openapi.json)`
+      : null,
     runtime.embedded
       ? `  Database: embedded PostgreSQL (PGlite) in ${config.databaseUrl ?? config.dataDir}. It is single-process with relaxed durability: fine to try OpenTill or run one small store; for production set DATABASE_URL to a PostgreSQL server (move data with pg_dump, see docs/operations.md).`
       : '  Database: PostgreSQL server (DATABASE_URL)',
     config.redisUrl ? '  Redis: shared rate limits, revocations and live feeds' : null,
     workers ? '  Workers: webhook delivery runs in this process (WORKERS=false leaves it to `opentill worker`)' : null,
-    demo ? `  Demo org created. Log in: POST ${config.baseUrl}/api/v1/auth/login {"email":"${demo.email}","password":"${demo.password}"}` : null,
+    demo
+      ? `  Demo org created. Log in: POST ${config.baseUrl}/api/v1/auth/login {"email":"${demo.email}","password":"${demo.password}"}`
+      : null,
   ]
   process.stdout.write(`${lines.filter(Boolean).join('\n')}\n`)
 

@@ -1,22 +1,22 @@
-import type { Runtime } from './platform/runtime.ts'
 import { createAuthService } from './modules/auth/index.ts'
-import { createOrgsService } from './modules/orgs/index.ts'
 import { createCatalogService } from './modules/catalog/index.ts'
-import { createInventoryService } from './modules/inventory/index.ts'
-import { createLocationsService } from './modules/locations/index.ts'
-import { createRegistersService } from './modules/registers/index.ts'
-import { createEventsService } from './modules/events/index.ts'
-import { createKdsService } from './modules/kds/index.ts'
-import { createWebhooksService } from './modules/webhooks/index.ts'
-import { createIntegrationsService } from './modules/integrations/index.ts'
-import { createOAuthService } from './modules/oauth/index.ts'
-import { createInvitationsService, createPartnersService } from './modules/partners/index.ts'
-import { createTaxService } from './modules/tax/index.ts'
 import { createCustomersService } from './modules/customers/index.ts'
-import { createOrdersService, createRefundsService } from './modules/orders/index.ts'
+import { createEventsService } from './modules/events/index.ts'
 import { createGiftCardsService } from './modules/gift-cards/index.ts'
-import { createPaymentsService, TestProcessor } from './modules/payments/index.ts'
+import { createIntegrationsService } from './modules/integrations/index.ts'
+import { createInventoryService } from './modules/inventory/index.ts'
+import { createKdsService } from './modules/kds/index.ts'
 import { createLaybysService } from './modules/laybys/index.ts'
+import { createLocationsService } from './modules/locations/index.ts'
+import { createOAuthService } from './modules/oauth/index.ts'
+import { createOrdersService, createRefundsService } from './modules/orders/index.ts'
+import { createOrgsService } from './modules/orgs/index.ts'
+import { createInvitationsService, createPartnersService } from './modules/partners/index.ts'
+import { createPaymentsService, TestProcessor } from './modules/payments/index.ts'
+import { createRegistersService } from './modules/registers/index.ts'
+import { createTaxService } from './modules/tax/index.ts'
+import { createWebhooksService } from './modules/webhooks/index.ts'
+import type { Runtime } from './platform/runtime.ts'
 
 /** Each domain's service, wired once per process: domains call each other only through these. */
 export function createServices(runtime: Runtime) {
@@ -37,11 +37,55 @@ export function createServices(runtime: Runtime) {
   const tax = createTaxService(orgs)
   const customers = createCustomersService(orgs, () => orders)
   const giftCards = createGiftCardsService(orgs, customers)
-  const orders = createOrdersService({ orgs, pricing: catalog.pricing, tax, inventory, locations, customers, payments: () => payments.orderPort })
-  const payments = createPaymentsService({ orgs, orders, giftCards, processor: new TestProcessor(), registers: () => registers })
+  const orders = createOrdersService({
+    orgs,
+    pricing: catalog.pricing,
+    tax,
+    inventory,
+    locations,
+    customers,
+    payments: () => payments.orderPort,
+  })
+  const payments = createPaymentsService({
+    orgs,
+    orders,
+    giftCards,
+    processor: new TestProcessor(),
+    registers: () => registers,
+  })
   const refunds = createRefundsService({ orders, inventory, payments: () => payments.orderPort })
-  const laybys = createLaybysService({ orgs, orders, payments, inventory, locations, customers, pricing: catalog.pricing, tax })
-  return { auth, orgs, catalog, locations, inventory, registers, events, kds, webhooks, integrations, oauth, tax, customers, giftCards, orders, payments, refunds, laybys, invitations, partners }
+  const laybys = createLaybysService({
+    orgs,
+    orders,
+    payments,
+    inventory,
+    locations,
+    customers,
+    pricing: catalog.pricing,
+    tax,
+  })
+  return {
+    auth,
+    orgs,
+    catalog,
+    locations,
+    inventory,
+    registers,
+    events,
+    kds,
+    webhooks,
+    integrations,
+    oauth,
+    tax,
+    customers,
+    giftCards,
+    orders,
+    payments,
+    refunds,
+    laybys,
+    invitations,
+    partners,
+  }
 }
 
 export type Services = ReturnType<typeof createServices>

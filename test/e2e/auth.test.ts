@@ -12,7 +12,10 @@ describe('login sessions', () => {
   after(() => app.close())
 
   it('logs in with SPEC shape and a 900 s ES256 access token', async () => {
-    const res = await clientFor(app.api).post('/api/v1/auth/login', { email: merchant.email, password: merchant.password })
+    const res = await clientFor(app.api).post('/api/v1/auth/login', {
+      email: merchant.email,
+      password: merchant.password,
+    })
     assert.equal(res.status, 200)
     const { data } = res.body
     assert.equal(data.expiresIn, 900)
@@ -68,7 +71,10 @@ describe('login sessions', () => {
     const api = clientFor(app.api)
     const login = await api.post('/api/v1/auth/login', { email: merchant.email, password: merchant.password })
     const token = login.body.data.refreshToken
-    const results = await Promise.all([api.post('/api/v1/auth/refresh', { refreshToken: token }), api.post('/api/v1/auth/refresh', { refreshToken: token })])
+    const results = await Promise.all([
+      api.post('/api/v1/auth/refresh', { refreshToken: token }),
+      api.post('/api/v1/auth/refresh', { refreshToken: token }),
+    ])
     assert.deepEqual(results.map((r) => r.status).sort(), [200, 401])
   })
 

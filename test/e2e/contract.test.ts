@@ -16,19 +16,26 @@ describe('the API contract', () => {
     assert.equal(res.statusCode, 200)
     const doc = res.json()
     assert.equal(doc.openapi, '3.1.0')
-    const operations = Object.entries(doc.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>).flatMap(
-      ([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })),
-    )
+    const operations = Object.entries(
+      doc.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>,
+    ).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })))
     assert.ok(operations.some((o) => o.path === '/api/v1/products' && o.method === 'get'))
     for (const { path, method, op } of operations) {
       const success = Object.entries(op.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status))
       assert.ok(success.length > 0, `${method.toUpperCase()} ${path} declares no success response`)
       for (const [status, response] of success) {
-        const { content, description } = response as { content?: Record<string, { schema?: unknown }>; description?: string }
+        const { content, description } = response as {
+          content?: Record<string, { schema?: unknown }>
+          description?: string
+        }
         // An empty answer (204, RFC 7009's 200) is declared with a description; @fastify/swagger says
         // "Default Response" only for a route that declared nothing.
         if (!content) {
-          assert.notEqual(description, 'Default Response', `${method.toUpperCase()} ${path} ${status} declares no schema`)
+          assert.notEqual(
+            description,
+            'Default Response',
+            `${method.toUpperCase()} ${path} ${status} declares no schema`,
+          )
           continue
         }
         assert.ok(Object.values(content)[0]?.schema, `${method.toUpperCase()} ${path} ${status} has no schema`)

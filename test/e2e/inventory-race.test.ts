@@ -17,7 +17,12 @@ describe('inventory under concurrency', () => {
     return res.body.data.id as string
   }
   const stock = async (productId: string, locationId: string, quantity: number) => {
-    const res = await api.post('/api/v1/inventory/adjust', { product_id: productId, location_id: locationId, quantity, reason: 'received' })
+    const res = await api.post('/api/v1/inventory/adjust', {
+      product_id: productId,
+      location_id: locationId,
+      quantity,
+      reason: 'received',
+    })
     assert.equal(res.status, 201, JSON.stringify(res.body))
   }
   const level = async (productId: string, locationId: string) => {
@@ -28,7 +33,9 @@ describe('inventory under concurrency', () => {
     let sum = 0
     let cursor: string | null = null
     do {
-      const res = await api.get(`/api/v1/inventory/movements?product_id=${productId}&location_id=${locationId}&limit=200${cursor ? `&cursor=${cursor}` : ''}`)
+      const res = await api.get(
+        `/api/v1/inventory/movements?product_id=${productId}&location_id=${locationId}&limit=200${cursor ? `&cursor=${cursor}` : ''}`,
+      )
       for (const m of res.body.data) {
         assert.equal(m.quantity_after - m.quantity_before, m.quantity)
         sum += m.quantity
@@ -54,7 +61,14 @@ describe('inventory under concurrency', () => {
       const ctx = systemContext(app.runtime.database, merchant.orgId, [])
       return ctx.db.tx(() =>
         app.services.inventory.applyChanges(ctx, [
-          { productId, locationId: shop, quantity: -1, reason: 'sale', reference: { type: 'order', id: `ord_${i}` }, field: 'lines.0' },
+          {
+            productId,
+            locationId: shop,
+            quantity: -1,
+            reason: 'sale',
+            reference: { type: 'order', id: `ord_${i}` },
+            field: 'lines.0',
+          },
         ]),
       )
     })
@@ -82,7 +96,12 @@ describe('inventory under concurrency', () => {
     await stock(productId, shop, 10)
     const responses = await Promise.all(
       Array.from({ length: 50 }, () =>
-        api.post('/api/v1/inventory/adjust', { product_id: productId, location_id: shop, quantity: -1, reason: 'damaged' }),
+        api.post('/api/v1/inventory/adjust', {
+          product_id: productId,
+          location_id: shop,
+          quantity: -1,
+          reason: 'damaged',
+        }),
       ),
     )
     const statuses = responses.map((r) => r.status)
@@ -111,7 +130,8 @@ describe('inventory under concurrency', () => {
     )
     const transferResults = await Promise.all(transfers)
     const saleResults = await Promise.all(sales)
-    for (const r of [...transferResults, ...saleResults]) assert.ok(r.status === 201 || r.status === 409, `unexpected ${r.status}`)
+    for (const r of [...transferResults, ...saleResults])
+      assert.ok(r.status === 201 || r.status === 409, `unexpected ${r.status}`)
     const moved = transferResults.filter((r) => r.status === 201).length * 2
     const sold = saleResults.filter((r) => r.status === 201).length
     const shopLevel = await level(productId, shop)

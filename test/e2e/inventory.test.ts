@@ -22,7 +22,10 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
   const eventsOf = async (type: string) =>
     (
       await app.runtime.database.transaction(merchant.orgId, (q) =>
-        q.query<{ data: any }>('SELECT data FROM events WHERE org_id = $1 AND type = $2 ORDER BY id', [merchant.orgId, type]),
+        q.query<{ data: any }>('SELECT data FROM events WHERE org_id = $1 AND type = $2 ORDER BY id', [
+          merchant.orgId,
+          type,
+        ]),
       )
     ).rows.map((r) => r.data)
 
@@ -37,12 +40,29 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
 
   it('records a received adjustment as a movement with who, why, before, after and the client timestamp', async () => {
     const productId = await newProduct()
-    const res = await adjust({ product_id: productId, location_id: shop, quantity: 12, reason: 'received', note: 'PO 42', occurred_at: '2024-05-01T09:30:00.000Z' })
+    const res = await adjust({
+      product_id: productId,
+      location_id: shop,
+      quantity: 12,
+      reason: 'received',
+      note: 'PO 42',
+      occurred_at: '2024-05-01T09:30:00.000Z',
+    })
     assert.equal(res.status, 201)
     const m = res.body.data
     assert.match(m.id, /^imv_/)
     assert.deepEqual(
-      [m.product_id, m.variant_id, m.location_id, m.quantity, m.reason, m.quantity_before, m.quantity_after, m.note, m.reference],
+      [
+        m.product_id,
+        m.variant_id,
+        m.location_id,
+        m.quantity,
+        m.reason,
+        m.quantity_before,
+        m.quantity_after,
+        m.note,
+        m.reference,
+      ],
       [productId, null, shop, 12, 'received', 0, 12, 'PO 42', null],
     )
     assert.equal(m.actor.user_id, merchant.userId)
@@ -75,10 +95,22 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     assert.equal(badReason.body.errors[0].field, 'reason')
     const fractional = await adjust({ product_id: productId, location_id: shop, quantity: 1.5, reason: 'received' })
     assert.equal(fractional.status, 422)
-    const unknown = await adjust({ product_id: productId, location_id: shop, quantity: 1, reason: 'received', bin: 'A1' })
+    const unknown = await adjust({
+      product_id: productId,
+      location_id: shop,
+      quantity: 1,
+      reason: 'received',
+      bin: 'A1',
+    })
     assert.equal(unknown.status, 422)
     assert.equal(unknown.body.errors[0].field, 'bin')
-    const future = await adjust({ product_id: productId, location_id: shop, quantity: 1, reason: 'received', occurred_at: '2999-01-01T00:00:00.000Z' })
+    const future = await adjust({
+      product_id: productId,
+      location_id: shop,
+      quantity: 1,
+      reason: 'received',
+      occurred_at: '2999-01-01T00:00:00.000Z',
+    })
     assert.equal(future.status, 422)
     assert.equal(future.body.errors[0].field, 'occurred_at')
     assert.equal(await onHand(productId, shop), 3)
@@ -89,9 +121,15 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     await adjust({ product_id: productId, location_id: shop, quantity: 7, reason: 'received' })
     const count = await adjust({ product_id: productId, location_id: shop, quantity: 3, reason: 'count' })
     assert.equal(count.status, 201)
-    assert.deepEqual([count.body.data.quantity, count.body.data.quantity_before, count.body.data.quantity_after], [-4, 7, 3])
+    assert.deepEqual(
+      [count.body.data.quantity, count.body.data.quantity_before, count.body.data.quantity_after],
+      [-4, 7, 3],
+    )
     const first = await adjust({ product_id: productId, location_id: store2, quantity: 5, reason: 'count' })
-    assert.deepEqual([first.body.data.quantity, first.body.data.quantity_before, first.body.data.quantity_after], [5, 0, 5])
+    assert.deepEqual(
+      [first.body.data.quantity, first.body.data.quantity_before, first.body.data.quantity_after],
+      [5, 0, 5],
+    )
     const same = await adjust({ product_id: productId, location_id: store2, quantity: 5, reason: 'count' })
     assert.equal(same.status, 201)
     assert.equal(same.body.data.quantity, 0)
@@ -109,11 +147,18 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     assert.equal(await onHand(productId, shop), 1)
 
     const lenient = await createMerchant(app)
-    await app.runtime.database.transaction(lenient.orgId, (q) => q.query('UPDATE orgs SET allow_negative_stock = true WHERE id = $1', [lenient.orgId]))
+    await app.runtime.database.transaction(lenient.orgId, (q) =>
+      q.query('UPDATE orgs SET allow_negative_stock = true WHERE id = $1', [lenient.orgId]),
+    )
     const other = clientFor(app.api, lenient.token)
     const location = (await other.post('/api/v1/locations', { name: 'Pop-up' })).body.data.id
     const product = (await other.post('/api/v1/products', { name: 'Pre-sold', sku: 'neg-1' })).body.data.id
-    const oversold = await other.post('/api/v1/inventory/adjust', { product_id: product, location_id: location, quantity: -3, reason: 'theft' })
+    const oversold = await other.post('/api/v1/inventory/adjust', {
+      product_id: product,
+      location_id: location,
+      quantity: -3,
+      reason: 'theft',
+    })
     assert.equal(oversold.status, 201)
     assert.equal(oversold.body.data.quantity_after, -3)
     const level = (await other.get(`/api/v1/inventory/levels?product_id=${product}`)).body.data[0]
@@ -127,21 +172,54 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     const variant = await api.post(`/api/v1/products/${productId}/variants`, { name: 'Large', sku: `inv-var-${sku}` })
     assert.equal(variant.status, 201, JSON.stringify(variant.body))
     const variantId = variant.body.data.id
-    const res = await adjust({ product_id: productId, variant_id: variantId, location_id: shop, quantity: 4, reason: 'received' })
+    const res = await adjust({
+      product_id: productId,
+      variant_id: variantId,
+      location_id: shop,
+      quantity: 4,
+      reason: 'received',
+    })
     assert.equal(res.status, 201)
     assert.equal(res.body.data.variant_id, variantId)
     await adjust({ product_id: productId, location_id: shop, quantity: 1, reason: 'received' })
     const levels = (await api.get(`/api/v1/inventory/levels?product_id=${productId}`)).body.data
-    assert.deepEqual(levels.map((l: any) => [l.variant_id, l.on_hand]).sort(), [[null, 1], [variantId, 4]].sort())
+    assert.deepEqual(
+      levels.map((l: any) => [l.variant_id, l.on_hand]).sort(),
+      [
+        [null, 1],
+        [variantId, 4],
+      ].sort(),
+    )
     const byVariant = await api.get(`/api/v1/inventory/levels?variant_id=${variantId}`)
-    assert.deepEqual(byVariant.body.data.map((l: any) => l.on_hand), [4])
-    const short = await adjust({ product_id: productId, variant_id: variantId, location_id: shop, quantity: -5, reason: 'damaged' })
+    assert.deepEqual(
+      byVariant.body.data.map((l: any) => l.on_hand),
+      [4],
+    )
+    const short = await adjust({
+      product_id: productId,
+      variant_id: variantId,
+      location_id: shop,
+      quantity: -5,
+      reason: 'damaged',
+    })
     assert.equal(short.status, 409)
     assert.match(short.body.detail, /insufficient stock for inv-var-\d+ at Shop/)
-    const wrongProduct = await adjust({ product_id: otherProduct, variant_id: variantId, location_id: shop, quantity: 1, reason: 'received' })
+    const wrongProduct = await adjust({
+      product_id: otherProduct,
+      variant_id: variantId,
+      location_id: shop,
+      quantity: 1,
+      reason: 'received',
+    })
     assert.equal(wrongProduct.status, 422)
     assert.equal(wrongProduct.body.errors[0].field, 'variant_id')
-    const unknown = await adjust({ product_id: productId, variant_id: 'var_missing', location_id: shop, quantity: 1, reason: 'received' })
+    const unknown = await adjust({
+      product_id: productId,
+      variant_id: 'var_missing',
+      location_id: shop,
+      quantity: 1,
+      reason: 'received',
+    })
     assert.equal(unknown.status, 422)
     assert.equal(unknown.body.errors[0].field, 'variant_id')
   })
@@ -151,13 +229,23 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     const noProduct = await adjust({ product_id: 'prod_missing', location_id: shop, quantity: 1, reason: 'received' })
     assert.equal(noProduct.status, 422)
     assert.equal(noProduct.body.errors[0].field, 'product_id')
-    const noLocation = await adjust({ product_id: productId, location_id: 'loc_missing', quantity: 1, reason: 'received' })
+    const noLocation = await adjust({
+      product_id: productId,
+      location_id: 'loc_missing',
+      quantity: 1,
+      reason: 'received',
+    })
     assert.equal(noLocation.status, 422)
     assert.equal(noLocation.body.errors[0].field, 'location_id')
 
     const stranger = await createMerchant(app)
     const theirs = clientFor(app.api, stranger.token)
-    const foreignProduct = await theirs.post('/api/v1/inventory/adjust', { product_id: productId, location_id: shop, quantity: 1, reason: 'received' })
+    const foreignProduct = await theirs.post('/api/v1/inventory/adjust', {
+      product_id: productId,
+      location_id: shop,
+      quantity: 1,
+      reason: 'received',
+    })
     assert.equal(foreignProduct.status, 422)
     assert.equal(foreignProduct.body.errors[0].field, 'product_id')
     assert.deepEqual((await theirs.get('/api/v1/inventory/levels')).body.data, [])
@@ -186,15 +274,21 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
       { product_id: a, variant_id: null, quantity: 6 },
       { product_id: b, variant_id: null, quantity: 4 },
     ])
-    assert.deepEqual([await onHand(a, shop), await onHand(a, store2), await onHand(b, shop), await onHand(b, store2)], [4, 6, 0, 4])
+    assert.deepEqual(
+      [await onHand(a, shop), await onHand(a, store2), await onHand(b, shop), await onHand(b, store2)],
+      [4, 6, 0, 4],
+    )
     assert.deepEqual((await api.get(`/api/v1/inventory/transfers/${transfer.id}`)).body.data, transfer)
     const ledger = await api.get(`/api/v1/inventory/movements?reference_type=transfer&reference_id=${transfer.id}`)
-    assert.deepEqual(ledger.body.data.map((m: any) => [m.product_id, m.location_id, m.quantity, m.reason]), [
-      [a, shop, -6, 'transfer_out'],
-      [a, store2, 6, 'transfer_in'],
-      [b, shop, -4, 'transfer_out'],
-      [b, store2, 4, 'transfer_in'],
-    ])
+    assert.deepEqual(
+      ledger.body.data.map((m: any) => [m.product_id, m.location_id, m.quantity, m.reason]),
+      [
+        [a, shop, -6, 'transfer_out'],
+        [a, store2, 6, 'transfer_in'],
+        [b, shop, -4, 'transfer_out'],
+        [b, store2, 4, 'transfer_in'],
+      ],
+    )
     const events = await eventsOf('inventory.transfer_completed')
     assert.ok(events.some((e) => e.id === transfer.id))
   })
@@ -215,18 +309,38 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     assert.equal(short.status, 409)
     assert.equal(short.body.errors[0].field, 'lines.1')
     assert.deepEqual([await onHand(a, shop), await onHand(b, shop), await onHand(a, store2)], [5, 1, undefined])
-    const same = await api.post('/api/v1/inventory/transfer', { from_location_id: shop, to_location_id: shop, lines: [{ product_id: a, quantity: 1 }] })
+    const same = await api.post('/api/v1/inventory/transfer', {
+      from_location_id: shop,
+      to_location_id: shop,
+      lines: [{ product_id: a, quantity: 1 }],
+    })
     assert.equal(same.status, 422)
     assert.equal(same.body.errors[0].field, 'to_location_id')
-    const nowhere = await api.post('/api/v1/inventory/transfer', { from_location_id: shop, to_location_id: 'loc_nowhere', lines: [{ product_id: a, quantity: 1 }] })
+    const nowhere = await api.post('/api/v1/inventory/transfer', {
+      from_location_id: shop,
+      to_location_id: 'loc_nowhere',
+      lines: [{ product_id: a, quantity: 1 }],
+    })
     assert.equal(nowhere.status, 422)
     assert.equal(nowhere.body.errors[0].field, 'to_location_id')
-    const badProduct = await api.post('/api/v1/inventory/transfer', { from_location_id: shop, to_location_id: store2, lines: [{ product_id: 'prod_x', quantity: 1 }] })
+    const badProduct = await api.post('/api/v1/inventory/transfer', {
+      from_location_id: shop,
+      to_location_id: store2,
+      lines: [{ product_id: 'prod_x', quantity: 1 }],
+    })
     assert.equal(badProduct.status, 422)
     assert.equal(badProduct.body.errors[0].field, 'lines.0.product_id')
-    const empty = await api.post('/api/v1/inventory/transfer', { from_location_id: shop, to_location_id: store2, lines: [] })
+    const empty = await api.post('/api/v1/inventory/transfer', {
+      from_location_id: shop,
+      to_location_id: store2,
+      lines: [],
+    })
     assert.equal(empty.status, 422)
-    const zero = await api.post('/api/v1/inventory/transfer', { from_location_id: shop, to_location_id: store2, lines: [{ product_id: a, quantity: 0 }] })
+    const zero = await api.post('/api/v1/inventory/transfer', {
+      from_location_id: shop,
+      to_location_id: store2,
+      lines: [{ product_id: a, quantity: 0 }],
+    })
     assert.equal(zero.status, 422)
     assert.equal(zero.body.errors[0].field, 'lines.0.quantity')
     assert.equal((await api.get('/api/v1/inventory/transfers/trf_missing')).status, 404)
@@ -235,11 +349,19 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
   it('hides transfers from another merchant with 404', async () => {
     const a = await newProduct()
     await adjust({ product_id: a, location_id: shop, quantity: 1, reason: 'received' })
-    const { body } = await api.post('/api/v1/inventory/transfer', { from_location_id: shop, to_location_id: store2, lines: [{ product_id: a, quantity: 1 }] })
+    const { body } = await api.post('/api/v1/inventory/transfer', {
+      from_location_id: shop,
+      to_location_id: store2,
+      lines: [{ product_id: a, quantity: 1 }],
+    })
     const stranger = clientFor(app.api, (await createMerchant(app)).token)
     assert.equal((await stranger.get(`/api/v1/inventory/transfers/${body.data.id}`)).status, 404)
     const theirLocation = (await stranger.post('/api/v1/locations', { name: 'Theirs' })).body.data.id
-    const intoMine = await stranger.post('/api/v1/inventory/transfer', { from_location_id: theirLocation, to_location_id: shop, lines: [{ product_id: a, quantity: 1 }] })
+    const intoMine = await stranger.post('/api/v1/inventory/transfer', {
+      from_location_id: theirLocation,
+      to_location_id: shop,
+      lines: [{ product_id: a, quantity: 1 }],
+    })
     assert.equal(intoMine.status, 422)
     assert.equal(intoMine.body.errors[0].field, 'to_location_id')
   })
@@ -247,12 +369,18 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
   it('alerts at or below the reorder point and at zero, emitting low_stock and stockout once per crossing', async () => {
     const productId = await newProduct()
     await adjust({ product_id: productId, location_id: shop, quantity: 8, reason: 'received' })
-    const set = await api.put('/api/v1/inventory/reorder-points', { product_id: productId, location_id: shop, reorder_point: 5 })
+    const set = await api.put('/api/v1/inventory/reorder-points', {
+      product_id: productId,
+      location_id: shop,
+      reorder_point: 5,
+    })
     assert.equal(set.status, 200)
     assert.equal(set.body.data.reorder_point, 5)
     assert.equal(set.body.data.status, 'in_stock')
     const alertsFor = async () =>
-      (await api.get(`/api/v1/inventory/alerts?location_id=${shop}&limit=200`)).body.data.filter((l: any) => l.product_id === productId)
+      (await api.get(`/api/v1/inventory/alerts?location_id=${shop}&limit=200`)).body.data.filter(
+        (l: any) => l.product_id === productId,
+      )
 
     assert.deepEqual(await alertsFor(), [])
     await adjust({ product_id: productId, location_id: shop, quantity: -3, reason: 'damaged' })
@@ -272,12 +400,24 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
 
     await adjust({ product_id: productId, location_id: shop, quantity: 10, reason: 'received' })
     assert.deepEqual(await alertsFor(), [])
-    const cleared = await api.put('/api/v1/inventory/reorder-points', { product_id: productId, location_id: shop, reorder_point: null })
+    const cleared = await api.put('/api/v1/inventory/reorder-points', {
+      product_id: productId,
+      location_id: shop,
+      reorder_point: null,
+    })
     assert.equal(cleared.body.data.reorder_point, null)
-    const bad = await api.put('/api/v1/inventory/reorder-points', { product_id: productId, location_id: shop, reorder_point: -1 })
+    const bad = await api.put('/api/v1/inventory/reorder-points', {
+      product_id: productId,
+      location_id: shop,
+      reorder_point: -1,
+    })
     assert.equal(bad.status, 422)
     assert.equal(bad.body.errors[0].field, 'reorder_point')
-    const fresh = await api.put('/api/v1/inventory/reorder-points', { product_id: productId, location_id: store2, reorder_point: 2 })
+    const fresh = await api.put('/api/v1/inventory/reorder-points', {
+      product_id: productId,
+      location_id: store2,
+      reorder_point: 2,
+    })
     assert.deepEqual([fresh.body.data.on_hand, fresh.body.data.status], [0, 'out_of_stock'])
   })
 
@@ -296,14 +436,23 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     await adjust({ product_id: cup, location_id: shop, quantity: 10, reason: 'received' })
     await adjust({ product_id: saucer, location_id: shop, quantity: 3, reason: 'received' })
     const movements = await ctx.db.tx(() =>
-      app.services.inventory.applyChanges(ctx, [{ productId: set, locationId: shop, quantity: -3, reason: 'sale', reference: { type: 'order', id: 'ord_1' } }]),
+      app.services.inventory.applyChanges(ctx, [
+        { productId: set, locationId: shop, quantity: -3, reason: 'sale', reference: { type: 'order', id: 'ord_1' } },
+      ]),
     )
-    assert.deepEqual(movements.map((m) => [m.product_id, m.quantity, m.quantity_after]), [
-      [cup, -6, 4],
-      [saucer, -3, 0],
-    ])
+    assert.deepEqual(
+      movements.map((m) => [m.product_id, m.quantity, m.quantity_after]),
+      [
+        [cup, -6, 4],
+        [saucer, -3, 0],
+      ],
+    )
     await assert.rejects(
-      ctx.db.tx(() => app.services.inventory.applyChanges(ctx, [{ productId: set, locationId: shop, quantity: -1, reason: 'sale', field: 'lines.3' }])),
+      ctx.db.tx(() =>
+        app.services.inventory.applyChanges(ctx, [
+          { productId: set, locationId: shop, quantity: -1, reason: 'sale', field: 'lines.3' },
+        ]),
+      ),
       (error: any) => error.status === 409 && error.errors[0].field === 'lines.3',
     )
     assert.equal(await onHand(cup, shop), 4)
@@ -314,19 +463,46 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
 
   it('filters the ledger by product, location, reason, reference and date range, in pages', async () => {
     const productId = await newProduct()
-    await adjust({ product_id: productId, location_id: shop, quantity: 3, reason: 'received', occurred_at: '2024-01-10T10:00:00.000Z' })
-    await adjust({ product_id: productId, location_id: shop, quantity: -1, reason: 'damaged', occurred_at: '2024-02-10T10:00:00.000Z' })
-    await adjust({ product_id: productId, location_id: store2, quantity: 2, reason: 'received', occurred_at: '2024-03-10T10:00:00.000Z' })
+    await adjust({
+      product_id: productId,
+      location_id: shop,
+      quantity: 3,
+      reason: 'received',
+      occurred_at: '2024-01-10T10:00:00.000Z',
+    })
+    await adjust({
+      product_id: productId,
+      location_id: shop,
+      quantity: -1,
+      reason: 'damaged',
+      occurred_at: '2024-02-10T10:00:00.000Z',
+    })
+    await adjust({
+      product_id: productId,
+      location_id: store2,
+      quantity: 2,
+      reason: 'received',
+      occurred_at: '2024-03-10T10:00:00.000Z',
+    })
     await adjust({ product_id: productId, location_id: shop, quantity: 1, reason: 'return' })
-    const list = async (query: string) => (await api.get(`/api/v1/inventory/movements?product_id=${productId}&${query}`)).body.data
+    const list = async (query: string) =>
+      (await api.get(`/api/v1/inventory/movements?product_id=${productId}&${query}`)).body.data
     assert.equal((await list('')).length, 4)
     assert.equal((await list(`location_id=${store2}`)).length, 1)
-    assert.deepEqual((await list('reason=damaged')).map((m: any) => m.quantity), [-1])
-    assert.deepEqual((await list('from=2024-02-01T00:00:00Z&to=2024-03-31T00:00:00Z')).map((m: any) => m.reason), ['damaged', 'received'])
+    assert.deepEqual(
+      (await list('reason=damaged')).map((m: any) => m.quantity),
+      [-1],
+    )
+    assert.deepEqual(
+      (await list('from=2024-02-01T00:00:00Z&to=2024-03-31T00:00:00Z')).map((m: any) => m.reason),
+      ['damaged', 'received'],
+    )
     const seen: string[] = []
     let cursor: string | null = null
     do {
-      const page = await api.get(`/api/v1/inventory/movements?product_id=${productId}&limit=3${cursor ? `&cursor=${cursor}` : ''}`)
+      const page = await api.get(
+        `/api/v1/inventory/movements?product_id=${productId}&limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      )
       seen.push(...page.body.data.map((m: any) => m.id))
       cursor = page.body.pagination.nextCursor
     } while (cursor)
@@ -342,7 +518,9 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     const seen: string[] = []
     let cursor: string | null = null
     do {
-      const page = await api.get(`/api/v1/inventory/levels?location_id=${store2}&limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+      const page = await api.get(
+        `/api/v1/inventory/levels?location_id=${store2}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      )
       assert.equal(page.status, 200)
       assert.ok(page.body.data.every((l: any) => l.location_id === store2))
       seen.push(...page.body.data.map((l: any) => l.product_id))
@@ -362,6 +540,16 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     assert.equal((await staff.get('/api/v1/inventory/levels')).status, 200)
     assert.equal((await staff.get('/api/v1/inventory/alerts')).status, 200)
     const productId = await newProduct()
-    assert.equal((await staff.post('/api/v1/inventory/adjust', { product_id: productId, location_id: shop, quantity: 1, reason: 'received' })).status, 403)
+    assert.equal(
+      (
+        await staff.post('/api/v1/inventory/adjust', {
+          product_id: productId,
+          location_id: shop,
+          quantity: 1,
+          reason: 'received',
+        })
+      ).status,
+      403,
+    )
   })
 })

@@ -60,7 +60,11 @@ describe('locations', () => {
   it('updates fields with a version check and refuses a stale version with 409', async () => {
     const { body } = await api.post('/api/v1/locations', { name: 'Mall kiosk' })
     const id = body.data.id
-    const patched = await api.patch(`/api/v1/locations/${id}`, { name: 'Mall kiosk 2', is_active: false }, { 'if-match': '1' })
+    const patched = await api.patch(
+      `/api/v1/locations/${id}`,
+      { name: 'Mall kiosk 2', is_active: false },
+      { 'if-match': '1' },
+    )
     assert.equal(patched.status, 200)
     assert.equal(patched.body.data.name, 'Mall kiosk 2')
     assert.equal(patched.body.data.is_active, false)
@@ -92,7 +96,7 @@ describe('locations', () => {
     assert.equal((await api.get('/api/v1/locations?cursor=garbage')).status, 400)
   })
 
-  it('hides one merchant\'s locations from another with 404s', async () => {
+  it("hides one merchant's locations from another with 404s", async () => {
     const { body } = await api.post('/api/v1/locations', { name: 'Private' })
     const other = clientFor(app.api, (await createMerchant(app)).token)
     assert.equal((await other.get(`/api/v1/locations/${body.data.id}`)).status, 404)
@@ -105,12 +109,21 @@ describe('locations', () => {
     const { systemContext } = await import('../../src/platform/http/system-context.ts')
     const ctx = systemContext(app.runtime.database, merchant.orgId, [])
     await app.services.locations.assertExists(ctx, body.data.id, 'location_id')
-    await assert.rejects(app.services.locations.assertExists(ctx, 'loc_missing', 'lines.0.location_id'), (error: any) => {
-      assert.equal(error.status, 422)
-      assert.equal(error.errors[0].field, 'lines.0.location_id')
-      return true
-    })
+    await assert.rejects(
+      app.services.locations.assertExists(ctx, 'loc_missing', 'lines.0.location_id'),
+      (error: any) => {
+        assert.equal(error.status, 422)
+        assert.equal(error.errors[0].field, 'lines.0.location_id')
+        return true
+      },
+    )
     const foreign = await createMerchant(app)
-    await assert.rejects(app.services.locations.assertExists(systemContext(app.runtime.database, foreign.orgId, []), body.data.id, 'location_id'))
+    await assert.rejects(
+      app.services.locations.assertExists(
+        systemContext(app.runtime.database, foreign.orgId, []),
+        body.data.id,
+        'location_id',
+      ),
+    )
   })
 })

@@ -63,9 +63,17 @@ describe('products over REST', () => {
     const usd = await api.post('/api/v1/products', { name: 'X', sku: 'PREC-1', base_price: 1.234 })
     assert.equal(usd.status, 422)
     assert.equal(usd.body.errors[0].field, 'base_price')
-    const jpy = await clientFor(app.api, other.token).post('/api/v1/products', { name: 'Y', sku: 'PREC-2', base_price: 100.5 })
+    const jpy = await clientFor(app.api, other.token).post('/api/v1/products', {
+      name: 'Y',
+      sku: 'PREC-2',
+      base_price: 100.5,
+    })
     assert.equal(jpy.status, 422)
-    const ok = await clientFor(app.api, other.token).post('/api/v1/products', { name: 'Y', sku: 'PREC-3', base_price: 500 })
+    const ok = await clientFor(app.api, other.token).post('/api/v1/products', {
+      name: 'Y',
+      sku: 'PREC-3',
+      base_price: 500,
+    })
     assert.equal(ok.body.data.base_price, 500)
     assert.equal(ok.body.data.currency, 'JPY')
   })
@@ -128,15 +136,30 @@ describe('products over REST', () => {
     await client.delete(`/api/v1/products/${archived.body.data.id}`)
 
     const byCategory = await client.get('/api/v1/products?category_id=cat_drinks')
-    assert.deepEqual(byCategory.body.data.map((p: { sku: string }) => p.sku), ['S-1'])
+    assert.deepEqual(
+      byCategory.body.data.map((p: { sku: string }) => p.sku),
+      ['S-1'],
+    )
     const active = await client.get('/api/v1/products?is_active=true')
-    assert.deepEqual(active.body.data.map((p: { sku: string }) => p.sku), ['S-1', 'S-2'])
+    assert.deepEqual(
+      active.body.data.map((p: { sku: string }) => p.sku),
+      ['S-1', 'S-2'],
+    )
     const byName = await client.get('/api/v1/products?q=mocha')
-    assert.deepEqual(byName.body.data.map((p: { sku: string }) => p.sku), ['S-1', 'S-3'])
+    assert.deepEqual(
+      byName.body.data.map((p: { sku: string }) => p.sku),
+      ['S-1', 'S-3'],
+    )
     const bySku = await client.get('/api/v1/products?q=s-2')
-    assert.deepEqual(bySku.body.data.map((p: { sku: string }) => p.sku), ['S-2'])
+    assert.deepEqual(
+      bySku.body.data.map((p: { sku: string }) => p.sku),
+      ['S-2'],
+    )
     const byBarcode = await client.get('/api/v1/products?q=777123')
-    assert.deepEqual(byBarcode.body.data.map((p: { sku: string }) => p.sku), ['S-2'])
+    assert.deepEqual(
+      byBarcode.body.data.map((p: { sku: string }) => p.sku),
+      ['S-2'],
+    )
     const unknownCategory = await client.post('/api/v1/products', { name: 'Z', sku: 'S-4', category_id: 'cat_nope' })
     assert.equal(unknownCategory.status, 422)
     assert.equal(unknownCategory.body.errors[0].field, 'category_id')
@@ -170,7 +193,9 @@ describe('products over REST', () => {
     assert.equal(changed.status, 422)
 
     const burst = await Promise.all(
-      Array.from({ length: 8 }, () => api.post('/api/v1/products', { name: 'Burst', sku: 'BURST-1' }, { 'idempotency-key': 'key-burst' })),
+      Array.from({ length: 8 }, () =>
+        api.post('/api/v1/products', { name: 'Burst', sku: 'BURST-1' }, { 'idempotency-key': 'key-burst' }),
+      ),
     )
     for (const r of burst) assert.ok([201, 409].includes(r.status), `unexpected ${r.status}`)
     const ids = new Set(burst.filter((r) => r.status === 201).map((r) => r.body.data.id))

@@ -47,19 +47,45 @@ describe('registers and shifts', () => {
     const registerId = await newRegister()
     const shiftId = await openShift(registerId, 100)
     assert.equal((await api.get(`/api/v1/registers/${registerId}`)).body.data.open_shift_id, shiftId)
-    assert.equal((await api.post(`/api/v1/shifts/${shiftId}/cash`, { kind: 'in', amount: 20.05, reason: 'float top-up' })).status, 201)
+    assert.equal(
+      (await api.post(`/api/v1/shifts/${shiftId}/cash`, { kind: 'in', amount: 20.05, reason: 'float top-up' })).status,
+      201,
+    )
     const out = await api.post(`/api/v1/shifts/${shiftId}/cash`, { kind: 'out', amount: 15.1, reason: 'bank drop' })
     assert.equal(out.status, 201)
     assert.deepEqual([out.body.data.kind, out.body.data.amount, out.body.data.reason], ['out', 15.1, 'bank drop'])
     await ctx().db.tx(async () => {
       const c = ctx()
-      await app.services.registers.recordCashMovement(c, { shiftId, kind: 'sale', amount: 3333n, reference: { type: 'order', id: 'ord_a' } })
-      await app.services.registers.recordCashMovement(c, { shiftId, kind: 'sale', amount: 1n, reference: { type: 'order', id: 'ord_b' } })
-      await app.services.registers.recordCashMovement(c, { shiftId, kind: 'refund', amount: 333n, reference: { type: 'refund', id: 'ref_a' } })
+      await app.services.registers.recordCashMovement(c, {
+        shiftId,
+        kind: 'sale',
+        amount: 3333n,
+        reference: { type: 'order', id: 'ord_a' },
+      })
+      await app.services.registers.recordCashMovement(c, {
+        shiftId,
+        kind: 'sale',
+        amount: 1n,
+        reference: { type: 'order', id: 'ord_b' },
+      })
+      await app.services.registers.recordCashMovement(c, {
+        shiftId,
+        kind: 'refund',
+        amount: 333n,
+        reference: { type: 'refund', id: 'ref_a' },
+      })
     })
     const running = (await api.get(`/api/v1/shifts/${shiftId}`)).body.data
     assert.deepEqual(
-      [running.status, running.opening_float, running.cash_in, running.cash_out, running.cash_sales, running.cash_refunds, running.expected_amount],
+      [
+        running.status,
+        running.opening_float,
+        running.cash_in,
+        running.cash_out,
+        running.cash_sales,
+        running.cash_refunds,
+        running.expected_amount,
+      ],
       ['open', 100, 20.05, 15.1, 33.34, 3.33, 134.96],
     )
     const closed = await api.post(`/api/v1/shifts/${shiftId}/close`, { counted_amount: 134.9 })
@@ -71,13 +97,16 @@ describe('registers and shifts', () => {
     assert.equal((await api.get(`/api/v1/registers/${registerId}`)).body.data.open_shift_id, null)
 
     const ledger = await api.get(`/api/v1/shifts/${shiftId}/cash`)
-    assert.deepEqual(ledger.body.data.map((m: any) => [m.kind, m.amount, m.reference?.id ?? null]), [
-      ['in', 20.05, null],
-      ['out', 15.1, null],
-      ['sale', 33.33, 'ord_a'],
-      ['sale', 0.01, 'ord_b'],
-      ['refund', 3.33, 'ref_a'],
-    ])
+    assert.deepEqual(
+      ledger.body.data.map((m: any) => [m.kind, m.amount, m.reference?.id ?? null]),
+      [
+        ['in', 20.05, null],
+        ['out', 15.1, null],
+        ['sale', 33.33, 'ord_a'],
+        ['sale', 0.01, 'ord_b'],
+        ['refund', 3.33, 'ref_a'],
+      ],
+    )
   })
 
   it('allows one open shift per register, also when two opens race', async () => {
@@ -98,17 +127,35 @@ describe('registers and shifts', () => {
     const shiftId = await openShift(await newRegister(), 0)
     const zeroVariance = await api.post(`/api/v1/shifts/${shiftId}/close`, { counted_amount: 0 })
     assert.deepEqual([zeroVariance.body.data.expected_amount, zeroVariance.body.data.variance], [0, 0])
-    assert.equal((await api.post(`/api/v1/shifts/${shiftId}/cash`, { kind: 'in', amount: 1, reason: 'late' })).status, 409)
+    assert.equal(
+      (await api.post(`/api/v1/shifts/${shiftId}/cash`, { kind: 'in', amount: 1, reason: 'late' })).status,
+      409,
+    )
     assert.equal((await api.post(`/api/v1/shifts/${shiftId}/close`, { counted_amount: 0 })).status, 409)
     await assert.rejects(
-      ctx().db.tx(() => app.services.registers.recordCashMovement(ctx(), { shiftId, kind: 'sale', amount: 100n, reference: { type: 'order', id: 'o' } })),
+      ctx().db.tx(() =>
+        app.services.registers.recordCashMovement(ctx(), {
+          shiftId,
+          kind: 'sale',
+          amount: 100n,
+          reference: { type: 'order', id: 'o' },
+        }),
+      ),
       (error: any) => error.status === 409,
     )
     await assert.rejects(
-      app.services.registers.recordCashMovement(ctx(), { shiftId: 'shf_missing', kind: 'sale', amount: 100n, reference: { type: 'order', id: 'o' } }),
+      app.services.registers.recordCashMovement(ctx(), {
+        shiftId: 'shf_missing',
+        kind: 'sale',
+        amount: 100n,
+        reference: { type: 'order', id: 'o' },
+      }),
       (error: any) => error.status === 404,
     )
-    assert.equal((await api.post('/api/v1/shifts/shf_missing/cash', { kind: 'in', amount: 1, reason: 'x' })).status, 404)
+    assert.equal(
+      (await api.post('/api/v1/shifts/shf_missing/cash', { kind: 'in', amount: 1, reason: 'x' })).status,
+      404,
+    )
     assert.equal((await api.post('/api/v1/shifts/shf_missing/close', { counted_amount: 1 })).status, 404)
     assert.equal((await api.get('/api/v1/shifts/shf_missing')).status, 404)
     assert.equal((await api.post('/api/v1/registers/reg_missing/shifts/open', { opening_float: 1 })).status, 404)
@@ -170,7 +217,10 @@ describe('registers and shifts', () => {
     assert.equal((await stranger.post(`/api/v1/registers/${registerId}/shifts/open`, { opening_float: 1 })).status, 404)
     assert.equal((await stranger.get(`/api/v1/shifts/${shiftId}`)).status, 404)
     assert.equal((await stranger.get(`/api/v1/shifts/${shiftId}/cash`)).status, 404)
-    assert.equal((await stranger.post(`/api/v1/shifts/${shiftId}/cash`, { kind: 'out', amount: 10, reason: 'steal' })).status, 404)
+    assert.equal(
+      (await stranger.post(`/api/v1/shifts/${shiftId}/cash`, { kind: 'out', amount: 10, reason: 'steal' })).status,
+      404,
+    )
     assert.equal((await stranger.post(`/api/v1/shifts/${shiftId}/close`, { counted_amount: 0 })).status, 404)
     assert.deepEqual((await stranger.get('/api/v1/shifts')).body.data, [])
     const intoMyLocation = await stranger.post('/api/v1/registers', { location_id: locationId, name: 'Sneaky' })
@@ -183,8 +233,14 @@ describe('registers and shifts', () => {
     await api.post(`/api/v1/shifts/${shiftId}/cash`, { kind: 'in', amount: 2, reason: 'coins' })
     await api.post(`/api/v1/shifts/${shiftId}/close`, { counted_amount: 3 })
     const { rows } = await app.runtime.database.transaction(merchant.orgId, (q) =>
-      q.query<{ type: string }>(`SELECT type FROM events WHERE org_id = $1 AND (data->>'id' = $2 OR data->'shift'->>'id' = $2) ORDER BY id`, [merchant.orgId, shiftId]),
+      q.query<{ type: string }>(
+        `SELECT type FROM events WHERE org_id = $1 AND (data->>'id' = $2 OR data->'shift'->>'id' = $2) ORDER BY id`,
+        [merchant.orgId, shiftId],
+      ),
     )
-    assert.deepEqual(rows.map((r) => r.type), ['shift.opened', 'shift.cash_moved', 'shift.closed'])
+    assert.deepEqual(
+      rows.map((r) => r.type),
+      ['shift.opened', 'shift.cash_moved', 'shift.closed'],
+    )
   })
 })

@@ -32,7 +32,14 @@ describe('tenant isolation by row-level security', () => {
     await apiB.post('/api/v1/products', { name: 'B only', sku: 'B-1' }, { 'idempotency-key': 'rls-b' })
     owner = new pg.Client({ connectionString: app.runtime.ownerUrl })
     await owner.connect()
-    const result = await owner.query<{ name: string; has_org_id: boolean; rls: boolean; forced: boolean; policies: string[]; column: string }>(
+    const result = await owner.query<{
+      name: string
+      has_org_id: boolean
+      rls: boolean
+      forced: boolean
+      policies: string[]
+      column: string
+    }>(
       `SELECT c.relname AS name,
               EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'org_id' AND NOT a.attisdropped) AS has_org_id,
               c.relrowsecurity AS rls, c.relforcerowsecurity AS forced,
@@ -86,7 +93,10 @@ describe('tenant isolation by row-level security', () => {
         await owner.query("SELECT set_config('app.org_id', $1, true)", [a.orgId])
         const leaked = await owner.query(`SELECT count(*)::int AS n FROM ${table.name} WHERE org_id <> $1`, [a.orgId])
         assert.equal(leaked.rows[0].n, 0, `${table.name} shows another org's rows`)
-        const updated = await owner.query(`UPDATE ${table.name} SET "${table.column}" = "${table.column}" WHERE org_id = $1`, [b.orgId])
+        const updated = await owner.query(
+          `UPDATE ${table.name} SET "${table.column}" = "${table.column}" WHERE org_id = $1`,
+          [b.orgId],
+        )
         assert.equal(updated.rowCount, 0, `${table.name} lets another org's rows be updated`)
         const deleted = await owner.query(`DELETE FROM ${table.name} WHERE org_id = $1`, [b.orgId])
         assert.equal(deleted.rowCount, 0, `${table.name} lets another org's rows be deleted`)

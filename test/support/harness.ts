@@ -100,7 +100,12 @@ export interface Call {
 
 /** A JSON client bound to a bearer token, for terse tests. */
 export function clientFor(api: FastifyInstance, token?: string) {
-  const call = async (method: InjectOptions['method'], url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Call> => {
+  const call = async (
+    method: InjectOptions['method'],
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Call> => {
     const response = await api.inject({
       method,
       url,

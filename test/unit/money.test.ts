@@ -39,10 +39,17 @@ describe('money', () => {
   it('allocates a total over weights so the parts always sum to it', () => {
     assert.deepEqual(allocate(100n, [1n, 1n, 1n]), [34n, 33n, 33n])
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 9n), max: 10n ** 9n }), fc.array(fc.bigInt({ min: 0n, max: 10n ** 6n }), { minLength: 1, maxLength: 10 }), (total, weights) => {
-        const parts = allocate(total, weights)
-        assert.equal(parts.reduce((a, b) => a + b, 0n), total)
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 9n), max: 10n ** 9n }),
+        fc.array(fc.bigInt({ min: 0n, max: 10n ** 6n }), { minLength: 1, maxLength: 10 }),
+        (total, weights) => {
+          const parts = allocate(total, weights)
+          assert.equal(
+            parts.reduce((a, b) => a + b, 0n),
+            total,
+          )
+        },
+      ),
     )
   })
 })

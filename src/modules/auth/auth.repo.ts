@@ -62,8 +62,16 @@ export async function emailTaken(q: Queryable, email: string): Promise<boolean> 
   return (await orgOfEmail(q, email)) !== null
 }
 
-export async function insertSession(q: Queryable, s: { id: string; orgId: string; userId: string; scopes: string[] }): Promise<void> {
-  await q.query('INSERT INTO auth_sessions (id, org_id, user_id, scopes) VALUES ($1, $2, $3, $4)', [s.id, s.orgId, s.userId, s.scopes])
+export async function insertSession(
+  q: Queryable,
+  s: { id: string; orgId: string; userId: string; scopes: string[] },
+): Promise<void> {
+  await q.query('INSERT INTO auth_sessions (id, org_id, user_id, scopes) VALUES ($1, $2, $3, $4)', [
+    s.id,
+    s.orgId,
+    s.userId,
+    s.scopes,
+  ])
 }
 
 export async function insertRefreshToken(

@@ -41,7 +41,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     '/auth/logout',
     {
       config: { scope: ANY_TOKEN },
-      schema: { tags, summary: 'Revoke the current session and its tokens', response: { 204: { type: 'null', description: 'logged out; empty body' }, ...errorResponses(401) } },
+      schema: {
+        tags,
+        summary: 'Revoke the current session and its tokens',
+        response: { 204: { type: 'null', description: 'logged out; empty body' }, ...errorResponses(401) },
+      },
     },
     async (request, reply) => {
       await auth.logout(request.ctx)

@@ -35,7 +35,13 @@ export function ownerEmailOf(q: Queryable, orgId: string): Promise<string | null
 export function createAuthService(runtime: Runtime) {
   const { database, accessTokens, revocations, config } = runtime
 
-  async function issue(orgId: string, user: repo.UserRow, sessionId: string, scopes: string[], refreshToken: string): Promise<LoginSession> {
+  async function issue(
+    orgId: string,
+    user: repo.UserRow,
+    sessionId: string,
+    scopes: string[],
+    refreshToken: string,
+  ): Promise<LoginSession> {
     const accessToken = await accessTokens.sign({
       sub: user.id,
       orgId,
@@ -45,7 +51,12 @@ export function createAuthService(runtime: Runtime) {
       actorKind: 'user',
       userId: user.id,
     })
-    return { accessToken, refreshToken, expiresIn: config.accessTokenTtlS, user: { id: user.id, email: user.email, orgId } }
+    return {
+      accessToken,
+      refreshToken,
+      expiresIn: config.accessTokenTtlS,
+      user: { id: user.id, email: user.email, orgId },
+    }
   }
 
   async function newRefreshToken(q: Queryable, orgId: string, sessionId: string): Promise<string> {

@@ -82,10 +82,11 @@ export async function listProducts(q: Queryable, orgId: string, f: ProductFilter
 }
 
 export async function productById(q: Queryable, orgId: string, id: string): Promise<ProductRow | undefined> {
-  const result = await q.prepared<ProductRow>('product_by_id', `SELECT ${columns} FROM products WHERE org_id = $1 AND id = $2`, [
-    orgId,
-    id,
-  ])
+  const result = await q.prepared<ProductRow>(
+    'product_by_id',
+    `SELECT ${columns} FROM products WHERE org_id = $1 AND id = $2`,
+    [orgId, id],
+  )
   return result.rows[0]
 }
 
@@ -98,7 +99,11 @@ export async function productsByIds(q: Queryable, orgId: string, ids: readonly s
   return result.rows
 }
 
-export async function productsByCategories(q: Queryable, orgId: string, categoryIds: readonly string[]): Promise<ProductRow[]> {
+export async function productsByCategories(
+  q: Queryable,
+  orgId: string,
+  categoryIds: readonly string[],
+): Promise<ProductRow[]> {
   const result = await q.prepared<ProductRow>(
     'products_by_categories',
     `SELECT ${columns} FROM products WHERE org_id = $1 AND category_id = ANY($2) ORDER BY id`,
@@ -109,11 +114,10 @@ export async function productsByCategories(q: Queryable, orgId: string, category
 
 /** Whether another product or a variant of the org already uses the SKU (catalog_skus holds both). */
 export async function skuTaken(q: Queryable, orgId: string, sku: string, exceptId?: string): Promise<boolean> {
-  const result = await q.query('SELECT 1 FROM catalog_skus WHERE org_id = $1 AND sku = $2 AND ($3::text IS NULL OR owner_id <> $3)', [
-    orgId,
-    sku,
-    exceptId ?? null,
-  ])
+  const result = await q.query(
+    'SELECT 1 FROM catalog_skus WHERE org_id = $1 AND sku = $2 AND ($3::text IS NULL OR owner_id <> $3)',
+    [orgId, sku, exceptId ?? null],
+  )
   return (result.rowCount ?? 0) > 0
 }
 
@@ -122,7 +126,12 @@ export async function categoryExists(q: Queryable, orgId: string, id: string): P
   return (result.rowCount ?? 0) > 0
 }
 
-export async function insertProduct(q: Queryable, orgId: string, id: string, p: Required<ProductWrite>): Promise<ProductRow> {
+export async function insertProduct(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  p: Required<ProductWrite>,
+): Promise<ProductRow> {
   const result = await q.query<ProductRow>(
     `INSERT INTO products (id, org_id, name, description, sku, barcodes, base_price, category_id, tags, is_active)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,

@@ -43,7 +43,12 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
     '/products/:id',
     {
       config: { scope: 'catalog:read', responseCache: 'catalog' },
-      schema: { tags, summary: 'One product', params: IdParams, response: { 200: DataOf(Product), ...errorResponses(401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'One product',
+        params: IdParams,
+        response: { 200: DataOf(Product), ...errorResponses(401, 403, 404) },
+      },
     },
     async (request) => ({ data: await products.get(request.ctx, request.params.id) }),
   )

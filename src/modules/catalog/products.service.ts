@@ -64,7 +64,8 @@ export function toProduct(row: repo.ProductRow, currency: string): Product {
 
 const skuTaken = () => invalid('sku', 'is already used by another product or variant of this org', 'taken')
 /** The unique indexes that settle a SKU race: products among themselves, and products against variants. */
-const isSkuViolation = (error: unknown) => isUniqueViolation(error, 'products_org_sku') || isUniqueViolation(error, 'catalog_skus_pkey')
+const isSkuViolation = (error: unknown) =>
+  isUniqueViolation(error, 'products_org_sku') || isUniqueViolation(error, 'catalog_skus_pkey')
 const unique = (values: string[]) => [...new Set(values.map((v) => v.trim()).filter(Boolean))]
 
 export function createProductsService(orgs: OrgsService) {
@@ -81,7 +82,11 @@ export function createProductsService(orgs: OrgsService) {
     }
   }
 
-  async function checkCategory(ctx: RequestContext, q: Parameters<typeof repo.categoryExists>[0], categoryId: string | null | undefined) {
+  async function checkCategory(
+    ctx: RequestContext,
+    q: Parameters<typeof repo.categoryExists>[0],
+    categoryId: string | null | undefined,
+  ) {
     if (categoryId && !(await repo.categoryExists(q, ctx.orgId, categoryId))) {
       throw invalid('category_id', 'does not name a category of this org', 'not_found')
     }
@@ -100,7 +105,12 @@ export function createProductsService(orgs: OrgsService) {
           limit: query.limit + 1,
         }),
       )
-      return toPage(rows, query.limit, (r) => [r.id], (r) => toProduct(r, currency))
+      return toPage(
+        rows,
+        query.limit,
+        (r) => [r.id],
+        (r) => toProduct(r, currency),
+      )
     },
 
     async get(ctx: RequestContext, id: string): Promise<Product> {
@@ -137,7 +147,12 @@ export function createProductsService(orgs: OrgsService) {
       }
     },
 
-    async update(ctx: RequestContext, id: string, input: ProductInput, expectedVersion: number | undefined): Promise<Product> {
+    async update(
+      ctx: RequestContext,
+      id: string,
+      input: ProductInput,
+      expectedVersion: number | undefined,
+    ): Promise<Product> {
       const currency = await orgs.currencyOf(ctx)
       const write = toWrite(input, currency)
       if (write.name === '') throw invalid('name', 'must not be blank', 'required')

@@ -1,7 +1,7 @@
 import { badRequest, notFound } from '../../platform/errors/app-error.ts'
+import { canonicalEvent, type EventEnvelope } from '../../platform/events/catalog.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
-import { canonicalEvent, type EventEnvelope } from '../../platform/events/catalog.ts'
 import { toEnvelope } from './envelope.ts'
 import * as repo from './events.repo.ts'
 

@@ -19,7 +19,10 @@ const Level = Type.Ref('InventoryLevel')
 const Movement = Type.Ref('InventoryMovement')
 const Transfer = Type.Ref('InventoryTransfer')
 
-export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventoryService }> = async (app, { inventory }) => {
+export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventoryService }> = async (
+  app,
+  { inventory },
+) => {
   app.addSchema(LevelSchema)
   app.addSchema(MovementSchema)
   app.addSchema(TransferSchema)
@@ -70,7 +73,12 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
     '/inventory/transfers/:id',
     {
       config: { scope: 'inventory:read' },
-      schema: { tags, summary: 'One transfer', params: IdParams, response: { 200: DataOf(Transfer), ...errorResponses(401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'One transfer',
+        params: IdParams,
+        response: { 200: DataOf(Transfer), ...errorResponses(401, 403, 404) },
+      },
     },
     async (request) => ({ data: await inventory.getTransfer(request.ctx, request.params.id) }),
   )

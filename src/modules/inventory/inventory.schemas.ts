@@ -35,14 +35,22 @@ export const MovementSchema = Type.Object(
     quantity_after: Type.Integer(),
     reference: Reference,
     note: Type.Union([Type.String(), Type.Null()]),
-    actor: Type.Object({ kind: Type.String(), user_id: Type.Union([Type.String(), Type.Null()]), client_id: Type.String() }),
+    actor: Type.Object({
+      kind: Type.String(),
+      user_id: Type.Union([Type.String(), Type.Null()]),
+      client_id: Type.String(),
+    }),
     occurred_at: Timestamp,
     created_at: Timestamp,
   },
   { $id: 'InventoryMovement' },
 )
 
-const Line = Type.Object({ product_id: Type.String(), variant_id: Type.Union([Type.String(), Type.Null()]), quantity: Type.Integer() })
+const Line = Type.Object({
+  product_id: Type.String(),
+  variant_id: Type.Union([Type.String(), Type.Null()]),
+  quantity: Type.Integer(),
+})
 
 export const TransferSchema = Type.Object(
   {
@@ -70,7 +78,9 @@ export const AdjustBody = Type.Object(
     }),
     reason: Type.Union(ADJUST_REASONS.map((r) => Type.Literal(r))),
     note: Type.Optional(Type.String({ maxLength: 1000 })),
-    occurred_at: Type.Optional(Type.String({ format: 'date-time', description: 'when it happened by the client clock' })),
+    occurred_at: Type.Optional(
+      Type.String({ format: 'date-time', description: 'when it happened by the client clock' }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -81,7 +91,11 @@ export const TransferBody = Type.Object(
     to_location_id: Id,
     lines: Type.Array(
       Type.Object(
-        { product_id: Id, variant_id: Type.Optional(NullableId), quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }) },
+        {
+          product_id: Id,
+          variant_id: Type.Optional(NullableId),
+          quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
+        },
         { additionalProperties: false },
       ),
       { minItems: 1, maxItems: 200 },
@@ -108,7 +122,10 @@ export const LevelListQuery = Type.Object(
   { additionalProperties: false },
 )
 
-export const AlertListQuery = Type.Object({ ...PageQuery, location_id: Type.Optional(Id) }, { additionalProperties: false })
+export const AlertListQuery = Type.Object(
+  { ...PageQuery, location_id: Type.Optional(Id) },
+  { additionalProperties: false },
+)
 
 export const MovementListQuery = Type.Object(
   {
@@ -124,4 +141,3 @@ export const MovementListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
-

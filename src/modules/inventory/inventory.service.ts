@@ -58,11 +58,16 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
     const [product] = await catalog.products.byIds(ctx, [item.product_id])
     if (!product) throw invalid(`${prefix}product_id`, 'does not name a product of this org', 'not_found')
     if ((await catalog.bundles.componentsOf(ctx, [item.product_id])).get(item.product_id)?.length) {
-      throw invalid(`${prefix}product_id`, 'is a bundle, which holds no stock of its own: adjust its components', 'bundle')
+      throw invalid(
+        `${prefix}product_id`,
+        'is a bundle, which holds no stock of its own: adjust its components',
+        'bundle',
+      )
     }
     if (item.variant_id) {
       const variant = (await variantsByIds(catalog, ctx, [item.variant_id])).get(item.variant_id)
-      if (variant?.product_id !== item.product_id) throw invalid(`${prefix}variant_id`, 'does not name a variant of this product', 'not_found')
+      if (variant?.product_id !== item.product_id)
+        throw invalid(`${prefix}variant_id`, 'does not name a variant of this product', 'not_found')
     }
     if (item.location_id !== undefined) {
       const [location] = await locations.byIds(ctx, [item.location_id])
@@ -85,12 +90,15 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
     async adjust(ctx: RequestContext, input: AdjustInput): Promise<Movement> {
       const when = occurredAt(input.occurred_at)
       if (input.reason === 'count') {
-        if (input.quantity < 0) throw invalid('quantity', 'is the counted quantity for reason count and must not be negative', 'out_of_range')
+        if (input.quantity < 0)
+          throw invalid('quantity', 'is the counted quantity for reason count and must not be negative', 'out_of_range')
       } else {
         const sign = SIGN[input.reason]
         if (input.quantity === 0) throw invalid('quantity', 'must not be zero', 'out_of_range')
-        if (sign === 'positive' && input.quantity < 0) throw invalid('quantity', `must be positive for reason ${input.reason}`, 'out_of_range')
-        if (sign === 'negative' && input.quantity > 0) throw invalid('quantity', `must be negative for reason ${input.reason}`, 'out_of_range')
+        if (sign === 'positive' && input.quantity < 0)
+          throw invalid('quantity', `must be positive for reason ${input.reason}`, 'out_of_range')
+        if (sign === 'negative' && input.quantity > 0)
+          throw invalid('quantity', `must be negative for reason ${input.reason}`, 'out_of_range')
       }
       return ctx.db.tx(async (q) => {
         await checkItem(ctx, input)
@@ -119,14 +127,21 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
 
     /** Moves stock between two locations in one transaction: every line or none. */
     async transfer(ctx: RequestContext, input: TransferInput): Promise<Transfer> {
-      if (input.from_location_id === input.to_location_id) throw invalid('to_location_id', 'must differ from from_location_id', 'same_location')
+      if (input.from_location_id === input.to_location_id)
+        throw invalid('to_location_id', 'must differ from from_location_id', 'same_location')
       return ctx.db.tx(async (q) => {
-        const found = new Set((await locations.byIds(ctx, [input.from_location_id, input.to_location_id])).map((l) => l.id))
+        const found = new Set(
+          (await locations.byIds(ctx, [input.from_location_id, input.to_location_id])).map((l) => l.id),
+        )
         for (const field of ['from_location_id', 'to_location_id'] as const) {
           if (!found.has(input[field])) throw invalid(field, 'does not name a location of this org', 'not_found')
         }
         for (const [i, line] of input.lines.entries()) {
-          await checkItem(ctx, { product_id: line.product_id, variant_id: line.variant_id, location_id: input.from_location_id }, `lines.${i}.`)
+          await checkItem(
+            ctx,
+            { product_id: line.product_id, variant_id: line.variant_id, location_id: input.from_location_id },
+            `lines.${i}.`,
+          )
         }
         const row = await repo.insertTransfer(
           q,
@@ -136,7 +151,11 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
             fromLocationId: input.from_location_id,
             toLocationId: input.to_location_id,
             note: input.note ?? null,
-            lines: input.lines.map((l) => ({ product_id: l.product_id, variant_id: l.variant_id ?? null, quantity: l.quantity })),
+            lines: input.lines.map((l) => ({
+              product_id: l.product_id,
+              variant_id: l.variant_id ?? null,
+              quantity: l.quantity,
+            })),
           },
           ctx.actor,
         )
@@ -144,8 +163,26 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
         await stock.applyChanges(
           ctx,
           input.lines.flatMap((line, i) => [
-            { productId: line.product_id, variantId: line.variant_id, locationId: input.from_location_id, quantity: -line.quantity, reason: 'transfer_out' as const, reference, field: `lines.${i}`, note: input.note },
-            { productId: line.product_id, variantId: line.variant_id, locationId: input.to_location_id, quantity: line.quantity, reason: 'transfer_in' as const, reference, field: `lines.${i}`, note: input.note },
+            {
+              productId: line.product_id,
+              variantId: line.variant_id,
+              locationId: input.from_location_id,
+              quantity: -line.quantity,
+              reason: 'transfer_out' as const,
+              reference,
+              field: `lines.${i}`,
+              note: input.note,
+            },
+            {
+              productId: line.product_id,
+              variantId: line.variant_id,
+              locationId: input.to_location_id,
+              quantity: line.quantity,
+              reason: 'transfer_in' as const,
+              reference,
+              field: `lines.${i}`,
+              note: input.note,
+            },
           ]),
         )
         const transfer = toTransfer(row)
@@ -181,7 +218,12 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
     async listAlerts(ctx: RequestContext, query: ListQuery & { location_id?: string }): Promise<Page<Level>> {
       const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
       const rows = await ctx.db.read((q) =>
-        repo.listLevels(q, ctx.orgId, { afterId, locationId: query.location_id, alertsOnly: true, limit: query.limit + 1 }),
+        repo.listLevels(q, ctx.orgId, {
+          afterId,
+          locationId: query.location_id,
+          alertsOnly: true,
+          limit: query.limit + 1,
+        }),
       )
       return toPage(rows, query.limit, (r) => [r.id], toLevel)
     },

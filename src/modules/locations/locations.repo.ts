@@ -33,7 +33,17 @@ const columns =
   'id, org_id, name, address_line1, address_line2, city, region, postal_code, country, timezone, is_active, version, created_at, updated_at'
 
 /** The columns a write may set, in a fixed order (the keys of LocationWrite). */
-const writable = ['name', 'address_line1', 'address_line2', 'city', 'region', 'postal_code', 'country', 'timezone', 'is_active'] as const
+const writable = [
+  'name',
+  'address_line1',
+  'address_line2',
+  'city',
+  'region',
+  'postal_code',
+  'country',
+  'timezone',
+  'is_active',
+] as const
 
 export async function listLocations(
   q: Queryable,
@@ -50,7 +60,11 @@ export async function listLocations(
 }
 
 export async function locationById(q: Queryable, orgId: string, id: string): Promise<LocationRow | undefined> {
-  const result = await q.prepared<LocationRow>('location_by_id', `SELECT ${columns} FROM locations WHERE org_id = $1 AND id = $2`, [orgId, id])
+  const result = await q.prepared<LocationRow>(
+    'location_by_id',
+    `SELECT ${columns} FROM locations WHERE org_id = $1 AND id = $2`,
+    [orgId, id],
+  )
   return result.rows[0]
 }
 
@@ -63,7 +77,12 @@ export async function locationsByIds(q: Queryable, orgId: string, ids: readonly 
   return result.rows
 }
 
-export async function insertLocation(q: Queryable, orgId: string, id: string, w: Required<LocationWrite>): Promise<LocationRow> {
+export async function insertLocation(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  w: Required<LocationWrite>,
+): Promise<LocationRow> {
   const result = await q.query<LocationRow>(
     `INSERT INTO locations (id, org_id, ${writable.join(', ')})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${columns}`,

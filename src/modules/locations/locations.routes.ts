@@ -9,7 +9,10 @@ const tags = ['locations']
 const Location = Type.Ref('Location')
 
 /** Locations are stock places, so they share the inventory scopes. */
-export const locationRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsService }> = async (app, { locations }) => {
+export const locationRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsService }> = async (
+  app,
+  { locations },
+) => {
   app.addSchema(LocationSchema)
 
   app.get(
@@ -44,7 +47,12 @@ export const locationRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsSer
     '/locations/:id',
     {
       config: { scope: 'inventory:read' },
-      schema: { tags, summary: 'One location', params: IdParams, response: { 200: DataOf(Location), ...errorResponses(401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'One location',
+        params: IdParams,
+        response: { 200: DataOf(Location), ...errorResponses(401, 403, 404) },
+      },
     },
     async (request) => ({ data: await locations.get(request.ctx, request.params.id) }),
   )
@@ -55,7 +63,8 @@ export const locationRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsSer
       config: { scope: 'inventory:write' },
       schema: {
         tags,
-        summary: 'Update a location (name, address, timezone, is_active); If-Match or version guards against lost updates',
+        summary:
+          'Update a location (name, address, timezone, is_active); If-Match or version guards against lost updates',
         params: IdParams,
         body: UpdateLocationBody,
         response: { 200: DataOf(Location), ...errorResponses(400, 401, 403, 404, 409, 422) },

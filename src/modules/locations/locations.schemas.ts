@@ -40,7 +40,10 @@ const optional = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, T
 
 export const CreateLocationBody = Type.Object({ ...optional, name: fields.name }, { additionalProperties: false })
 
-export const UpdateLocationBody = Type.Object({ ...optional, version: Type.Optional(Version) }, { additionalProperties: false })
+export const UpdateLocationBody = Type.Object(
+  { ...optional, version: Type.Optional(Version) },
+  { additionalProperties: false },
+)
 
 export const LocationListQuery = Type.Object(
   { ...PageQuery, is_active: Type.Optional(Type.Boolean()) },

@@ -45,7 +45,10 @@ export const revokeEndpoint: FastifyPluginAsyncTypebox<OAuthDeps> = async (app, 
         security: [],
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: TokenActionBody,
-        response: { 200: { type: 'null', description: 'revoked, or already unusable (RFC 7009 §2.2); empty body' }, ...oauthErrors(400, 401, 429) },
+        response: {
+          200: { type: 'null', description: 'revoked, or already unusable (RFC 7009 §2.2); empty body' },
+          ...oauthErrors(400, 401, 429),
+        },
       },
     },
     async (request, reply) => {

@@ -17,7 +17,10 @@ export interface OrgRow {
 const columns =
   'id, name, plan, currency, allow_negative_stock, prices_include_tax, rate_limit_per_minute, rate_limit_burst, version, created_at, updated_at'
 
-export async function insertOrg(q: Queryable, org: { id: string; name: string; plan: string; currency: string }): Promise<OrgRow> {
+export async function insertOrg(
+  q: Queryable,
+  org: { id: string; name: string; plan: string; currency: string },
+): Promise<OrgRow> {
   const result = await q.query<OrgRow>(
     `INSERT INTO orgs (id, name, plan, currency) VALUES ($1, $2, $3, $4) RETURNING ${columns}`,
     [org.id, org.name, org.plan, org.currency],

@@ -1,8 +1,8 @@
 import type { Plan } from '../../config.ts'
 import { newId } from '../../platform/crypto/ids.ts'
-import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import { withOrgScope } from '../../platform/db/org-db.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { isCurrency } from '../../platform/money/money.ts'
 import type { Runtime } from '../../platform/runtime.ts'
@@ -35,7 +35,12 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
       const inTransaction = <T>(fn: (q: Queryable) => Promise<T>): Promise<T> =>
         within ? withOrgScope(within, orgId, () => fn(within)) : runtime.database.transaction(orgId, fn)
       return inTransaction(async (q) => {
-        const org = await repo.insertOrg(q, { id: orgId, name: input.name.trim(), plan: input.plan ?? 'starter', currency })
+        const org = await repo.insertOrg(q, {
+          id: orgId,
+          name: input.name.trim(),
+          plan: input.plan ?? 'starter',
+          currency,
+        })
         const owner = await auth.createUser(q, {
           orgId,
           email: input.email,

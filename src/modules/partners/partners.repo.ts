@@ -16,7 +16,6 @@ export interface TenantRow {
 
 const columns = 'id, org_id, client_id, tenant_org_id, grant_id, name, plan, currency, owner_email, scopes, created_at'
 
-
 export async function insertTenant(q: Queryable, t: Omit<TenantRow, 'created_at'>): Promise<TenantRow> {
   const result = await q.query<TenantRow>(
     `INSERT INTO partner_tenants (id, org_id, client_id, tenant_org_id, grant_id, name, plan, currency, owner_email, scopes)

@@ -1,6 +1,6 @@
 import type { Plan } from '../../config.ts'
-import { withOrgScope } from '../../platform/db/org-db.ts'
 import { newId } from '../../platform/crypto/ids.ts'
+import { withOrgScope } from '../../platform/db/org-db.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'

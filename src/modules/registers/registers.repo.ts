@@ -51,19 +51,36 @@ const EXPECTED = 'opening_float + cash_in - cash_out + cash_sales - cash_refunds
 const shiftColumns = `id, register_id, location_id, status, opening_float, cash_in, cash_out, cash_sales, cash_refunds,
   COALESCE(expected_amount, ${EXPECTED}) AS expected_amount, counted_amount, variance, opened_by, closed_by, opened_at,
   closed_at, version`
-const cashColumns = 'id, shift_id, kind, amount, reason, reference_type, reference_id, actor_user_id, actor_client_id, created_at'
+const cashColumns =
+  'id, shift_id, kind, amount, reason, reference_type, reference_id, actor_user_id, actor_client_id, created_at'
 
-export async function insertRegister(q: Queryable, orgId: string, r: { id: string; locationId: string; name: string }): Promise<RegisterRow> {
-  await q.query('INSERT INTO registers (id, org_id, location_id, name) VALUES ($1, $2, $3, $4)', [r.id, orgId, r.locationId, r.name])
+export async function insertRegister(
+  q: Queryable,
+  orgId: string,
+  r: { id: string; locationId: string; name: string },
+): Promise<RegisterRow> {
+  await q.query('INSERT INTO registers (id, org_id, location_id, name) VALUES ($1, $2, $3, $4)', [
+    r.id,
+    orgId,
+    r.locationId,
+    r.name,
+  ])
   return (await registerById(q, orgId, r.id))!
 }
 
 export async function registerById(q: Queryable, orgId: string, id: string): Promise<RegisterRow | undefined> {
-  const result = await q.query<RegisterRow>(`SELECT ${registerColumns} FROM registers r WHERE r.org_id = $1 AND r.id = $2`, [orgId, id])
+  const result = await q.query<RegisterRow>(
+    `SELECT ${registerColumns} FROM registers r WHERE r.org_id = $1 AND r.id = $2`,
+    [orgId, id],
+  )
   return result.rows[0]
 }
 
-export async function listRegisters(q: Queryable, orgId: string, f: { afterId?: string; locationId?: string; limit: number }): Promise<RegisterRow[]> {
+export async function listRegisters(
+  q: Queryable,
+  orgId: string,
+  f: { afterId?: string; locationId?: string; limit: number },
+): Promise<RegisterRow[]> {
   const result = await q.query<RegisterRow>(
     `SELECT ${registerColumns} FROM registers r
      WHERE r.org_id = $1 AND ($2::text IS NULL OR r.id > $2) AND ($3::text IS NULL OR r.location_id = $3)
@@ -88,7 +105,10 @@ export async function insertShift(
 }
 
 export async function shiftById(q: Queryable, orgId: string, id: string): Promise<ShiftRow | undefined> {
-  const result = await q.query<ShiftRow>(`SELECT ${shiftColumns} FROM shifts WHERE org_id = $1 AND id = $2`, [orgId, id])
+  const result = await q.query<ShiftRow>(`SELECT ${shiftColumns} FROM shifts WHERE org_id = $1 AND id = $2`, [
+    orgId,
+    id,
+  ])
   return result.rows[0]
 }
 
@@ -113,7 +133,13 @@ const totalColumn = { in: 'cash_in', out: 'cash_out', sale: 'cash_sales', refund
  * Adds to one running total of an open shift. Undefined when the shift is not open (or not there): the row
  * lock orders this against a concurrent close, so no cash lands on a closed shift.
  */
-export async function addToShift(q: Queryable, orgId: string, id: string, kind: keyof typeof totalColumn, amount: bigint): Promise<ShiftRow | undefined> {
+export async function addToShift(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  kind: keyof typeof totalColumn,
+  amount: bigint,
+): Promise<ShiftRow | undefined> {
   const column = totalColumn[kind]
   const result = await q.query<ShiftRow>(
     `UPDATE shifts SET ${column} = ${column} + $3, version = version + 1
@@ -126,18 +152,40 @@ export async function addToShift(q: Queryable, orgId: string, id: string, kind: 
 export async function insertCashMovement(
   q: Queryable,
   orgId: string,
-  m: { id: string; shiftId: string; kind: string; amount: bigint; reason: string; reference: { type: string; id: string } | null },
+  m: {
+    id: string
+    shiftId: string
+    kind: string
+    amount: bigint
+    reason: string
+    reference: { type: string; id: string } | null
+  },
   actor: { userId: string | null; clientId: string },
 ): Promise<CashMovementRow> {
   const result = await q.query<CashMovementRow>(
     `INSERT INTO shift_cash_movements (id, org_id, shift_id, kind, amount, reason, reference_type, reference_id, actor_user_id, actor_client_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${cashColumns}`,
-    [m.id, orgId, m.shiftId, m.kind, m.amount.toString(), m.reason, m.reference?.type ?? null, m.reference?.id ?? null, actor.userId, actor.clientId],
+    [
+      m.id,
+      orgId,
+      m.shiftId,
+      m.kind,
+      m.amount.toString(),
+      m.reason,
+      m.reference?.type ?? null,
+      m.reference?.id ?? null,
+      actor.userId,
+      actor.clientId,
+    ],
   )
   return result.rows[0]
 }
 
-export async function listCashMovements(q: Queryable, orgId: string, f: { shiftId: string; afterId?: string; limit: number }): Promise<CashMovementRow[]> {
+export async function listCashMovements(
+  q: Queryable,
+  orgId: string,
+  f: { shiftId: string; afterId?: string; limit: number },
+): Promise<CashMovementRow[]> {
   const result = await q.query<CashMovementRow>(
     `SELECT ${cashColumns} FROM shift_cash_movements
      WHERE org_id = $1 AND shift_id = $2 AND ($3::text IS NULL OR id > $3) ORDER BY id LIMIT $4`,
@@ -147,7 +195,13 @@ export async function listCashMovements(q: Queryable, orgId: string, f: { shiftI
 }
 
 /** Closes an open shift, fixing expected cash and the variance from the totals under the row lock. */
-export async function closeShift(q: Queryable, orgId: string, id: string, counted: bigint, closedBy: string | null): Promise<ShiftRow | undefined> {
+export async function closeShift(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  counted: bigint,
+  closedBy: string | null,
+): Promise<ShiftRow | undefined> {
   const result = await q.query<ShiftRow>(
     `UPDATE shifts SET status = 'closed', expected_amount = ${EXPECTED}, counted_amount = $3::bigint,
        variance = $3::bigint - (${EXPECTED}), closed_by = $4, closed_at = now(), version = version + 1

@@ -20,7 +20,10 @@ const Shift = Type.Ref('Shift')
 const CashMovement = Type.Ref('ShiftCashMovement')
 
 /** Registers and shifts are the till, so they take the orders scopes that till staff carry. */
-export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersService }> = async (app, { registers }) => {
+export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersService }> = async (
+  app,
+  { registers },
+) => {
   app.addSchema(RegisterSchema)
   app.addSchema(ShiftSchema)
   app.addSchema(CashMovementSchema)
@@ -57,7 +60,12 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
     '/registers/:id',
     {
       config: { scope: 'orders:read' },
-      schema: { tags: ['registers'], summary: 'One register', params: IdParams, response: { 200: DataOf(Register), ...errorResponses(401, 403, 404) } },
+      schema: {
+        tags: ['registers'],
+        summary: 'One register',
+        params: IdParams,
+        response: { 200: DataOf(Register), ...errorResponses(401, 403, 404) },
+      },
     },
     async (request) => ({ data: await registers.getRegister(request.ctx, request.params.id) }),
   )
@@ -74,7 +82,8 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
         response: { 201: DataOf(Shift), ...errorResponses(400, 401, 403, 404, 409, 422) },
       },
     },
-    async (request, reply) => reply.code(201).send({ data: await registers.openShift(request.ctx, request.params.id, request.body) }),
+    async (request, reply) =>
+      reply.code(201).send({ data: await registers.openShift(request.ctx, request.params.id, request.body) }),
   )
 
   app.get(
@@ -95,7 +104,12 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
     '/shifts/:id',
     {
       config: { scope: 'orders:read' },
-      schema: { tags: ['shifts'], summary: 'One shift with its running cash totals', params: IdParams, response: { 200: DataOf(Shift), ...errorResponses(401, 403, 404) } },
+      schema: {
+        tags: ['shifts'],
+        summary: 'One shift with its running cash totals',
+        params: IdParams,
+        response: { 200: DataOf(Shift), ...errorResponses(401, 403, 404) },
+      },
     },
     async (request) => ({ data: await registers.getShift(request.ctx, request.params.id) }),
   )
@@ -127,7 +141,8 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
         response: { 201: DataOf(CashMovement), ...errorResponses(400, 401, 403, 404, 409, 422) },
       },
     },
-    async (request, reply) => reply.code(201).send({ data: await registers.moveCash(request.ctx, request.params.id, request.body) }),
+    async (request, reply) =>
+      reply.code(201).send({ data: await registers.moveCash(request.ctx, request.params.id, request.body) }),
   )
 
   app.post(

@@ -30,9 +30,14 @@ export const ShiftSchema = Type.Object(
     cash_out: Money,
     cash_sales: Money,
     cash_refunds: Money,
-    expected_amount: { ...Money, description: 'opening_float + cash_in - cash_out + cash_sales - cash_refunds (running while open)' },
+    expected_amount: {
+      ...Money,
+      description: 'opening_float + cash_in - cash_out + cash_sales - cash_refunds (running while open)',
+    },
     counted_amount: Type.Union([Money, Type.Null()]),
-    variance: Type.Union([Money, Type.Null()], { description: 'counted - expected; negative when the drawer is short' }),
+    variance: Type.Union([Money, Type.Null()], {
+      description: 'counted - expected; negative when the drawer is short',
+    }),
     opened_by: NullableString,
     closed_by: NullableString,
     opened_at: Timestamp,
@@ -62,7 +67,10 @@ export const CreateRegisterBody = Type.Object(
   { additionalProperties: false },
 )
 
-export const RegisterListQuery = Type.Object({ ...PageQuery, location_id: Type.Optional(Id) }, { additionalProperties: false })
+export const RegisterListQuery = Type.Object(
+  { ...PageQuery, location_id: Type.Optional(Id) },
+  { additionalProperties: false },
+)
 
 export const OpenShiftBody = Type.Object(
   { opening_float: Amount('cash in the drawer at opening, in the org currency') },
@@ -71,7 +79,9 @@ export const OpenShiftBody = Type.Object(
 
 export const CashBody = Type.Object(
   {
-    kind: Type.Union([Type.Literal('in'), Type.Literal('out')], { description: 'in: float top-up; out: drop or payout' }),
+    kind: Type.Union([Type.Literal('in'), Type.Literal('out')], {
+      description: 'in: float top-up; out: drop or payout',
+    }),
     amount: Type.Number({ exclusiveMinimum: 0, description: 'positive amount in the org currency' }),
     reason: Type.String({ minLength: 1, maxLength: 500 }),
   },

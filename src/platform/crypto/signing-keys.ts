@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, importJWK, type JWK, type CryptoKey } from 'jose'
+import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose'
 import type { Database } from '../db/database.ts'
 import { newId } from './ids.ts'
 
@@ -34,7 +34,9 @@ export class SigningKeys {
           privateJwk,
           publicJwk,
         ])
-        result = await q.query('SELECT kid, private_jwk, public_jwk, retired_at FROM signing_keys ORDER BY created_at DESC')
+        result = await q.query(
+          'SELECT kid, private_jwk, public_jwk, retired_at FROM signing_keys ORDER BY created_at DESC',
+        )
       }
       return result.rows
     })

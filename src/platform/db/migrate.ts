@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
-import pg from 'pg'
 import { runner } from 'node-pg-migrate'
+import pg from 'pg'
 
 const migrationsDir = fileURLToPath(new URL('../../../db/migrations', import.meta.url))
 

@@ -29,7 +29,11 @@ export class AppError extends Error {
   readonly errors?: FieldError[]
   readonly headers?: Record<string, string>
 
-  constructor(kind: ErrorKind, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    kind: ErrorKind,
+    detail: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
     super(detail)
     this.name = 'AppError'
     this.kind = kind
@@ -46,4 +50,5 @@ export const invalid = (field: string, message: string, code = 'invalid') =>
   new AppError('validation', `${field} ${message}`, { errors: [{ field, message, code }] })
 export const unauthorized = (detail = 'missing or invalid bearer token', headers?: Record<string, string>) =>
   new AppError('unauthorized', detail, { headers: headers ?? { 'www-authenticate': 'Bearer' } })
-export const forbidden = (detail: string, headers?: Record<string, string>) => new AppError('forbidden', detail, { headers })
+export const forbidden = (detail: string, headers?: Record<string, string>) =>
+  new AppError('forbidden', detail, { headers })

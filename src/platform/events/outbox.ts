@@ -1,5 +1,5 @@
-import type { Queryable } from '../db/database.ts'
 import { newId } from '../crypto/ids.ts'
+import type { Queryable } from '../db/database.ts'
 
 /**
  * Writes an event to the outbox in the caller's transaction, so the state change and its event commit

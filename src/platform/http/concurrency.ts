@@ -10,11 +10,16 @@ export function expectedVersion(request: FastifyRequest, bodyVersion?: number): 
   let fromHeader: number | undefined
   if (header !== undefined && header !== '*') {
     const match = /^(?:W\/)?"?(\d{1,9})"?$/.exec(header.trim())
-    if (!match) throw badRequest('If-Match must be a resource version', [{ field: 'If-Match', message: 'is not a version', code: 'invalid_format' }])
+    if (!match)
+      throw badRequest('If-Match must be a resource version', [
+        { field: 'If-Match', message: 'is not a version', code: 'invalid_format' },
+      ])
     fromHeader = Number(match[1])
   }
   if (fromHeader !== undefined && bodyVersion !== undefined && fromHeader !== bodyVersion) {
-    throw badRequest('If-Match and version disagree', [{ field: 'version', message: 'differs from If-Match', code: 'invalid_value' }])
+    throw badRequest('If-Match and version disagree', [
+      { field: 'version', message: 'differs from If-Match', code: 'invalid_value' },
+    ])
   }
   return fromHeader ?? bodyVersion
 }

@@ -11,18 +11,23 @@ export function installErrorHandler(app: FastifyInstance): void {
     const instance = request.url.split('?')[0]
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers)
-      return sendProblem(reply, problem(error.kind, error.message, instance, error.errors ? { errors: error.errors } : {}))
+      return sendProblem(
+        reply,
+        problem(error.kind, error.message, instance, error.errors ? { errors: error.errors } : {}),
+      )
     }
     if (error.validation) {
       const errors = fieldErrors(error.validation)
       // A body that parses but breaks the schema is unprocessable; malformed query or path parameters are a bad request.
       const kind: ErrorKind = error.validationContext === 'body' ? 'validation' : 'bad-request'
-      const where = error.validationContext === 'body' ? 'the request body' : `the ${error.validationContext ?? 'request'}`
+      const where =
+        error.validationContext === 'body' ? 'the request body' : `the ${error.validationContext ?? 'request'}`
       const detail = `${where} is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`
       return sendProblem(reply, problem(kind, detail, instance, { errors }))
     }
     const status = error.statusCode ?? 500
-    if (status === 413) return sendProblem(reply, problem('payload-too-large', 'the request body is too large', instance))
+    if (status === 413)
+      return sendProblem(reply, problem('payload-too-large', 'the request body is too large', instance))
     if (status === 415) return sendProblem(reply, problem('unsupported-media-type', error.message, instance))
     if (status === 405) return sendProblem(reply, problem('method-not-allowed', error.message, instance))
     if (status === 429) return sendProblem(reply, problem('rate-limited', error.message, instance))
@@ -40,12 +45,16 @@ export function installErrorHandler(app: FastifyInstance): void {
   })
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
-    sendProblem(reply, problem('not-found', `no route ${request.method} ${request.url.split('?')[0]}`, request.url.split('?')[0])),
+    sendProblem(
+      reply,
+      problem('not-found', `no route ${request.method} ${request.url.split('?')[0]}`, request.url.split('?')[0]),
+    ),
   )
 }
 
 function safeClientMessage(error: FastifyError): string {
-  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) return 'the request body is not valid JSON'
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError)
+    return 'the request body is not valid JSON'
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'the request body is empty but its content type is JSON'
   return error.message
 }

@@ -6,12 +6,19 @@ const Status = { type: 'object', properties: { status: { type: 'string' } }, req
 
 /** `/healthz`: the process answers. `/readyz`: and its database does. */
 export async function healthRoutes(app: FastifyInstance, { database }: { database: Database }) {
-  app.get('/healthz', { config: { scope: false }, schema: { tags: ['health'], security: [], response: { 200: Status } } }, async () => ({
-    status: 'ok',
-  }))
+  app.get(
+    '/healthz',
+    { config: { scope: false }, schema: { tags: ['health'], security: [], response: { 200: Status } } },
+    async () => ({
+      status: 'ok',
+    }),
+  )
   app.get(
     '/readyz',
-    { config: { scope: false }, schema: { tags: ['health'], security: [], response: { 200: Status, 503: { $ref: 'Problem' } } } },
+    {
+      config: { scope: false },
+      schema: { tags: ['health'], security: [], response: { 200: Status, 503: { $ref: 'Problem' } } },
+    },
     async () => {
       try {
         await database.ping()

@@ -46,7 +46,13 @@ export const idempotency = fp(
           `${ctx.orgId}|${scope}|${key}`,
         ])
         if (!lock.rows[0].ok) throw conflict('a request with this Idempotency-Key is still in progress; retry shortly')
-        const stored = await q.query<{ fingerprint: string; status_code: number; content_type: string; body: string; fresh: boolean }>(
+        const stored = await q.query<{
+          fingerprint: string
+          status_code: number
+          content_type: string
+          body: string
+          fresh: boolean
+        }>(
           `SELECT fingerprint, status_code, content_type, body, created_at > now() - interval '24 hours' AS fresh
            FROM idempotency_keys WHERE org_id = $1 AND client_id = $2 AND key = $3`,
           [ctx.orgId, scope, key],
@@ -55,14 +61,25 @@ export const idempotency = fp(
         if (previous?.fresh) {
           if (previous.fingerprint !== fingerprint) {
             throw new AppError('validation', 'this Idempotency-Key was used with a different request', {
-              errors: [{ field: 'Idempotency-Key', message: 'was already used with a different request', code: 'idempotency_key_reused' }],
+              errors: [
+                {
+                  field: 'Idempotency-Key',
+                  message: 'was already used with a different request',
+                  code: 'idempotency_key_reused',
+                },
+              ],
             })
           }
           await client.query('ROLLBACK')
           reply.header('idempotent-replayed', 'true').code(previous.status_code).type(previous.content_type)
           return reply.send(previous.body)
         }
-        if (previous) await q.query('DELETE FROM idempotency_keys WHERE org_id = $1 AND client_id = $2 AND key = $3', [ctx.orgId, scope, key])
+        if (previous)
+          await q.query('DELETE FROM idempotency_keys WHERE org_id = $1 AND client_id = $2 AND key = $3', [
+            ctx.orgId,
+            scope,
+            key,
+          ])
         request.ambientTx = { client, q, scope, key, fingerprint }
         handedOver = true
       } finally {
@@ -82,7 +99,15 @@ export const idempotency = fp(
           await ambient.q.query(
             `INSERT INTO idempotency_keys (org_id, client_id, key, fingerprint, status_code, content_type, body)
              VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-            [request.ctx.orgId, ambient.scope, ambient.key, ambient.fingerprint, reply.statusCode, String(reply.getHeader('content-type') ?? 'application/json'), payload],
+            [
+              request.ctx.orgId,
+              ambient.scope,
+              ambient.key,
+              ambient.fingerprint,
+              reply.statusCode,
+              String(reply.getHeader('content-type') ?? 'application/json'),
+              payload,
+            ],
           )
           await ambient.client.query('COMMIT')
         } else {

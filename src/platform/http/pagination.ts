@@ -24,7 +24,9 @@ export function decodeCursor(cursor: string | undefined, arity: number): (string
     parsed.length !== arity ||
     !parsed.every((p) => typeof p === 'string' || (typeof p === 'number' && Number.isFinite(p)))
   ) {
-    throw badRequest('cursor is malformed', [{ field: 'cursor', message: 'is not a cursor this API issued', code: 'invalid_cursor' }])
+    throw badRequest('cursor is malformed', [
+      { field: 'cursor', message: 'is not a cursor this API issued', code: 'invalid_cursor' },
+    ])
   }
   return parsed
 }
@@ -33,7 +35,12 @@ export function decodeCursor(cursor: string | undefined, arity: number): (string
  * Builds a page from rows fetched with `limit + 1`: the extra row only proves there is more, so a total that is
  * an exact multiple of the page size never yields an empty last page.
  */
-export function toPage<R, T>(rows: R[], limit: number, keyOf: (row: R) => (string | number)[], map: (row: R) => T): Page<T> {
+export function toPage<R, T>(
+  rows: R[],
+  limit: number,
+  keyOf: (row: R) => (string | number)[],
+  map: (row: R) => T,
+): Page<T> {
   const hasMore = rows.length > limit
   const served = hasMore ? rows.slice(0, limit) : rows
   return {

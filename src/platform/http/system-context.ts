@@ -8,7 +8,12 @@ import type { RequestContext } from './context.ts'
  * A context for work the process does for an org outside a request (seeding, commands, jobs): all scopes,
  * the same org-scoped database access as a request.
  */
-export function systemContext(database: Database, orgId: string, scopes: readonly string[], log?: FastifyBaseLogger): RequestContext {
+export function systemContext(
+  database: Database,
+  orgId: string,
+  scopes: readonly string[],
+  log?: FastifyBaseLogger,
+): RequestContext {
   return {
     orgId,
     actor: { kind: 'app', userId: null, clientId: 'system' },

@@ -3,7 +3,9 @@ import addFormatsModule from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
 
 // ajv-formats is CommonJS; under ESM its function may sit on `default`.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => void
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => void
 
 function makeAjv(coerce: boolean, externalSchemas: Record<string, unknown>): Ajv {
   const ajv = new Ajv({

@@ -24,7 +24,12 @@ export function isCurrency(code: string): boolean {
  * A JSON decimal number to minor units, exactly: its shortest decimal text is read digit by digit, so 19.99
  * is 1999 and never 1998.9999. More decimals than the currency has is a 422 naming `field`.
  */
-export function toMinor(amount: number, currency: string, field: string, options: { allowNegative?: boolean } = {}): bigint {
+export function toMinor(
+  amount: number,
+  currency: string,
+  field: string,
+  options: { allowNegative?: boolean } = {},
+): bigint {
   if (!Number.isFinite(amount)) throw invalid(field, 'must be a finite number', 'invalid_amount')
   if (amount < 0 && !options.allowNegative) throw invalid(field, 'must not be negative', 'out_of_range')
   const exponent = currencyExponent(currency)

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
-import { catalogCacheOf } from '../cache/index.ts'
 import { type CatalogVersions, catalogVersionKey, INIT_VERSION_LUA } from '../cache/catalog-versions.ts'
+import { catalogCacheOf } from '../cache/index.ts'
 import { type Revocations, revokedKey } from '../crypto/revocations.ts'
 import { GCRA_LUA } from './gcra.lua.ts'
 import type { Decision, Limit, RateLimitStore } from './gcra.ts'
@@ -72,7 +72,12 @@ export class RedisAdmissions implements Admissions {
     if (revoked === 1) return { revoked: true, decision: null, catalogVersion: null }
     return {
       revoked: false,
-      decision: { allowed: allowed === 1, limit: limit.perMinute, remaining: remaining ?? 0, retryAfterMs: Number(retry) },
+      decision: {
+        allowed: allowed === 1,
+        limit: limit.perMinute,
+        remaining: remaining ?? 0,
+        retryAfterMs: Number(retry),
+      },
       catalogVersion: String(version),
     }
   }

@@ -1,7 +1,7 @@
-import type { PlatformParts } from './store.ts'
 import type { Limit } from './gcra.ts'
 import { orgPlan } from './org-limits.repo.ts'
 import { limitOf, PLAN_LIMITS } from './plans.ts'
+import type { PlatformParts } from './store.ts'
 
 /** Plans change rarely; reading the org row on every request would cost a database round trip each. */
 const PLAN_CACHE_MS = 30_000

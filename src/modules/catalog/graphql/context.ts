@@ -24,14 +24,22 @@ export interface GraphqlAdmission {
  * in the GraphQL envelope. A token that names an org takes one of the org's rate-limit tokens, on the same
  * bucket as its REST calls; the 429 that refuses it is an HTTP answer, before any operation runs.
  */
-export async function admitGraphql(runtime: Runtime, request: FastifyRequest, reply: FastifyReply): Promise<GraphqlAdmission> {
-  const refused = (message: string): GraphqlAdmission => ({ auth: { error: unauthenticated(message) }, catalogVersion: null })
+export async function admitGraphql(
+  runtime: Runtime,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<GraphqlAdmission> {
+  const refused = (message: string): GraphqlAdmission => ({
+    auth: { error: unauthenticated(message) },
+    catalogVersion: null,
+  })
   const token = bearerToken(request)
   if (!token) return refused('Unauthorized: missing or invalid bearer token')
   const claims = await runtime.accessTokens.verify(token)
   if (!claims) return refused('Unauthorized: the access token is invalid or expired')
   if (!claims.orgId) {
-    if (await runtime.revocations.isRevoked(claims.sid)) return refused('Unauthorized: the access token has been revoked')
+    if (await runtime.revocations.isRevoked(claims.sid))
+      return refused('Unauthorized: the access token has been revoked')
     return refused('Unauthorized: missing orgId in token')
   }
   const admission = await admit(runtime, reply, claims)

@@ -12,7 +12,10 @@ const GraphqlResponse = {
         type: 'object',
         properties: {
           message: { type: 'string' },
-          locations: { type: 'array', items: { type: 'object', properties: { line: { type: 'integer' }, column: { type: 'integer' } } } },
+          locations: {
+            type: 'array',
+            items: { type: 'object', properties: { line: { type: 'integer' }, column: { type: 'integer' } } },
+          },
           path: { type: 'array', items: { type: ['string', 'integer'] } },
           extensions: { type: 'object' },
         },
@@ -33,7 +36,8 @@ export function documentGraphqlRoutes<T extends { schema?: Record<string, unknow
     schema: {
       ...route.schema,
       tags: ['graphql'],
-      summary: 'GraphQL catalog API: products, categories, modifier groups; createProduct, updateProduct, deleteProduct',
+      summary:
+        'GraphQL catalog API: products, categories, modifier groups; createProduct, updateProduct, deleteProduct',
       response: { 200: GraphqlResponse, 400: GraphqlResponse, 429: GraphqlResponse },
     },
   }

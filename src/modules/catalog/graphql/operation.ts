@@ -19,7 +19,8 @@ export function operationOf(request: FastifyRequest): GraphqlOperation | null {
       return null
     }
   }
-  const operationName = typeof source.operationName === 'string' && source.operationName ? source.operationName : undefined
+  const operationName =
+    typeof source.operationName === 'string' && source.operationName ? source.operationName : undefined
   return { query: source.query, variables: variables ?? null, operationName }
 }
 
@@ -31,7 +32,10 @@ const kinds = new Map<string, 'query' | 'mutation' | 'subscription' | null>()
  * text: a client sends the same few queries over and over. Null when the text does not parse or names no
  * single operation.
  */
-export function operationKind(query: string, operationName: string | undefined): 'query' | 'mutation' | 'subscription' | null {
+export function operationKind(
+  query: string,
+  operationName: string | undefined,
+): 'query' | 'mutation' | 'subscription' | null {
   const remembered = `${operationName ?? ''}\n${query}`
   const known = kinds.get(remembered)
   if (known !== undefined) return known

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { GraphQLError } from 'graphql'
 import mercurius from 'mercurius'
+import { graphqlKey, serveCached } from '../../../platform/cache/index.ts'
+import { AppError } from '../../../platform/errors/app-error.ts'
 import type { Runtime } from '../../../platform/runtime.ts'
 import type { OrgsService } from '../../orgs/index.ts'
 import type { CatalogService } from '../catalog.service.ts'
-import { graphqlKey, serveCached } from '../../../platform/cache/index.ts'
-import { AppError } from '../../../platform/errors/app-error.ts'
 import { admitGraphql, type GraphqlAuth } from './context.ts'
 import { toGraphqlError } from './errors.ts'
 import { formatErrors } from './format-errors.ts'
@@ -77,7 +77,14 @@ export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (
     }
     const cache = request.server.catalogCache
     if (!cache || admitted.catalogVersion === null) return
-    const key = graphqlKey(ctx.orgId, admitted.catalogVersion, ctx.scopes, operation.query, operation.variables, operation.operationName)
+    const key = graphqlKey(
+      ctx.orgId,
+      admitted.catalogVersion,
+      ctx.scopes,
+      operation.query,
+      operation.variables,
+      operation.operationName,
+    )
     if (serveCached(cache, reply, key)) return reply
     request.graphqlCacheKey = key
   })
@@ -89,7 +96,12 @@ export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (
     if (!cache || !request.graphqlAuth?.ctx) return payload
     if (request.graphqlMayWrite) await cache.versions.bump(request.graphqlAuth.ctx.orgId)
     const key = request.graphqlCacheKey
-    if (typeof key === 'string' && reply.statusCode === 200 && typeof payload === 'string' && !payload.includes('"errors"')) {
+    if (
+      typeof key === 'string' &&
+      reply.statusCode === 200 &&
+      typeof payload === 'string' &&
+      !payload.includes('"errors"')
+    ) {
       cache.responses.set(key, Buffer.from(payload))
     }
     return payload
