@@ -48,6 +48,12 @@ describe('orders', () => {
     assert.equal(await shop.level(b), 7)
     const events = await outbox(app, shop.merchant.orgId, 'order.created')
     assert.deepEqual(events.find((e) => e.id === order.id)?.total, 42.47)
+    // The event is written by the order's insert statement: it must hold the order exactly as the API answered it,
+    // the columns the database filled in (version, timestamps) included.
+    assert.deepEqual(
+      events.find((e) => e.id === order.id),
+      order,
+    )
   })
 
   it('calculates the same totals without creating anything', async () => {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import { jsonTimestampSql, outboxInsertSql } from '../../platform/events/outbox.ts'
 
 export type OrderStatus = 'open' | 'completed' | 'voided' | 'partially_refunded' | 'refunded'
 
@@ -107,8 +108,30 @@ export interface NewLine {
   lineTotal: bigint
 }
 
+/** The order's event, written by the same statement; `data` is the order as the API shows it. */
+export interface NewOrderEvent {
+  id: string
+  type: string
+  data: object
+}
+
 /**
- * The order, all its lines and its first history row in one statement: order creation is the hot path, and each
+ * The columns the database fills in (defaults and timestamps) are taken from the inserted row, so the event holds
+ * exactly what a read of the order returns.
+ */
+const eventSql = outboxInsertSql({
+  id: '$34',
+  orgId: 'o.org_id',
+  type: '$35',
+  // to_char of a NULL completed_at is NULL, which jsonb_build_object writes as JSON null.
+  data: `$36::jsonb || jsonb_build_object('version', o.version, 'loyalty_points_earned', o.loyalty_points_earned,
+    'created_at', ${jsonTimestampSql('o.created_at')}, 'updated_at', ${jsonTimestampSql('o.updated_at')},
+    'completed_at', ${jsonTimestampSql('o.completed_at')})`,
+  from: 'o',
+})
+
+/**
+ * The order, all its lines, its first history row and (optionally) its event in one statement: order creation is the hot path, and each
  * round trip inside its transaction holds the stock rows' locks longer.
  */
 export async function insertOrder(
@@ -117,10 +140,11 @@ export async function insertOrder(
   o: NewOrder,
   lines: readonly NewLine[],
   history: { id: string; reason: string; actor: string },
+  event?: NewOrderEvent,
 ): Promise<{ order: OrderRow; lines: LineRow[] }> {
   const col = <T>(f: (l: NewLine, i: number) => T) => lines.map(f)
   const result = await q.prepared<OrderRow>(
-    'order_insert',
+    event ? 'order_insert_event' : 'order_insert',
     `WITH o AS (
        INSERT INTO orders (id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total,
          tax_total, total, captured_total, discount, note, completed_at)
@@ -138,7 +162,7 @@ export async function insertOrder(
      ), h AS (
        INSERT INTO order_status_history (id, org_id, order_id, from_status, to_status, reason, actor)
        SELECT $31, $2, o.id, NULL, o.status, $32, $33 FROM o
-     )
+     )${event ? `, e AS (${eventSql})` : ''}
      SELECT * FROM o`,
     [
       o.id,
@@ -174,12 +198,18 @@ export async function insertOrder(
       history.id,
       history.reason,
       history.actor,
+      ...(event ? [event.id, event.type, JSON.stringify(event.data)] : []),
     ],
   )
   // The lines are exactly what was written, so they are not read back.
-  const lineRows: LineRow[] = lines.map((l, i) => ({
+  return { order: result.rows[0], lines: writtenLines(o.id, lines) }
+}
+
+/** The rows `lines` become once inserted for order `orderId` (no SQL: the insert does not read them back). */
+export function writtenLines(orderId: string, lines: readonly NewLine[]): LineRow[] {
+  return lines.map((l, i) => ({
     id: l.id,
-    order_id: o.id,
+    order_id: orderId,
     position: i,
     product_id: l.productId,
     variant_id: l.variantId,
@@ -197,7 +227,6 @@ export async function insertOrder(
     refunded_quantity: 0,
     refunded_amount: '0',
   }))
-  return { order: result.rows[0], lines: lineRows }
 }
 
 export async function insertHistory(

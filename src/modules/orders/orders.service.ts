@@ -1,7 +1,7 @@
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
-import { emitEvent } from '../../platform/events/outbox.ts'
+import { emitEvent, newEventId } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
@@ -38,6 +38,37 @@ export interface OrdersDeps {
   customers: CustomersPort
   /** Late-bound: payments also depend on orders. */
   payments: () => OrderPaymentsPort
+}
+
+/**
+ * The row a new order will be, for its event's data before the insert; the columns the database fills in
+ * (version, loyalty points, timestamps) are placeholders that the insert statement replaces with the stored values.
+ */
+function provisionalRow(orgId: string, o: repo.NewOrder): repo.OrderRow {
+  const epoch = new Date(0)
+  return {
+    id: o.id,
+    org_id: orgId,
+    location_id: o.locationId,
+    customer_id: o.customerId,
+    layby_id: o.laybyId,
+    status: o.status,
+    currency: o.currency,
+    prices_include_tax: o.pricesIncludeTax,
+    subtotal: o.subtotal.toString(),
+    discount_total: o.discountTotal.toString(),
+    tax_total: o.taxTotal.toString(),
+    total: o.total.toString(),
+    captured_total: o.capturedTotal.toString(),
+    refunded_total: '0',
+    discount: o.discount,
+    note: o.note,
+    loyalty_points_earned: 0,
+    version: 1,
+    created_at: epoch,
+    updated_at: epoch,
+    completed_at: null,
+  }
 }
 
 export const actorOf = (ctx: RequestContext) => ctx.actor.userId ?? ctx.actor.clientId
@@ -107,11 +138,12 @@ export function createOrdersService(deps: OrdersDeps) {
           status: 'open',
           capturedTotal: 0n,
           note: input.note ?? '',
+          // The event is written by the order's own statement, so the stock statement is the last before COMMIT:
+          // the level rows it locks, which every concurrent sale of the same items waits for, are then held for
+          // the shortest time.
+          eventType: 'order.created',
         })
         const order = toOrder(row, lines)
-        // The event goes first so the stock statement is the last before COMMIT: the level rows it locks, which
-        // every concurrent sale of the same items waits for, are then held for the shortest time.
-        await emitEvent(q, ctx.orgId, 'order.created', order)
         await deps.inventory.applyChanges(
           ctx,
           priced.quoted.map((l, i) => ({
@@ -332,49 +364,64 @@ export function createOrdersService(deps: OrdersDeps) {
       status: repo.OrderStatus
       capturedTotal: bigint
       note: string
+      /** Writes this event of the new order in the same statement. */
+      eventType?: string
     },
   ) {
+    const newOrder: repo.NewOrder = {
+      id: orderId,
+      locationId: o.locationId,
+      customerId: o.customerId,
+      laybyId: o.laybyId,
+      status: o.status,
+      currency: priced.currency,
+      pricesIncludeTax: priced.pricesIncludeTax,
+      subtotal: priced.totals.subtotal,
+      discountTotal: priced.totals.discountTotal,
+      taxTotal: priced.totals.taxTotal,
+      total: priced.totals.total,
+      capturedTotal: o.capturedTotal,
+      discount: priced.discounts.length ? priced.discounts : null,
+      note: o.note,
+    }
+    const newLines: repo.NewLine[] = priced.quoted.map((l, i) => ({
+      id: newId('oli'),
+      productId: l.productId,
+      variantId: l.variantId,
+      name: l.name,
+      quantity: l.quantity,
+      basePrice: l.basePrice,
+      unitPrice: priced.unitPrices[i],
+      modifiers: l.modifiers.map((m) => ({
+        id: m.id,
+        group_id: m.groupId,
+        name: m.name,
+        price_adjustment: m.priceAdjustment.toString(),
+      })),
+      note: priced.notes[i],
+      taxRateE4: priced.rates[i],
+      ...priced.totals.lines[i],
+    }))
+    const event = o.eventType
+      ? {
+          id: newEventId(),
+          type: o.eventType,
+          data: toOrder(provisionalRow(ctx.orgId, newOrder), repo.writtenLines(orderId, newLines)),
+        }
+      : undefined
     const { order, lines } = await repo.insertOrder(
       q,
       ctx.orgId,
+      newOrder,
+      newLines,
       {
-        id: orderId,
-        locationId: o.locationId,
-        customerId: o.customerId,
-        laybyId: o.laybyId,
-        status: o.status,
-        currency: priced.currency,
-        pricesIncludeTax: priced.pricesIncludeTax,
-        subtotal: priced.totals.subtotal,
-        discountTotal: priced.totals.discountTotal,
-        taxTotal: priced.totals.taxTotal,
-        total: priced.totals.total,
-        capturedTotal: o.capturedTotal,
-        discount: priced.discounts.length ? priced.discounts : null,
-        note: o.note,
+        id: newId('osh'),
+        reason: 'created',
+        actor: actorOf(ctx),
       },
-      priced.quoted.map((l, i) => ({
-        id: newId('oli'),
-        productId: l.productId,
-        variantId: l.variantId,
-        name: l.name,
-        quantity: l.quantity,
-        basePrice: l.basePrice,
-        unitPrice: priced.unitPrices[i],
-        modifiers: l.modifiers.map((m) => ({
-          id: m.id,
-          group_id: m.groupId,
-          name: m.name,
-          price_adjustment: m.priceAdjustment.toString(),
-        })),
-        note: priced.notes[i],
-        taxRateE4: priced.rates[i],
-        ...priced.totals.lines[i],
-      })),
-      { id: newId('osh'), reason: 'created', actor: actorOf(ctx) },
+      event,
     )
-    const row = order
-    return { row, lines }
+    return { row: order, lines }
   }
 
   return service

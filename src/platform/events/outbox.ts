@@ -15,3 +15,19 @@ export async function emitEvent(q: Queryable, orgId: string, type: string, data:
   ])
   return id
 }
+
+export const newEventId = (): string => newId('evt')
+
+/**
+ * The outbox insert as a fragment for a repository's own statement (a data-modifying CTE), so a hot path writes
+ * its state change and its event in one round trip. The arguments are SQL expressions (usually `$n` placeholders
+ * and columns of `from`); `data` must evaluate to jsonb. Same row as emitEvent writes.
+ */
+export function outboxInsertSql(e: { id: string; orgId: string; type: string; data: string; from: string }): string {
+  return `INSERT INTO events (id, org_id, type, data) SELECT ${e.id}, ${e.orgId}, ${e.type}, ${e.data} FROM ${e.from}`
+}
+
+/** A timestamptz expression as the JSON of a JavaScript Date (UTC, milliseconds truncated like pg's parser does). */
+export function jsonTimestampSql(expr: string): string {
+  return `to_char((${expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+}
