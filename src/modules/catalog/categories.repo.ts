@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import { rowById, updateVersioned } from './catalog.repo.ts'
+import { updateVersioned } from '../../platform/db/versioned-update.ts'
+import { rowById } from './catalog.repo.ts'
 
 export interface CategoryRow {
   id: string

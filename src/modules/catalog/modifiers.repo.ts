@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import { replacePositioned, updateVersioned } from './catalog.repo.ts'
+import { updateVersioned } from '../../platform/db/versioned-update.ts'
+import { replacePositioned } from './catalog.repo.ts'
 
 export interface GroupRow {
   id: string

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import { replacePositioned, rowById, updateVersioned } from './catalog.repo.ts'
+import { updateVersioned } from '../../platform/db/versioned-update.ts'
+import { replacePositioned, rowById } from './catalog.repo.ts'
 
 export interface PriceListRow {
   id: string

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import { updateVersioned } from '../../platform/db/versioned-update.ts'
 
 export interface ProductRow {
   id: string
@@ -151,25 +152,22 @@ export async function updateProduct(
   p: ProductWrite,
   expectedVersion: number | undefined,
 ): Promise<ProductRow | undefined> {
-  const sets: string[] = []
-  const params: unknown[] = [orgId, id, expectedVersion ?? null]
-  const set = (column: string, value: unknown) => {
-    params.push(value)
-    sets.push(`${column} = $${params.length}`)
-  }
-  if (p.name !== undefined) set('name', p.name)
-  if (p.description !== undefined) set('description', p.description)
-  if (p.sku !== undefined) set('sku', p.sku)
-  if (p.barcodes !== undefined) set('barcodes', p.barcodes)
-  if (p.basePrice !== undefined) set('base_price', p.basePrice.toString())
-  if (p.categoryId !== undefined) set('category_id', p.categoryId)
-  if (p.tags !== undefined) set('tags', p.tags)
-  if (p.isActive !== undefined) set('is_active', p.isActive)
-  const result = await q.query<ProductRow>(
-    `UPDATE products SET ${[...sets, 'version = version + 1', 'updated_at = now()'].join(', ')}
-     WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)
-     RETURNING ${columns}`,
-    params,
+  return updateVersioned<ProductRow>(
+    q,
+    'products',
+    columns,
+    orgId,
+    id,
+    {
+      name: p.name,
+      description: p.description,
+      sku: p.sku,
+      barcodes: p.barcodes,
+      base_price: p.basePrice?.toString(),
+      category_id: p.categoryId,
+      tags: p.tags,
+      is_active: p.isActive,
+    },
+    expectedVersion,
   )
-  return result.rows[0]
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import { updateVersioned } from '../../platform/db/versioned-update.ts'
 
 export interface CustomerRow {
   id: string
@@ -126,27 +127,24 @@ export async function updateCustomer(
   w: CustomerWrite,
   expectedVersion: number | undefined,
 ): Promise<CustomerRow | undefined> {
-  const sets: string[] = []
-  const params: unknown[] = [orgId, id, expectedVersion ?? null]
-  const set = (column: string, value: unknown) => {
-    params.push(value)
-    sets.push(`${column} = $${params.length}`)
-  }
-  if (w.firstName !== undefined) set('first_name', w.firstName)
-  if (w.lastName !== undefined) set('last_name', w.lastName)
-  if (w.email !== undefined) set('email', w.email)
-  if (w.emailKey !== undefined) set('email_key', w.emailKey)
-  if (w.phone !== undefined) set('phone', w.phone)
-  if (w.phoneKey !== undefined) set('phone_key', w.phoneKey)
-  if (w.preferences !== undefined) set('preferences', JSON.stringify(w.preferences))
-  if (w.birthday !== undefined) set('birthday', w.birthday)
-  if (w.loyaltyMemberId !== undefined) set('loyalty_member_id', w.loyaltyMemberId)
-  if (w.note !== undefined) set('note', w.note)
-  const result = await q.query<CustomerRow>(
-    `UPDATE customers SET ${[...sets, 'version = version + 1', 'updated_at = now()'].join(', ')}
-     WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)
-     RETURNING ${columns}`,
-    params,
+  return updateVersioned<CustomerRow>(
+    q,
+    'customers',
+    columns,
+    orgId,
+    id,
+    {
+      first_name: w.firstName,
+      last_name: w.lastName,
+      email: w.email,
+      email_key: w.emailKey,
+      phone: w.phone,
+      phone_key: w.phoneKey,
+      preferences: w.preferences === undefined ? undefined : JSON.stringify(w.preferences),
+      birthday: w.birthday,
+      loyalty_member_id: w.loyaltyMemberId,
+      note: w.note,
+    },
+    expectedVersion,
   )
-  return result.rows[0]
 }

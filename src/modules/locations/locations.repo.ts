@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import { updateVersioned } from '../../platform/db/versioned-update.ts'
 
 export interface LocationRow {
   id: string
@@ -99,18 +100,13 @@ export async function updateLocation(
   w: LocationWrite,
   expectedVersion: number | undefined,
 ): Promise<LocationRow | undefined> {
-  const params: unknown[] = [orgId, id, expectedVersion ?? null]
-  const sets: string[] = []
-  for (const column of writable) {
-    if (w[column] === undefined) continue
-    params.push(w[column])
-    sets.push(`${column} = $${params.length}`)
-  }
-  const result = await q.query<LocationRow>(
-    `UPDATE locations SET ${[...sets, 'version = version + 1', 'updated_at = now()'].join(', ')}
-     WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)
-     RETURNING ${columns}`,
-    params,
+  return updateVersioned<LocationRow>(
+    q,
+    'locations',
+    columns,
+    orgId,
+    id,
+    Object.fromEntries(writable.map((column) => [column, w[column]])),
+    expectedVersion,
   )
-  return result.rows[0]
 }

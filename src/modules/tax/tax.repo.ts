@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import { updateVersioned } from '../../platform/db/versioned-update.ts'
 
 export interface TaxRateRow {
   id: string
@@ -78,23 +79,20 @@ export async function updateTaxRate(
   w: TaxRateWrite,
   expectedVersion: number | undefined,
 ): Promise<TaxRateRow | undefined> {
-  const sets: string[] = []
-  const params: unknown[] = [orgId, id, expectedVersion ?? null]
-  const set = (column: string, value: unknown) => {
-    params.push(value)
-    sets.push(`${column} = $${params.length}`)
-  }
-  if (w.name !== undefined) set('name', w.name)
-  if (w.rateE4 !== undefined) set('rate_e4', w.rateE4)
-  if (w.appliesTo !== undefined) set('applies_to', w.appliesTo)
-  if (w.categoryIds !== undefined) set('category_ids', w.categoryIds)
-  if (w.productIds !== undefined) set('product_ids', w.productIds)
-  if (w.isActive !== undefined) set('is_active', w.isActive)
-  const result = await q.query<TaxRateRow>(
-    `UPDATE tax_rates SET ${[...sets, 'version = version + 1', 'updated_at = now()'].join(', ')}
-     WHERE org_id = $1 AND id = $2 AND ($3::int IS NULL OR version = $3)
-     RETURNING ${columns}`,
-    params,
+  return updateVersioned<TaxRateRow>(
+    q,
+    'tax_rates',
+    columns,
+    orgId,
+    id,
+    {
+      name: w.name,
+      rate_e4: w.rateE4,
+      applies_to: w.appliesTo,
+      category_ids: w.categoryIds,
+      product_ids: w.productIds,
+      is_active: w.isActive,
+    },
+    expectedVersion,
   )
-  return result.rows[0]
 }
