@@ -9,7 +9,6 @@ const SYSTEM_TABLES = new Set([
   'schema_migrations', // migration bookkeeping, never reached by the app role
   'signing_keys', // the ES256 keys every instance signs with
   'revoked_sessions', // looked up by session id on every request, before any org is known
-  'kds_feed_namespace', // one random name per database, so feeds of databases sharing a Redis never mix
 ])
 
 /**

@@ -56,9 +56,3 @@ export async function orgFeedAfter(
   )
   return result.rows
 }
-
-/** The random name of this database, which namespaces its feed in a shared Redis. */
-export async function feedNamespace(q: Queryable): Promise<string> {
-  const result = await q.query<{ namespace: string }>('SELECT namespace FROM kds_feed_namespace')
-  return result.rows[0].namespace
-}

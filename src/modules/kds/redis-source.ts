@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import type { Database } from '../../platform/db/database.ts'
+import { deploymentNameOf } from '../../platform/deployment-name.ts'
 import { compareCursors, type FeedCursor, formatCursor, parseCursor } from './feed-cursor.ts'
 import type { FeedEvent } from './feed-event.ts'
 import { FEED_BATCH, type FeedSource, readFeedAfter, readFeedHead, Ticker } from './feed-source.ts'
-import * as repo from './kds.repo.ts'
 
 interface WireEvent {
   orgId: string
@@ -57,7 +57,7 @@ export class RedisSource implements FeedSource {
 
   async start(deliver: (events: FeedEvent[]) => void): Promise<FeedCursor> {
     this.deliver = deliver
-    const namespace = await this.database.unscoped((q) => repo.feedNamespace(q))
+    const namespace = await deploymentNameOf(this.database)
     const prefix = `opentill:kds:${namespace}`
     this.keys = { channel: `${prefix}:events`, leader: `${prefix}:leader`, cursor: `${prefix}:cursor` }
     this.subscriber = this.redis.duplicate()

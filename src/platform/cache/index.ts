@@ -1,5 +1,6 @@
 /** Cached catalog answers: per-org versions moved on by every catalog write, and a byte-bounded LRU of bodies. */
-import { deploymentNamespaceOf, type PlatformParts } from '../rate-limit/store.ts'
+import { deploymentNameOf } from '../deployment-name.ts'
+import type { PlatformParts } from '../rate-limit/store.ts'
 import { type CatalogVersions, MemoryCatalogVersions, RedisCatalogVersions } from './catalog-versions.ts'
 import { ByteLru } from './lru.ts'
 
@@ -29,7 +30,10 @@ export function catalogCacheOf(runtime: PlatformParts): Promise<CatalogCache | n
     cache = (async () => {
       const responses = new ByteLru(RESPONSE_CACHE_BYTES, 1024 * 1024)
       if (runtime.redis) {
-        return { versions: new RedisCatalogVersions(runtime.redis, await deploymentNamespaceOf(runtime)), responses }
+        return {
+          versions: new RedisCatalogVersions(runtime.redis, await deploymentNameOf(runtime.database)),
+          responses,
+        }
       }
       if (runtime.embedded) return { versions: new MemoryCatalogVersions(), responses }
       return null

@@ -2,10 +2,11 @@ import type { Redis } from 'ioredis'
 import { type CatalogVersions, catalogVersionKey, INIT_VERSION_LUA } from '../cache/catalog-versions.ts'
 import { catalogCacheOf } from '../cache/index.ts'
 import { type Revocations, revokedKey } from '../crypto/revocations.ts'
+import { deploymentNameOf } from '../deployment-name.ts'
 import { GCRA_LUA } from './gcra.lua.ts'
 import type { Decision, Limit, RateLimitStore } from './gcra.ts'
 import { bucketKey } from './redis-store.ts'
-import { deploymentNamespaceOf, type PlatformParts, rateLimitStoreOf } from './store.ts'
+import { type PlatformParts, rateLimitStoreOf } from './store.ts'
 
 export interface AdmissionInput {
   sessionId: string
@@ -106,7 +107,7 @@ export function admissionsOf(runtime: PlatformParts): Promise<Admissions> {
   let found = admissions.get(runtime)
   if (!found) {
     found = (async () => {
-      if (runtime.redis) return new RedisAdmissions(runtime.redis, await deploymentNamespaceOf(runtime))
+      if (runtime.redis) return new RedisAdmissions(runtime.redis, await deploymentNameOf(runtime.database))
       const cache = await catalogCacheOf(runtime)
       return new LocalAdmissions(runtime.revocations, await rateLimitStoreOf(runtime), cache?.versions ?? null)
     })()

@@ -14,12 +14,3 @@ export async function orgPlan(q: Queryable, orgId: string): Promise<OrgPlanRow |
   )
   return result.rows[0]
 }
-
-/**
- * A name for this deployment's buckets on a shared Redis: the first signing key, which every instance of one
- * database shares and no other database has (so separate deployments, and test databases, never collide).
- */
-export async function deploymentName(q: Queryable): Promise<string> {
-  const result = await q.query<{ kid: string }>('SELECT kid FROM signing_keys ORDER BY created_at, kid LIMIT 1')
-  return result.rows[0]?.kid ?? 'default'
-}
