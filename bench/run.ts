@@ -37,10 +37,16 @@ interface Started {
 }
 
 async function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./server.ts', import.meta.url).pathname], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  // BENCH_SERVER_NODE_ARGS passes Node flags to the measured process only (say `--cpu-prof --cpu-prof-dir=/tmp/p`).
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', new URL('./server.ts', import.meta.url).pathname],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   const lines = createInterface({ input: child.stdout! })
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve)

@@ -20,9 +20,21 @@ if (files.length === 0) {
   process.exit(1)
 }
 const concurrency = process.env.TEST_CONCURRENCY ?? '2'
+// A test or hook that hangs fails by name after two minutes; a run that still does not end (a file whose
+// process will not exit) is stopped after twenty, so CI reports it instead of waiting out its own limit.
+const RUN_LIMIT_MS = 20 * 60_000
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-timeout=120000',
+    '--test-reporter=spec',
+    ...files,
+  ],
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' }, timeout: RUN_LIMIT_MS, killSignal: 'SIGKILL' },
 )
+if (result.error) console.error(`the test run did not end: ${result.error.message}`)
 process.exit(result.status ?? 1)

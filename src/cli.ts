@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util'
 import { loadConfig, type Plan } from './config.ts'
 import { MERCHANT_SCOPES } from './modules/auth/index.ts'
-import { migrate } from './platform/db/migrate.ts'
 import { systemContext } from './platform/http/system-context.ts'
-import { openRuntime } from './platform/runtime.ts'
+import { migrateConfigured, openRuntime } from './platform/runtime.ts'
 import { serve } from './server.ts'
 import { createServices } from './services.ts'
 import { runWorker } from './worker.ts'
@@ -26,13 +25,9 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   },
 
   async migrate() {
-    const runtime = await openRuntime(loadConfig(), { migrate: false })
-    try {
-      const applied = await migrate(runtime.ownerUrl)
-      process.stdout.write(`${JSON.stringify({ applied })}\n`)
-    } finally {
-      await runtime.close()
-    }
+    // Not through openRuntime: it loads signing keys, whose table a fresh database does not have yet.
+    const applied = await migrateConfigured(loadConfig())
+    process.stdout.write(`${JSON.stringify({ applied })}\n`)
   },
 
   async 'create-org'(args) {

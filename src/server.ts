@@ -26,7 +26,9 @@ export async function serve(config: Config): Promise<void> {
       ? `  Database: embedded PostgreSQL (PGlite) in ${config.databaseUrl ?? config.dataDir}. It is single-process with relaxed durability: fine to try OpenTill or run one small store; for production set DATABASE_URL to a PostgreSQL server (move data with pg_dump, see docs/operations.md).`
       : '  Database: PostgreSQL server (DATABASE_URL)',
     config.redisUrl ? '  Redis: shared rate limits, revocations and live feeds' : null,
-    workers ? '  Workers: webhook delivery runs in this process (WORKERS=false leaves it to `opentill worker`)' : null,
+    workers
+      ? '  Workers: webhook delivery and event retention run here (WORKERS=false leaves them to `opentill worker`)'
+      : null,
     demo
       ? `  Demo org created. Log in: POST ${config.baseUrl}/api/v1/auth/login {"email":"${demo.email}","password":"${demo.password}"}`
       : null,

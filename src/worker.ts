@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
 import type { Config } from './config.ts'
+import { startEventRetention } from './modules/events/index.ts'
 import { startWebhookWorker } from './modules/webhooks/index.ts'
 import { openRuntime, type Runtime } from './platform/runtime.ts'
 
@@ -8,12 +9,13 @@ export interface Workers {
   stop(): Promise<void>
 }
 
-/** Every background worker of the process: today the webhook delivery worker (relay from the outbox, attempts). */
+/** Every background worker of the process: webhook delivery (relay from the outbox, attempts), event retention. */
 export function startWorkers(runtime: Runtime, log: FastifyBaseLogger): Workers {
   const webhooks = startWebhookWorker(runtime, { log: log.child({ worker: 'webhooks' }) })
+  const retention = startEventRetention(runtime.database, log.child({ worker: 'event-retention' }))
   return {
     async stop() {
-      await webhooks.stop()
+      await Promise.all([webhooks.stop(), retention.stop()])
     },
   }
 }
@@ -28,7 +30,7 @@ export async function runWorker(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger
   const workers = startWorkers(runtime, log)
   process.stdout.write(
-    `OpenTill worker running (webhook delivery) on ${runtime.embedded ? 'the embedded database' : 'the PostgreSQL server'}\n`,
+    `OpenTill worker running (webhook delivery, event retention) on ${runtime.embedded ? 'the embedded database' : 'the PostgreSQL server'}\n`,
   )
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)

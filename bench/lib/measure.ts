@@ -33,7 +33,7 @@ function cpuTimeUs(pid: number | undefined): number | undefined {
   }
 }
 
-export const CONNECTIONS = 50
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 
 async function once(load: Load, durationS: number, serverPid?: number): Promise<Sample> {
   const cpuBefore = cpuTimeUs(serverPid)

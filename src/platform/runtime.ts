@@ -27,6 +27,16 @@ export interface OpenOptions {
   log?: (message: string) => void
 }
 
+/** Applies pending migrations to the configured database, embedded or server; answers their names. */
+export async function migrateConfigured(config: Config, log?: (message: string) => void): Promise<string[]> {
+  const embeddedDb = isEmbedded(config) ? await startEmbeddedDatabase(config.databaseUrl ?? config.dataDir) : undefined
+  try {
+    return await migrate(embeddedDb?.url ?? config.databaseUrl!, log)
+  } finally {
+    await embeddedDb?.stop()
+  }
+}
+
 /** Opens the database (embedded or server), migrates it, and loads keys and the revocation list. */
 export async function openRuntime(config: Config, options: OpenOptions = {}): Promise<Runtime> {
   const embedded = isEmbedded(config)

@@ -21,6 +21,7 @@ export function contextOf(request: FastifyRequest, database: Database, session: 
     requestId: String(request.id),
     log: request.log,
     db: orgDb(database, session.orgId),
+    catalogVersion: null,
   }
 }
 

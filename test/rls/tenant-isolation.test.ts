@@ -66,7 +66,7 @@ describe('tenant isolation by row-level security', () => {
   it('runs the app as a role that is neither superuser nor exempt from row-level security', async () => {
     const role = await owner.query('SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1', [APP_ROLE])
     assert.deepEqual(role.rows[0], { rolsuper: false, rolbypassrls: false })
-    const current = await app.runtime.database.pool.query('SELECT current_user AS role')
+    const current = await app.runtime.database.statement<{ role: string }>('SELECT current_user AS role')
     assert.equal(current.rows[0].role, APP_ROLE)
   })
 

@@ -13,30 +13,35 @@ export interface TestApp {
   close(): Promise<void>
 }
 
+/** A new database on the PostgreSQL server named by DATABASE_URL (undefined on the embedded database). */
+export async function scratchServerDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const server = withDefaultUser(process.env.DATABASE_URL)
+  if (!server || server.startsWith('memory://')) return undefined
+  const name = `opentill_t_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: server })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(server)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: server })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    },
+  }
+}
+
 /**
  * The real app on a fresh database: PGlite in memory by default, or a new database on the PostgreSQL server
  * named by DATABASE_URL (dropped afterwards), with Redis when REDIS_URL is set.
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const server = withDefaultUser(process.env.DATABASE_URL)
-  let databaseUrl = 'memory://'
-  let dropDatabase: (() => Promise<void>) | undefined
-  if (server && !server.startsWith('memory://')) {
-    const name = `opentill_t_${randomBytes(6).toString('hex')}`
-    const admin = new pg.Client({ connectionString: server })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE ${name}`)
-    await admin.end()
-    const url = new URL(server)
-    url.pathname = `/${name}`
-    databaseUrl = url.toString()
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: server })
-      await c.connect()
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await c.end()
-    }
-  }
+  const scratch = await scratchServerDatabase()
+  const databaseUrl = scratch?.url ?? 'memory://'
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
@@ -54,7 +59,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await api.close()
       await runtime.close()
-      await dropDatabase?.()
+      await scratch?.drop()
     },
   }
 }

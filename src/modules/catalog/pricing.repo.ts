@@ -35,7 +35,13 @@ export interface QuoteOptionRow {
   is_default: boolean
 }
 
-export interface PriceEntryRow {
+/** When a price list or markdown applies: epoch milliseconds, null for an open end. */
+export interface ValidityWindow {
+  starts_ms: number | null
+  ends_ms: number | null
+}
+
+export interface PriceEntryRow extends ValidityWindow {
   price_list_id: string
   location_id: string | null
   product_id: string
@@ -43,13 +49,16 @@ export interface PriceEntryRow {
   price: string
 }
 
-export interface MarkdownRow {
+export interface MarkdownRow extends ValidityWindow {
   id: string
   kind: 'percentage' | 'amount'
   value: string
   category_id: string | null
   product_id: string | null
 }
+
+/** A timestamp column as epoch milliseconds (JSON has no timestamp type). */
+const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`
 
 export interface QuoteData {
   products: QuoteProductRow[]
@@ -63,18 +72,17 @@ export interface QuoteData {
 }
 
 /**
- * Everything a quote needs in one statement: the products and variants, their modifier groups and options, the
- * price list entries and markdowns valid at `at` (markdowns on a category reach its subcategories through the
- * ancestry), and what each bundle draws down. A quote runs inside every order's transaction, where each round trip also holds the stock rows'
- * locks of concurrent orders longer. Money columns travel as text so bigint values keep every digit.
+ * Everything a quote of these products at `locationId` needs, in one statement and whatever the time: the
+ * products and all their variants, their modifier groups and options, the active price list entries and markdowns
+ * with their validity windows (markdowns on a category reach its subcategories through the ancestry), and what
+ * each bundle draws down. Nothing depends on the clock, so the answer may be kept until the catalog changes.
+ * Money columns travel as text so bigint values keep every digit.
  */
 export async function quoteData(
   q: Queryable,
   orgId: string,
   productIds: readonly string[],
-  variantIds: readonly string[],
   locationId: string | null,
-  at: Date,
 ): Promise<QuoteData> {
   const result = await q.prepared<QuoteData>(
     'quote_data',
@@ -83,7 +91,7 @@ export async function quoteData(
        FROM products WHERE org_id = $1 AND id = ANY($2::text[])
      ), v AS (
        SELECT id, product_id, name, sku, price::text AS price, is_active
-       FROM product_variants WHERE org_id = $1 AND id = ANY($3::text[])
+       FROM product_variants WHERE org_id = $1 AND product_id = ANY($2::text[])
      ), g AS (
        SELECT pmg.product_id, g.id, g.name, g.required, g.min_selections, g.max_selections, pmg.position
        FROM product_modifier_groups pmg JOIN modifier_groups g ON g.id = pmg.group_id AND g.org_id = pmg.org_id
@@ -92,11 +100,11 @@ export async function quoteData(
        SELECT id, group_id, name, price_adjustment::text AS price_adjustment, is_default
        FROM modifier_options WHERE org_id = $1 AND group_id IN (SELECT id FROM g)
      ), pr AS (
-       SELECT l.id AS price_list_id, l.location_id, e.product_id, e.variant_id, e.price::text AS price
+       SELECT l.id AS price_list_id, l.location_id, e.product_id, e.variant_id, e.price::text AS price,
+         ${epochMs('l.starts_at')} AS starts_ms, ${epochMs('l.ends_at')} AS ends_ms
        FROM price_lists l JOIN price_list_prices e ON e.price_list_id = l.id AND e.org_id = l.org_id
        WHERE l.org_id = $1 AND e.product_id = ANY($2::text[]) AND l.is_active
-         AND (l.location_id IS NULL OR l.location_id = $4::text)
-         AND (l.starts_at IS NULL OR l.starts_at <= $5::timestamptz) AND (l.ends_at IS NULL OR l.ends_at > $5::timestamptz)
+         AND (l.location_id IS NULL OR l.location_id = $3::text)
      ), up(start_id, id, parent_id, depth) AS (
        SELECT id, id, parent_id, 0 FROM categories WHERE org_id = $1 AND id IN (SELECT category_id FROM p)
        UNION ALL
@@ -104,10 +112,10 @@ export async function quoteData(
        FROM categories c JOIN up ON c.id = up.parent_id
        WHERE c.org_id = $1 AND up.depth < 100
      ), md AS (
-       SELECT m.id, m.kind, m.value::text AS value, m.category_id, mp.product_id
+       SELECT m.id, m.kind, m.value::text AS value, m.category_id, mp.product_id,
+         ${epochMs('m.starts_at')} AS starts_ms, ${epochMs('m.ends_at')} AS ends_ms
        FROM markdowns m LEFT JOIN markdown_products mp ON mp.markdown_id = m.id AND mp.org_id = m.org_id
        WHERE m.org_id = $1 AND m.is_active
-         AND (m.starts_at IS NULL OR m.starts_at <= $5::timestamptz) AND (m.ends_at IS NULL OR m.ends_at > $5::timestamptz)
          AND (mp.product_id = ANY($2::text[]) OR m.category_id IN (SELECT id FROM up))
      ), bc AS (
        SELECT b.product_id AS bundle_product_id, c.product_id, c.variant_id, c.quantity, c.bundle_id, c.position
@@ -123,7 +131,7 @@ export async function quoteData(
        (SELECT coalesce(json_agg(json_build_object('start_id', up.start_id, 'id', up.id)), '[]') FROM up) AS ancestry,
        (SELECT coalesce(json_agg(md ORDER BY md.id), '[]') FROM md) AS markdowns,
        (SELECT coalesce(json_agg(bc ORDER BY bc.bundle_id, bc.position), '[]') FROM bc) AS components`,
-    [orgId, productIds, variantIds, locationId, at],
+    [orgId, productIds, locationId],
   )
   return result.rows[0]
 }

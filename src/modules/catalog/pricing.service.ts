@@ -1,3 +1,4 @@
+import { KeptUnderCatalogVersion } from '../../platform/cache/index.ts'
 import { invalid } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import * as repo from './pricing.repo.ts'
@@ -56,7 +57,63 @@ function bundleOf(rows: repo.QuoteData['components'], productId: string): Pick<Q
   return { components: parts.map((c) => ({ productId: c.product_id, variantId: c.variant_id, quantity: c.quantity })) }
 }
 
+/** One product's share of a quote read: everything its lines need at one location. */
+function shareOf(raw: repo.QuoteData, productId: string): repo.QuoteData {
+  const products = raw.products.filter((p) => p.id === productId)
+  const categoryId = products[0]?.category_id ?? null
+  const ancestry = raw.ancestry.filter((a) => a.start_id === categoryId)
+  const categories = new Set(ancestry.map((a) => a.id))
+  const groups = raw.groups.filter((g) => g.product_id === productId)
+  const groupIds = new Set(groups.map((g) => g.id))
+  return {
+    products,
+    variants: raw.variants.filter((v) => v.product_id === productId),
+    groups,
+    options: raw.options.filter((o) => groupIds.has(o.group_id)),
+    prices: raw.prices.filter((e) => e.product_id === productId),
+    ancestry,
+    markdowns: raw.markdowns.filter(
+      (m) => m.product_id === productId || (m.category_id !== null && categories.has(m.category_id)),
+    ),
+    components: raw.components.filter((c) => c.bundle_product_id === productId),
+  }
+}
+
+const liveAt = (at: number) => (w: repo.ValidityWindow) =>
+  (w.starts_ms === null || w.starts_ms <= at) && (w.ends_ms === null || w.ends_ms > at)
+
+/** Products' pricing data kept per process; about a kilobyte each. */
+const QUOTE_CACHE_ENTRIES = 20_000
+
 export function createPricingService() {
+  // Windows are checked at each quote, so what is kept does not depend on the clock.
+  const kept = new KeptUnderCatalogVersion<repo.QuoteData>(QUOTE_CACHE_ENTRIES)
+
+  /** Each product's quote data, from the cache or else from one read for all the missing ones. */
+  async function dataOf(
+    ctx: RequestContext,
+    productIds: readonly string[],
+    locationId: string | null,
+  ): Promise<Map<string, repo.QuoteData>> {
+    const keyOf = (productId: string) => kept.keyOf(ctx, `${locationId ?? ''}|${productId}`)
+    const found = new Map<string, repo.QuoteData>()
+    const missing: string[] = []
+    for (const id of productIds) {
+      const hit = kept.get(keyOf(id))
+      if (hit) found.set(id, hit)
+      else missing.push(id)
+    }
+    if (missing.length > 0) {
+      const raw = await ctx.db.read((q) => repo.quoteData(q, ctx.orgId, missing, locationId))
+      for (const id of missing) {
+        const share = shareOf(raw, id)
+        found.set(id, share)
+        kept.set(keyOf(id), share)
+      }
+    }
+    return found
+  }
+
   return {
     /**
      * Resolves what each line costs at `at.at` (default now) and `at.locationId`, reading through the caller's open
@@ -64,66 +121,55 @@ export function createPricingService() {
      * `.quantity` or `.modifiers`.
      */
     async quote(ctx: RequestContext, lines: readonly QuoteLineInput[], at: QuoteAt = {}): Promise<QuotedLine[]> {
-      const when = at.at ?? new Date()
+      const live = liveAt((at.at ?? new Date()).getTime())
       const locationId = at.locationId ?? null
       lines.forEach((line, i) => {
         if (!Number.isInteger(line.quantity) || line.quantity < 1)
           throw invalid(`lines.${i}.quantity`, 'must be a positive integer', 'out_of_range')
       })
-      const productIds = unique(lines.map((l) => l.productId))
-      const variantIds = unique(lines.flatMap((l) => (l.variantId ? [l.variantId] : [])))
-
-      const raw = await ctx.db.read((q) => repo.quoteData(q, ctx.orgId, productIds, variantIds, locationId, when))
-      const data = {
-        ...raw,
-        products: new Map(raw.products.map((p) => [p.id, p])),
-        variants: new Map(raw.variants.map((v) => [v.id, v])),
-      }
-
-      const entries = data.prices.map((e) => ({
-        priceListId: e.price_list_id,
-        locationId: e.location_id,
-        productId: e.product_id,
-        variantId: e.variant_id,
-        price: BigInt(e.price),
-      }))
-      const options = data.options.map((o) => ({
-        id: o.id,
-        groupId: o.group_id,
-        isDefault: o.is_default,
-        name: o.name,
-        priceAdjustment: BigInt(o.price_adjustment),
-      }))
+      const byProduct = await dataOf(ctx, unique(lines.map((l) => l.productId)), locationId)
 
       return lines.map((line, i) => {
-        const product = data.products.get(line.productId)
+        const data = byProduct.get(line.productId)!
+        const product = data.products[0]
         if (!product?.is_active) {
           throw invalid(`lines.${i}.product_id`, 'does not name an active product of this org', 'not_found')
         }
         let variant: repo.QuoteVariantRow | undefined
         if (line.variantId) {
-          variant = data.variants.get(line.variantId)
-          if (!variant || variant.product_id !== product.id || !variant.is_active) {
+          variant = data.variants.find((v) => v.id === line.variantId)
+          if (!variant?.is_active) {
             throw invalid(`lines.${i}.variant_id`, 'does not name an active variant of this product', 'not_found')
           }
         }
-        const groups = data.groups
-          .filter((g) => g.product_id === product.id)
-          .map((g) => ({
-            id: g.id,
-            name: g.name,
-            required: g.required,
-            minSelections: g.min_selections,
-            maxSelections: g.max_selections,
-          }))
+        const options = data.options.map((o) => ({
+          id: o.id,
+          groupId: o.group_id,
+          isDefault: o.is_default,
+          name: o.name,
+          priceAdjustment: BigInt(o.price_adjustment),
+        }))
+        const groups = data.groups.map((g) => ({
+          id: g.id,
+          name: g.name,
+          required: g.required,
+          minSelections: g.min_selections,
+          maxSelections: g.max_selections,
+        }))
         const picked = chooseOptions(`lines.${i}.modifiers`, groups, options, line.modifierOptionIds)
 
         const basePrice = variant?.price != null ? BigInt(variant.price) : BigInt(product.base_price)
+        const entries = data.prices.filter(live).map((e) => ({
+          priceListId: e.price_list_id,
+          locationId: e.location_id,
+          productId: e.product_id,
+          variantId: e.variant_id,
+          price: BigInt(e.price),
+        }))
         const listed = pickListPrice(entries, product.id, variant?.id ?? null)
         const afterList = listed?.price ?? basePrice
-        const categories = new Set(data.ancestry.filter((a) => a.start_id === product.category_id).map((a) => a.id))
         const candidates: MarkdownRule[] = data.markdowns
-          .filter((m) => m.product_id === product.id || (m.category_id !== null && categories.has(m.category_id)))
+          .filter(live)
           .map((m) => ({ id: m.id, kind: m.kind, value: BigInt(m.value) }))
         const marked = bestMarkdown(afterList, candidates)
 

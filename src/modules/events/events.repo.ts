@@ -67,3 +67,20 @@ export async function eventById(
   )
   return result.rows[0]
 }
+
+/**
+ * Deletes up to `batch` events of every org created more than `retentionDays` ago, walking the primary key below
+ * `beforeId`; events still waiting for the webhook relay stay (a SECURITY DEFINER function, migration 0064).
+ */
+export async function purgeExpired(
+  q: Queryable,
+  beforeId: string,
+  retentionDays: number,
+  batch: number,
+): Promise<number> {
+  const result = await q.query<{ purged: number }>(
+    'SELECT events_purge_expired($1, make_interval(days => $2), $3) AS purged',
+    [beforeId, retentionDays, batch],
+  )
+  return result.rows[0].purged
+}

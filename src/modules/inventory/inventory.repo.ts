@@ -119,31 +119,29 @@ export interface BatchRow extends Partial<MovementRow> {
   level_updated_at: Date
 }
 
+/** Who made a stock change, as the ledger records it. */
+export interface MovementActor {
+  kind: string
+  userId: string | null
+  clientId: string
+}
+
 /**
- * The hot path of every sale in one statement: locks the existing levels in key order (so concurrent batches
+ * The statement of a batch, up to its final SELECT: locks the existing levels in key order (so concurrent batches
  * cannot deadlock), applies each key's net delta where a decrement leaves the level at or above zero, and, only
- * when every key was applied, writes the ledger rows with their before and after. Returns one row per applied
- * key and movement; keys missing from the answer had no level or too little stock, and then nothing was written
- * to the ledger, so the caller settles those keys one by one and writes the ledger itself.
+ * when every key was applied, writes the ledger rows with their before and after.
  */
-export async function applyBatch(
-  q: Queryable,
-  orgId: string,
-  actor: { kind: string; userId: string | null; clientId: string },
-  keys: readonly KeyDelta[],
-  movements: readonly BatchMovement[],
-): Promise<BatchRow[]> {
-  const col = <K extends keyof BatchMovement>(k: K) => movements.map((m) => m[k])
-  const result = await q.prepared<BatchRow>(
-    'inventory_apply_batch',
-    `WITH d AS (
+const batchCtes = `WITH d AS (
        SELECT * FROM unnest($5::text[], $6::text[], $7::text[], $8::int[]) WITH ORDINALITY AS d(product_id, variant_id, location_id, delta, k)
      ), locked AS MATERIALIZED (
-       SELECT l.id, d.delta, d.k::int AS k FROM inventory_levels l
-       JOIN d ON l.product_id = d.product_id AND l.variant_id = d.variant_id AND l.location_id = d.location_id
-       WHERE l.org_id = $1
-       ORDER BY l.product_id COLLATE "C", l.variant_id COLLATE "C", l.location_id COLLATE "C"
-       FOR UPDATE OF l
+       -- One unique-index probe per key, locking as it goes, in the order of the keys (the caller's lock order):
+       -- the cost stays the same however many levels the org has.
+       SELECT l.id, d.delta, d.k::int AS k
+       FROM d CROSS JOIN LATERAL (
+         SELECT id FROM inventory_levels
+         WHERE org_id = $1 AND product_id = d.product_id AND variant_id = d.variant_id AND location_id = d.location_id
+         FOR UPDATE
+       ) l
      ), upd AS (
        UPDATE inventory_levels l SET on_hand = l.on_hand + locked.delta, updated_at = now()
        FROM locked
@@ -159,30 +157,102 @@ export async function applyBatch(
        JOIN upd u ON u.k = m.k
        WHERE (SELECT count(*) FROM upd) = cardinality($5::text[])
        RETURNING ${movementColumns}
-     )
-     SELECT u.k, u.id AS level_id, u.on_hand, u.reorder_point, u.updated_at AS level_updated_at, mv.*
-     FROM upd u LEFT JOIN mv ON mv.product_id = u.product_id AND mv.variant_id = u.variant_id AND mv.location_id = u.location_id`,
-    [
-      orgId,
-      actor.kind,
-      actor.userId,
-      actor.clientId,
-      keys.map((k) => k.productId),
-      keys.map((k) => k.variantId),
-      keys.map((k) => k.locationId),
-      keys.map((k) => k.delta),
-      col('id'),
-      col('key').map((k) => k + 1),
-      col('quantity'),
-      col('reason'),
-      col('referenceType'),
-      col('referenceId'),
-      col('note'),
-      col('occurredAt'),
-      col('rest'),
-    ],
-  )
+     )`
+
+/**
+ * Row estimates of the batch statement follow the length of its arrays, so for every short batch a fresh plan
+ * looks cheaper than the generic one and PostgreSQL would plan it on each execution, which costs more than running
+ * it. The generic plan (one unique-index probe per key) is right for any length. Sent with the statement, for the
+ * rest of its transaction.
+ */
+function withGenericPlans(q: Queryable): Promise<unknown> {
+  return q.prepared('generic_plans', "SELECT set_config('plan_cache_mode', 'force_generic_plan', true)")
+}
+
+function batchParams(
+  orgId: string,
+  actor: MovementActor,
+  keys: readonly KeyDelta[],
+  movements: readonly BatchMovement[],
+): unknown[] {
+  const col = <K extends keyof BatchMovement>(k: K) => movements.map((m) => m[k])
+  return [
+    orgId,
+    actor.kind,
+    actor.userId,
+    actor.clientId,
+    keys.map((k) => k.productId),
+    keys.map((k) => k.variantId),
+    keys.map((k) => k.locationId),
+    keys.map((k) => k.delta),
+    col('id'),
+    col('key').map((k) => k + 1),
+    col('quantity'),
+    col('reason'),
+    col('referenceType'),
+    col('referenceId'),
+    col('note'),
+    col('occurredAt'),
+    col('rest'),
+  ]
+}
+
+/**
+ * The hot path of every stock change in one statement (batchCtes). Returns one row per applied key and movement;
+ * keys missing from the answer had no level or too little stock, and then nothing was written to the ledger, so
+ * the caller settles those keys one by one and writes the ledger itself.
+ */
+export async function applyBatch(
+  q: Queryable,
+  orgId: string,
+  actor: MovementActor,
+  keys: readonly KeyDelta[],
+  movements: readonly BatchMovement[],
+): Promise<BatchRow[]> {
+  const [, result] = await Promise.all([
+    withGenericPlans(q),
+    q.prepared<BatchRow>(
+      'inventory_apply_batch',
+      `${batchCtes}
+       SELECT u.k, u.id AS level_id, u.on_hand, u.reorder_point, u.updated_at AS level_updated_at, mv.*
+       FROM upd u LEFT JOIN mv ON mv.product_id = u.product_id AND mv.variant_id = u.variant_id AND mv.location_id = u.location_id`,
+      batchParams(orgId, actor, keys, movements),
+    ),
+  ])
   return result.rows
+}
+
+/** The SQLSTATE of a sale statement that refused itself (db/migrations/0065). */
+export const SALE_NEEDS_FULL_PATH = 'OTS01'
+
+/**
+ * The same statement for a sale whose caller will not look at the answer (it commits right behind it): it fails,
+ * and so rolls back its whole transaction, unless every key was applied and no level crossed zero or its reorder
+ * point. Everything else (a missing level, a shortfall, an alert to emit) is left to applyBatch and its settling.
+ */
+export async function applySale(
+  q: Queryable,
+  orgId: string,
+  actor: MovementActor,
+  keys: readonly KeyDelta[],
+  movements: readonly BatchMovement[],
+): Promise<void> {
+  await Promise.all([
+    withGenericPlans(q),
+    q.prepared(
+      'inventory_apply_sale',
+      `${batchCtes}
+     SELECT inventory_sale_applied(
+       (SELECT count(*) FROM upd) = cardinality($5::text[])
+       AND NOT EXISTS (
+         SELECT 1 FROM upd u JOIN d ON d.k = u.k
+         WHERE (u.on_hand <= 0 AND u.on_hand - d.delta > 0)
+           OR (u.reorder_point IS NOT NULL AND u.on_hand <= u.reorder_point AND u.on_hand - d.delta > u.reorder_point)
+       )
+     )`,
+      batchParams(orgId, actor, keys, movements),
+    ),
+  ])
 }
 
 /** Locks and reads one level (for a physical count, which sets the level from what it is now). */
@@ -232,7 +302,7 @@ export interface MovementInsert {
 export async function insertMovements(
   q: Queryable,
   orgId: string,
-  actor: { kind: string; userId: string | null; clientId: string },
+  actor: MovementActor,
   rows: MovementInsert[],
 ): Promise<MovementRow[]> {
   const col = <K extends keyof MovementInsert>(k: K) => rows.map((r) => r[k])

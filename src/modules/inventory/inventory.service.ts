@@ -7,7 +7,7 @@ import { variantsByIds } from './catalog-lookups.ts'
 import * as repo from './inventory.repo.ts'
 import type { AdjustReason, CatalogPort, LocationsPort, OrgsPort } from './inventory.types.ts'
 import { type Level, type Movement, type Transfer, toLevel, toMovement, toTransfer } from './inventory.views.ts'
-import { createStockService } from './stock.service.ts'
+import { createStockService, isSaleRefusal } from './stock.service.ts'
 
 export interface AdjustInput {
   product_id: string
@@ -85,6 +85,8 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
 
   return {
     applyChanges: stock.applyChanges,
+    prepareSale: stock.prepareSale,
+    isSaleRefusal,
 
     /** A manual adjustment, or for reason `count` a physical count that sets the level to `quantity`. */
     async adjust(ctx: RequestContext, input: AdjustInput): Promise<Movement> {

@@ -28,10 +28,19 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
 
   /** Bundles draw down their components: one entry per component, quantity multiplied. */
   async function expand(ctx: RequestContext, changes: readonly StockChange[]): Promise<Entry[]> {
-    const known = changes.every((c) => c.components !== undefined)
-    const components = known
-      ? new Map(changes.map((c) => [c.productId, [...c.components!]]))
-      : await catalog.bundles.componentsOf(ctx, unique(changes.map((c) => c.productId)))
+    if (changes.every((c) => c.components !== undefined)) return expandKnown(changes)
+    return expandWith(changes, await catalog.bundles.componentsOf(ctx, unique(changes.map((c) => c.productId))))
+  }
+
+  /** expand() for changes that carry their components. */
+  function expandKnown(changes: readonly StockChange[]): Entry[] {
+    return expandWith(changes, new Map(changes.map((c) => [c.productId, [...(c.components ?? [])]])))
+  }
+
+  function expandWith(
+    changes: readonly StockChange[],
+    components: ReadonlyMap<string, readonly { productId: string; variantId: string | null; quantity: number }[]>,
+  ): Entry[] {
     return changes.flatMap((change, i) => {
       const field = change.field ?? `changes.${i}`
       if (!Number.isSafeInteger(change.quantity))
@@ -132,7 +141,52 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
     }
   }
 
+  /** The batch statement's ledger rows, one per entry, in the callers' order. */
+  function batchMovements(
+    entries: readonly Entry[],
+    keyOf: readonly number[],
+    rest: readonly number[],
+    movementIds: readonly string[],
+  ): repo.BatchMovement[] {
+    return entries.map((e, i) => ({
+      id: movementIds[i],
+      key: keyOf[i],
+      rest: rest[i],
+      quantity: e.quantity,
+      reason: e.change.reason,
+      referenceType: e.change.reference?.type ?? null,
+      referenceId: e.change.reference?.id ?? null,
+      note: e.change.note ?? null,
+      occurredAt: e.change.occurredAt ?? null,
+    }))
+  }
+
+  const actorOf = (ctx: RequestContext): repo.MovementActor => ({
+    kind: ctx.actor.kind,
+    userId: ctx.actor.userId,
+    clientId: ctx.actor.clientId,
+  })
+
   return {
+    /**
+     * A sale's stock as one statement that its caller may commit right behind without waiting for the answer
+     * (CommitNow). Returns the function that issues it, at once, in the caller's transaction; the statement
+     * refuses itself (isSaleRefusal) unless every level exists, has enough and crosses no alert threshold, and the
+     * caller then starts over with applyChanges. Null when the changes do not carry their bundle components.
+     */
+    prepareSale(ctx: RequestContext, changes: readonly StockChange[]): (() => Promise<void>) | null {
+      if (changes.length === 0 || !changes.every((c) => c.components !== undefined)) return null
+      const entries = expandKnown(changes)
+      const { keys, keyOf, rest } = group(entries)
+      const movements = batchMovements(
+        entries,
+        keyOf,
+        rest,
+        entries.map(() => newId('imv')),
+      )
+      return () => ctx.db.tx((q) => repo.applySale(q, ctx.orgId, actorOf(ctx), keys, movements))
+    },
+
     /**
      * Applies signed stock changes atomically inside the caller's transaction. Levels are locked in sorted key
      * order (no deadlocks between concurrent callers) and a decrement is a guarded UPDATE, so concurrent sales can
@@ -146,23 +200,13 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
         const entries = await expand(ctx, changes)
         const { keys, keyOf, rest } = group(entries)
         const movementIds = entries.map(() => newId('imv'))
-        const actor = { kind: ctx.actor.kind, userId: ctx.actor.userId, clientId: ctx.actor.clientId }
+        const actor = actorOf(ctx)
         const batch = await repo.applyBatch(
           q,
           ctx.orgId,
           actor,
           keys,
-          entries.map((e, i) => ({
-            id: movementIds[i],
-            key: keyOf[i],
-            rest: rest[i],
-            quantity: e.quantity,
-            reason: e.change.reason,
-            referenceType: e.change.reference?.type ?? null,
-            referenceId: e.change.reference?.id ?? null,
-            note: e.change.note ?? null,
-            occurredAt: e.change.occurredAt ?? null,
-          })),
+          batchMovements(entries, keyOf, rest, movementIds),
         )
         const applied = new Map<number, Applied>()
         for (const r of batch) {
@@ -231,3 +275,8 @@ async function emitCrossings(q: Queryable, orgId: string, before: number, level:
 }
 
 export type StockService = ReturnType<typeof createStockService>
+
+/** The error of a sale statement that refused itself (prepareSale): retry with applyChanges. */
+export function isSaleRefusal(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === repo.SALE_NEEDS_FULL_PATH
+}

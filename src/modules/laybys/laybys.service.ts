@@ -135,11 +135,10 @@ export function createLaybysService(deps: LaybysDeps) {
 
   const service = {
     async create(ctx: RequestContext, input: CreateLaybyInput): Promise<Layby> {
-      const org = await deps.orgs.getOrg(ctx)
       return ctx.db.tx(async (q) => {
         await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
         await deps.locations.assertExists(ctx, input.location_id, 'location_id')
-        const priced = await priceOrder(ctx, deps, org, input)
+        const priced = await priceOrder(ctx, deps, input)
         const row = await repo.insertLayby(q, ctx.orgId, {
           id: newId('lay'),
           customerId: input.customer_id,

@@ -1,3 +1,4 @@
+import { allInOrder } from '../../platform/all-in-order.ts'
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
@@ -84,8 +85,6 @@ export interface PayableOrder {
 }
 
 export function createOrdersService(deps: OrdersDeps) {
-  const { orgs } = deps
-
   async function load(q: Queryable, ctx: RequestContext, id: string): Promise<Order> {
     const row = await repo.orderById(q, ctx.orgId, id)
     if (!row) throw notFound('order')
@@ -116,50 +115,64 @@ export function createOrdersService(deps: OrdersDeps) {
     if (input.customer_id) await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
   }
 
+  /**
+   * One attempt at creating an order. Every read is sent at once, then both writes: on a pipelined connection each
+   * group is one round trip. With `shortcut`, and when this call owns the transaction, the stock goes by
+   * inventory's sale statement and COMMIT follows it at once, so the level rows it locks are held for the
+   * statement and the commit only, not for another round trip to this process.
+   */
+  function createOnce(ctx: RequestContext, input: CreateOrderInput, shortcut: boolean): Promise<Order> {
+    return ctx.db.tx(async (q, commitNow) => {
+      const [, priced] = await allInOrder(validateRefs(ctx, input), priceOrder(ctx, deps, input))
+      const orderId = newId('ord')
+      const changes = priced.quoted.map((l, i) => ({
+        productId: l.productId,
+        variantId: l.variantId,
+        locationId: input.location_id,
+        quantity: -l.quantity,
+        reason: 'sale' as const,
+        reference: { type: 'order', id: orderId },
+        field: `lines.${i}`,
+        // The quote read the bundles, so inventory need not look again.
+        components: l.components ?? [],
+      }))
+      const sale = shortcut && commitNow ? deps.inventory.prepareSale(ctx, changes) : null
+      const inserted = insertPriced(q, ctx, orderId, priced, {
+        locationId: input.location_id,
+        customerId: input.customer_id ?? null,
+        laybyId: null,
+        status: 'open',
+        capturedTotal: 0n,
+        note: input.note ?? '',
+        // The order's event is written by the order's own statement, so the stock statement is the last one.
+        eventType: 'order.created',
+      })
+      const stock = sale ? sale() : deps.inventory.applyChanges(ctx, changes)
+      if (sale && commitNow) commitNow()
+      const [{ row, lines }] = await Promise.all([inserted, stock])
+      return toOrder(row, lines)
+    })
+  }
+
   const service = {
     /** The totals an order would have; creates nothing. */
     async calculate(ctx: RequestContext, input: CreateOrderInput) {
-      const org = await orgs.getOrg(ctx)
-      await validateRefs(ctx, input)
-      return toCalculation(await priceOrder(ctx, deps, org, input))
+      const [, priced] = await allInOrder(validateRefs(ctx, input), priceOrder(ctx, deps, input))
+      return toCalculation(priced)
     },
 
-    /** Prices the lines, stores the order, takes the stock and writes order.created, all in one transaction. */
+    /**
+     * Prices the lines, stores the order, takes the stock and writes order.created, all in one transaction. A plain
+     * sale takes the shortcut first; when its stock statement refuses (a missing level, a shortfall, an alert to
+     * emit), nothing was written and the order is made again on the full path, which answers those cases.
+     */
     async create(ctx: RequestContext, input: CreateOrderInput): Promise<Order> {
-      return ctx.db.tx(async (q) => {
-        const org = await orgs.getOrg(ctx)
-        await validateRefs(ctx, input)
-        const priced = await priceOrder(ctx, deps, org, input)
-        const orderId = newId('ord')
-        const { row, lines } = await insertPriced(q, ctx, orderId, priced, {
-          locationId: input.location_id,
-          customerId: input.customer_id ?? null,
-          laybyId: null,
-          status: 'open',
-          capturedTotal: 0n,
-          note: input.note ?? '',
-          // The event is written by the order's own statement, so the stock statement is the last before COMMIT:
-          // the level rows it locks, which every concurrent sale of the same items waits for, are then held for
-          // the shortest time.
-          eventType: 'order.created',
-        })
-        const order = toOrder(row, lines)
-        await deps.inventory.applyChanges(
-          ctx,
-          priced.quoted.map((l, i) => ({
-            productId: l.productId,
-            variantId: l.variantId,
-            locationId: input.location_id,
-            quantity: -l.quantity,
-            reason: 'sale' as const,
-            reference: { type: 'order', id: orderId },
-            field: `lines.${i}`,
-            // The quote read the bundles in this transaction, so inventory need not look again.
-            components: l.components ?? [],
-          })),
-        )
-        return order
-      })
+      try {
+        return await createOnce(ctx, input, true)
+      } catch (error) {
+        if (!deps.inventory.isSaleRefusal(error)) throw error
+        return createOnce(ctx, input, false)
+      }
     },
 
     async list(ctx: RequestContext, query: OrderListQuery): Promise<Page<Order>> {

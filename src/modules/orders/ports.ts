@@ -47,6 +47,10 @@ export interface StockChange {
 
 export interface InventoryPort {
   applyChanges(ctx: RequestContext, changes: StockChange[]): Promise<unknown>
+  /** A sale's stock as one statement to commit right behind; null when it needs the full path. */
+  prepareSale(ctx: RequestContext, changes: StockChange[]): (() => Promise<void>) | null
+  /** Whether an error is the refusal of prepareSale's statement (retry with applyChanges). */
+  isSaleRefusal(error: unknown): boolean
 }
 
 export interface LocationsPort {
@@ -58,7 +62,14 @@ export interface CustomersPort {
 }
 
 export interface TaxPort {
-  ratesFor(ctx: RequestContext, items: readonly { productId: string; categoryId: string | null }[]): Promise<number[]>
+  rateTable(
+    ctx: RequestContext,
+  ): Promise<(items: readonly { productId: string; categoryId: string | null }[]) => number[]>
+}
+
+/** The org settings pricing depends on. */
+export interface OrgSettingsPort {
+  pricingSettings(ctx: RequestContext): Promise<{ currency: string; prices_include_tax: boolean }>
 }
 
 /** One payment's share of a refund. */

@@ -1,4 +1,5 @@
 import type { Plan } from '../../config.ts'
+import { KeptUnderCatalogVersion } from '../../platform/cache/index.ts'
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import { withOrgScope } from '../../platform/db/org-db.ts'
@@ -18,9 +19,26 @@ export interface CreateOrgInput {
   currency?: string
 }
 
+/** What pricing needs of an org. */
+export interface PricingSettings {
+  currency: string
+  prices_include_tax: boolean
+}
+
+/** Orgs whose pricing settings are kept per process. */
+const PRICING_SETTINGS_ENTRIES = 10_000
+
 export function createOrgsService(runtime: Runtime, auth: AuthService) {
   // An org's currency never changes once it has prices, so it is cached for the life of the process.
   const currencies = new Map<string, string>()
+  // Kept like the catalog data they price, under the catalog version (docs/catalog-cache.md).
+  const pricingSettings = new KeptUnderCatalogVersion<PricingSettings>(PRICING_SETTINGS_ENTRIES)
+
+  async function getOrg(ctx: RequestContext): Promise<repo.OrgRow> {
+    const org = await ctx.db.read((q) => repo.orgById(q, ctx.orgId))
+    if (!org) throw notFound('org')
+    return org
+  }
 
   return {
     /**
@@ -52,10 +70,18 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
       })
     },
 
-    async getOrg(ctx: RequestContext): Promise<repo.OrgRow> {
-      const org = await ctx.db.read((q) => repo.orgById(q, ctx.orgId))
-      if (!org) throw notFound('org')
-      return org
+    getOrg,
+
+    /**
+     * The org's currency and whether its prices include tax, kept in memory under the catalog version like the
+     * catalog data they price: these settings have no API, and a change made in SQL shows from the next catalog or
+     * tax write on.
+     */
+    pricingSettings(ctx: RequestContext): Promise<PricingSettings> {
+      return pricingSettings.through(ctx, async () => {
+        const org = await getOrg(ctx)
+        return { currency: org.currency, prices_include_tax: org.prices_include_tax }
+      })
     },
 
     /** The org's ISO 4217 currency, which every money amount of the org is in. */

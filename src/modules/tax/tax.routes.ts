@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { bumpCatalogAfterWrite } from '../../platform/cache/index.ts'
 import { expectedVersion } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CreateTaxRateBody, TaxRateListQuery, TaxRateSchema, UpdateTaxRateBody } from './tax.schemas.ts'
@@ -11,6 +12,8 @@ const TaxRate = Type.Ref('TaxRate')
 // Tax rates are part of selling, so they take the orders scopes (DECISIONS.md names no tax area).
 export const taxRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService }> = async (app, { tax }) => {
   app.addSchema(TaxRateSchema)
+  // Orders price through the catalog and tax rates kept under the catalog version: a tax write moves it on too.
+  app.addHook('onSend', bumpCatalogAfterWrite)
 
   app.get(
     '/tax-rates',

@@ -1,3 +1,4 @@
+import { KeptUnderCatalogVersion } from '../../platform/cache/index.ts'
 import { newId } from '../../platform/crypto/ids.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
@@ -89,7 +90,12 @@ function checkTargets(row: Pick<repo.TaxRateRow, 'applies_to' | 'category_ids' |
   }
 }
 
+/** Orgs whose active rates are kept per process. */
+const RATE_CACHE_ENTRIES = 10_000
+
 export function createTaxService(orgs: OrgsService) {
+  // Filed under the catalog version, which tax writes move on like catalog writes (tax.routes.ts).
+  const activeRates = new KeptUnderCatalogVersion<repo.TaxRateRow[]>(RATE_CACHE_ENTRIES)
   const inclusive = async (ctx: RequestContext) => (await orgs.getOrg(ctx)).prices_include_tax
 
   return {
@@ -150,10 +156,14 @@ export function createTaxService(orgs: OrgsService) {
       return toTaxRate(row, inc)
     },
 
-    /** The summed rate (percent x 10,000) of the active rates applying to each item, in order. */
-    async ratesFor(ctx: RequestContext, items: readonly TaxableItem[]): Promise<number[]> {
-      const rates = await ctx.db.read((q) => repo.activeTaxRates(q, ctx.orgId))
-      return items.map((item) => rates.filter((r) => appliesTo(r, item)).reduce((sum, r) => sum + r.rate_e4, 0))
+    /**
+     * The org's active rates as a function giving each item its summed rate (percent x 10,000), in order. It needs
+     * no items to read, so an order can fetch it beside the catalog quote.
+     */
+    async rateTable(ctx: RequestContext): Promise<(items: readonly TaxableItem[]) => number[]> {
+      const rates = await activeRates.through(ctx, () => ctx.db.read((q) => repo.activeTaxRates(q, ctx.orgId)))
+      return (items) =>
+        items.map((item) => rates.filter((r) => appliesTo(r, item)).reduce((sum, r) => sum + r.rate_e4, 0))
     },
   }
 }

@@ -5,6 +5,7 @@ import { type CatalogVersions, MemoryCatalogVersions, RedisCatalogVersions } fro
 import { ByteLru } from './lru.ts'
 
 export { type CatalogVersions, MemoryCatalogVersions, RedisCatalogVersions } from './catalog-versions.ts'
+export { KeptUnderCatalogVersion } from './kept.ts'
 export { graphqlKey, restKey } from './keys.ts'
 export { ByteLru } from './lru.ts'
 export { bumpCatalogAfterWrite, responseCache, serveCached } from './response-cache.ts'

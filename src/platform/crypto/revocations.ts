@@ -18,7 +18,7 @@ export interface Revocations {
 }
 
 async function record(db: Database, sessionId: string, untilMs: number): Promise<void> {
-  await db.pool.query(
+  await db.statement(
     `WITH pruned AS (DELETE FROM revoked_sessions WHERE expires_at < now())
      INSERT INTO revoked_sessions (session_id, expires_at) VALUES ($1, to_timestamp($2 / 1000.0))
      ON CONFLICT (session_id) DO UPDATE SET expires_at = GREATEST(revoked_sessions.expires_at, EXCLUDED.expires_at)`,
@@ -27,7 +27,7 @@ async function record(db: Database, sessionId: string, untilMs: number): Promise
 }
 
 async function unexpired(db: Database): Promise<{ session_id: string; until_ms: string }[]> {
-  const result = await db.pool.query<{ session_id: string; until_ms: string }>(
+  const result = await db.statement<{ session_id: string; until_ms: string }>(
     `SELECT session_id, (extract(epoch FROM expires_at) * 1000)::bigint AS until_ms
      FROM revoked_sessions WHERE expires_at > now()`,
   )
@@ -89,11 +89,11 @@ export class DatabaseRevocations implements Revocations {
   constructor(private readonly db: Database) {}
 
   async isRevoked(sessionId: string): Promise<boolean> {
-    const result = await this.db.pool.query({
-      name: 'revocation_check',
-      text: 'SELECT 1 FROM revoked_sessions WHERE session_id = $1 AND expires_at > now()',
-      values: [sessionId],
-    })
+    const result = await this.db.statement(
+      'SELECT 1 FROM revoked_sessions WHERE session_id = $1 AND expires_at > now()',
+      [sessionId],
+      'revocation_check',
+    )
     return (result.rowCount ?? 0) > 0
   }
 

@@ -15,21 +15,69 @@ export interface Queryable {
   prepared<R = Record<string, unknown>>(name: string, text: string, params?: readonly unknown[]): Promise<Rows<R>>
 }
 
+/** The socket under a pg client (pg's Connection keeps it as `stream`). */
+type CorkableStream = { cork(): void; uncork(): void }
+
+const corked = new WeakSet<CorkableStream>()
+
+/**
+ * Holds a pipelined connection's writes until the current burst of promise callbacks has run, so the statements
+ * a unit of work issues together (Promise.all) leave in one write system call, not one each: on loopback TCP the
+ * call, not the bytes, is what costs. pg corks and uncorks per statement; the outer cork makes those a no-op.
+ */
+function coalesceWrites(client: pg.PoolClient): void {
+  const stream = (client as unknown as { connection: { stream: CorkableStream } }).connection.stream
+  if (corked.has(stream)) return
+  corked.add(stream)
+  stream.cork()
+  process.nextTick(() => {
+    corked.delete(stream)
+    stream.uncork()
+  })
+}
+
 class ClientQueryable implements Queryable {
+  /** Set once COMMIT has been sent ahead of the answers (commitNow): a later statement would run outside. */
+  committed = false
+  /** Without pipelining, the last statement sent: the next waits for it, as pg requires of one connection. */
+  private previous: Promise<unknown> = Promise.resolve()
+
   constructor(
     readonly client: pg.PoolClient,
     private readonly sharedSession: boolean,
   ) {}
   query<R>(text: string, params: readonly unknown[] = []): Promise<Rows<R>> {
-    return this.client.query(text, params as unknown[]) as unknown as Promise<Rows<R>>
+    this.assertOpen()
+    return this.send({ text, values: params as unknown[] }) as unknown as Promise<Rows<R>>
   }
   prepared<R>(name: string, text: string, params: readonly unknown[] = []): Promise<Rows<R>> {
     // Prepared statements live in the session; PGlite's one session is shared by every client, whose
     // bookkeeping of what it prepared would disagree, so there each statement is parsed afresh.
     if (this.sharedSession) return this.query(text, params)
-    return this.client.query({ name, text, values: params as unknown[] }) as unknown as Promise<Rows<R>>
+    this.assertOpen()
+    return this.send({ name, text, values: params as unknown[] }) as unknown as Promise<Rows<R>>
+  }
+  /** Sends a statement: at once on a pipelined connection, else after the previous one has answered. */
+  send(config: pg.QueryConfig): Promise<pg.QueryResult> {
+    if (!this.sharedSession) {
+      coalesceWrites(this.client)
+      return this.client.query(config)
+    }
+    const sent = this.previous.then(() => this.client.query(config))
+    this.previous = sent.catch(() => {})
+    return sent
+  }
+  private assertOpen(): void {
+    if (this.committed) throw new Error('a statement was issued after its transaction sent COMMIT')
   }
 }
+
+/**
+ * Sends COMMIT behind the statements a transaction has already issued, without waiting for their answers: the
+ * server runs them in order, so the row locks they take are released as soon as they are done instead of one
+ * client round trip later. If any of them fails, the server turns the COMMIT into a ROLLBACK.
+ */
+export type CommitNow = () => void
 
 const ORG_ID = /^org_[0-9A-Za-z]{1,64}$/
 
@@ -48,7 +96,9 @@ export interface DatabaseOptions {
  * policies of every table compare with `org_id`. A query that forgot its org filter still sees nothing else.
  */
 export class Database {
-  readonly pool: pg.Pool
+  // Private: a statement sent straight to the pool would run outside a transaction, which PGlite cannot keep
+  // apart from other connections (statement()).
+  private readonly pool: pg.Pool
   readonly sharedSession: boolean
 
   constructor(options: DatabaseOptions) {
@@ -59,6 +109,9 @@ export class Database {
       idleTimeoutMillis: 30_000,
       // A server applies the role at connection start and refuses the connection if it cannot.
       options: options.sharedSession ? undefined : `-c role=${APP_ROLE}`,
+      // On a server, queries issued together (Promise.all) go out without waiting for each other's answers: one
+      // round trip for a group of reads or writes. PGlite serves one session to every connection, so not there.
+      pipeline: !options.sharedSession,
       // PGlite ignores startup options: each new connection takes the role before it is handed out, and a
       // connection that cannot is closed rather than used as the owner.
       ...(options.sharedSession ? { onConnect: (client: pg.PoolClient) => client.query(`SET ROLE ${APP_ROLE}`) } : {}),
@@ -67,13 +120,38 @@ export class Database {
     this.pool.on('error', () => {})
   }
 
-  /** Runs `fn` in one transaction scoped to `orgId`. */
-  async transaction<T>(orgId: string, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` in one transaction scoped to `orgId`. On a pipelined connection `BEGIN` is not waited for: it
+   * leaves with the first statements of `fn` and the server runs them in order. It can only fail with the
+   * connection, and then so does everything behind it; nothing commits before its answer is checked.
+   */
+  async transaction<T>(orgId: string, fn: (q: Queryable, commitNow: CommitNow) => Promise<T>): Promise<T> {
+    assertOrgId(orgId)
     const client = await this.pool.connect()
     try {
-      const q = await this.begin(client, orgId)
-      const result = await fn(q)
-      await client.query('COMMIT')
+      let committing: Promise<pg.QueryResult> | undefined
+      let q: ClientQueryable
+      const commitNow = () => {
+        if (committing) return
+        committing = q.send({ text: 'COMMIT' })
+        committing.catch(() => {})
+        q.committed = true
+      }
+      let result: T
+      if (this.sharedSession) {
+        q = await this.begin(client, orgId)
+        result = await fn(q, commitNow)
+      } else {
+        const began = this.begin(client, orgId)
+        began.catch(() => {})
+        q = new ClientQueryable(client, false)
+        result = await fn(q, commitNow)
+        await began
+      }
+      // A COMMIT in a transaction that a failed statement aborted answers ROLLBACK instead of an error.
+      if ((await (committing ?? client.query('COMMIT'))).command === 'ROLLBACK') {
+        throw new Error('the transaction was rolled back at COMMIT')
+      }
       return result
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {})
@@ -103,10 +181,22 @@ export class Database {
     }
   }
 
-  /** Opens a transaction on a checked-out client and scopes it to `orgId` in the same round trip. */
-  async begin(client: pg.PoolClient, orgId: string): Promise<Queryable> {
+  /**
+   * Opens a transaction on a checked-out client and scopes it to `orgId` in the same round trip: on a server
+   * `BEGIN` and a prepared scope statement, pipelined (no statement to parse per transaction); on PGlite one
+   * simple-protocol batch.
+   */
+  async begin(client: pg.PoolClient, orgId: string): Promise<ClientQueryable> {
     assertOrgId(orgId)
-    await client.query(`BEGIN; SELECT set_config('app.org_id', ${client.escapeLiteral(orgId)}, true)`)
+    if (this.sharedSession) {
+      await client.query(`BEGIN; SELECT set_config('app.org_id', ${client.escapeLiteral(orgId)}, true)`)
+    } else {
+      coalesceWrites(client)
+      await Promise.all([
+        client.query('BEGIN'),
+        client.query({ name: 'org_scope', text: "SELECT set_config('app.org_id', $1, true)", values: [orgId] }),
+      ])
+    }
     return new ClientQueryable(client, this.sharedSession)
   }
 
@@ -124,6 +214,27 @@ export class Database {
     } finally {
       client.release()
     }
+  }
+
+  /**
+   * One statement that belongs to no org (revocations, maintenance); `preparedAs` names it as a prepared statement
+   * on a server (a hot path), as Queryable.prepared does. On PGlite it runs in an explicit
+   * transaction: the socket keeps connections apart only inside one, and the messages of a parameterised
+   * statement outside it interleave with other connections' statements, which breaks or hangs both.
+   */
+  async statement<R = Record<string, unknown>>(
+    text: string,
+    params: readonly unknown[] = [],
+    preparedAs?: string,
+  ): Promise<Rows<R>> {
+    if (this.sharedSession) return this.unscoped((q) => q.query<R>(text, params))
+    const config = { name: preparedAs, text, values: params as unknown[] }
+    return (await this.pool.query(config)) as unknown as Rows<R>
+  }
+
+  /** A connection for a unit of work that spans more than one call (an idempotent request); release it after. */
+  connect(): Promise<pg.PoolClient> {
+    return this.pool.connect()
   }
 
   async ping(): Promise<void> {

@@ -8,7 +8,7 @@ export interface Maintenance {
 }
 
 async function mayAnalyze(database: Database): Promise<boolean> {
-  const result = await database.pool.query<{ ok: boolean }>(
+  const result = await database.statement<{ ok: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'pg_maintain')
             AND pg_has_role(current_user, 'pg_maintain', 'USAGE') AS ok`,
   )
@@ -28,7 +28,7 @@ export async function startAnalyzing(
   if (!(await mayAnalyze(database))) return { stop() {} }
   const analyze = async () => {
     try {
-      await database.pool.query('ANALYZE')
+      await database.statement('ANALYZE')
     } catch (error) {
       log(`ANALYZE failed: ${(error as Error).message}`)
     }

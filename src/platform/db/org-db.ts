@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { OrgDb } from '../http/context.ts'
-import type { Database, Queryable } from './database.ts'
+import type { CommitNow, Database, Queryable } from './database.ts'
 
 const openTransaction = new AsyncLocalStorage<{ orgId: string; q: Queryable }>()
 
@@ -22,8 +22,11 @@ export function orgDb(database: Database, orgId: string, ambient?: () => Queryab
     },
     tx(fn) {
       const q = joinable()
-      if (q) return fn(q)
-      return database.transaction(orgId, (txq) => openTransaction.run({ orgId, q: txq }, () => fn(txq)))
+      // A joined transaction is committed by whoever opened it.
+      if (q) return fn(q, null)
+      return database.transaction(orgId, (txq, commitNow) =>
+        openTransaction.run({ orgId, q: txq }, () => fn(txq, commitNow)),
+      )
     },
   }
 }

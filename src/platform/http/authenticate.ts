@@ -40,6 +40,7 @@ export function contextOf(
     requestId: String(request.id),
     log: request.log,
     db: orgDb(runtime.database, claims.orgId, () => request.ambientTx?.q),
+    catalogVersion: request.catalogVersion,
   }
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Queryable } from '../db/database.ts'
+import type { CommitNow, Queryable } from '../db/database.ts'
 
 export type Role = 'owner' | 'manager' | 'staff'
 
@@ -15,8 +15,11 @@ export interface Actor {
 export interface OrgDb {
   /** Reads scoped to the org (one round trip in the steady state). */
   read<T>(fn: (q: Queryable) => Promise<T>): Promise<T>
-  /** One transaction scoped to the org; joins the request's transaction when an idempotent POST opened one. */
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>
+  /**
+   * One transaction scoped to the org; joins the request's transaction when an idempotent POST opened one.
+   * `commitNow` is given to the call that opened the transaction and null to one that joined it.
+   */
+  tx<T>(fn: (q: Queryable, commitNow: CommitNow | null) => Promise<T>): Promise<T>
 }
 
 /** Vendure's RequestContext: passed first to every service function. */
@@ -28,4 +31,9 @@ export interface RequestContext {
   readonly requestId: string
   readonly log: FastifyBaseLogger
   readonly db: OrgDb
+  /**
+   * The org's catalog version when the request was admitted (platform/cache): data that only catalog and tax
+   * writes change may be kept in memory under it. Null when nothing may be kept (no shared version to key by).
+   */
+  readonly catalogVersion: string | null
 }

@@ -38,7 +38,7 @@ export const idempotency = fp(
       const { ctx } = request
       const scope = `${ctx.actor.clientId}:${ctx.actor.userId ?? ''}`
       const fingerprint = fingerprintOf(request)
-      const client = await database.pool.connect()
+      const client = await database.connect()
       let handedOver = false
       try {
         const q = await database.begin(client, ctx.orgId)

@@ -22,5 +22,6 @@ export function systemContext(
     requestId: 'system',
     log: log ?? (pino({ level: 'silent' }) as unknown as FastifyBaseLogger),
     db: orgDb(database, orgId),
+    catalogVersion: null,
   }
 }

@@ -44,6 +44,7 @@ export async function admitGraphql(
   }
   const admission = await admit(runtime, reply, claims)
   if (!admission) return refused('Unauthorized: the access token has been revoked')
+  request.catalogVersion = admission.catalogVersion
   return { auth: { ctx: contextOf(runtime, request, claims) }, catalogVersion: admission.catalogVersion }
 }
 
