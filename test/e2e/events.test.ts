@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { emitEvent } from '../../src/platform/events/outbox.ts'
+import { eventually } from '../support/eventually.ts'
 import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 
 /** Writes outbox rows the way every domain does: inside a transaction of the org. */
@@ -33,92 +34,102 @@ describe('the events API', () => {
   after(() => app.close())
 
   it('lists every event of the org as the webhook envelope, oldest first', async () => {
-    const res = await clientFor(app.api, merchant.token).get('/api/v1/events')
-    assert.equal(res.status, 200)
-    assert.deepEqual(
-      res.body.data.map((e: { id: string }) => e.id),
-      ids,
-    )
-    const first = res.body.data[0]
-    assert.deepEqual(Object.keys(first).sort(), ['apiVersion', 'data', 'event', 'id', 'orgId', 'timestamp'])
-    assert.equal(first.event, 'order.created')
-    assert.equal(first.orgId, merchant.orgId)
-    assert.equal(first.apiVersion, '2024-09-15')
-    assert.match(first.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
-    assert.deepEqual(first.data, { id: 'ord_1', total: 12.5 })
-    assert.deepEqual(res.body.pagination, { nextCursor: null, hasMore: false })
+    await eventually(async () => {
+      const res = await clientFor(app.api, merchant.token).get('/api/v1/events')
+      assert.equal(res.status, 200)
+      assert.deepEqual(
+        res.body.data.map((e: { id: string }) => e.id),
+        ids,
+      )
+      const first = res.body.data[0]
+      assert.deepEqual(Object.keys(first).sort(), ['apiVersion', 'data', 'event', 'id', 'orgId', 'timestamp'])
+      assert.equal(first.event, 'order.created')
+      assert.equal(first.orgId, merchant.orgId)
+      assert.equal(first.apiVersion, '2024-09-15')
+      assert.match(first.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+      assert.deepEqual(first.data, { id: 'ord_1', total: 12.5 })
+      assert.deepEqual(res.body.pagination, { nextCursor: null, hasMore: false })
+    })
   })
 
   it('never shows another org its events, not even by id', async () => {
-    const res = await clientFor(app.api, other.token).get('/api/v1/events')
-    assert.deepEqual(
-      res.body.data.map((e: { data: { id: string } }) => e.data.id),
-      ['ord_other'],
-    )
-    assert.equal((await clientFor(app.api, other.token).get(`/api/v1/events/${ids[0]}`)).status, 404)
-    const own = await clientFor(app.api, merchant.token).get(`/api/v1/events/${ids[0]}`)
-    assert.equal(own.status, 200)
-    assert.equal(own.body.data.id, ids[0])
+    await eventually(async () => {
+      const res = await clientFor(app.api, other.token).get('/api/v1/events')
+      assert.deepEqual(
+        res.body.data.map((e: { data: { id: string } }) => e.data.id),
+        ['ord_other'],
+      )
+      assert.equal((await clientFor(app.api, other.token).get(`/api/v1/events/${ids[0]}`)).status, 404)
+      const own = await clientFor(app.api, merchant.token).get(`/api/v1/events/${ids[0]}`)
+      assert.equal(own.status, 200)
+      assert.equal(own.body.data.id, ids[0])
+    })
   })
 
   it('filters by one type, by several, and by an alias of a catalog name', async () => {
-    const api = clientFor(app.api, merchant.token)
-    const one = await api.get('/api/v1/events?type=order.created')
-    assert.deepEqual(
-      one.body.data.map((e: { event: string }) => e.event),
-      ['order.created'],
-    )
-    const repeated = await api.get('/api/v1/events?type=order.created&type=order.completed')
-    assert.deepEqual(
-      repeated.body.data.map((e: { event: string }) => e.event),
-      ['order.created', 'order.completed'],
-    )
-    const commas = await api.get('/api/v1/events?type=order.completed,customer.created')
-    assert.deepEqual(
-      commas.body.data.map((e: { event: string }) => e.event),
-      ['order.completed', 'customer.created'],
-    )
-    const alias = await api.get('/api/v1/events?type=payment.approved')
-    assert.deepEqual(
-      alias.body.data.map((e: { event: string }) => e.event),
-      ['payment.captured'],
-    )
+    await eventually(async () => {
+      const api = clientFor(app.api, merchant.token)
+      const one = await api.get('/api/v1/events?type=order.created')
+      assert.deepEqual(
+        one.body.data.map((e: { event: string }) => e.event),
+        ['order.created'],
+      )
+      const repeated = await api.get('/api/v1/events?type=order.created&type=order.completed')
+      assert.deepEqual(
+        repeated.body.data.map((e: { event: string }) => e.event),
+        ['order.created', 'order.completed'],
+      )
+      const commas = await api.get('/api/v1/events?type=order.completed,customer.created')
+      assert.deepEqual(
+        commas.body.data.map((e: { event: string }) => e.event),
+        ['order.completed', 'customer.created'],
+      )
+      const alias = await api.get('/api/v1/events?type=payment.approved')
+      assert.deepEqual(
+        alias.body.data.map((e: { event: string }) => e.event),
+        ['payment.captured'],
+      )
+    })
   })
 
   it('pages with the platform cursor without repeating or skipping an event', async () => {
-    const api = clientFor(app.api, merchant.token)
-    const seen: string[] = []
-    let cursor: string | null = null
-    let pages = 0
-    do {
-      const res: Awaited<ReturnType<typeof api.get>> = await api.get(
-        `/api/v1/events?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
-      )
-      assert.equal(res.status, 200)
-      seen.push(...res.body.data.map((e: { id: string }) => e.id))
-      cursor = res.body.pagination.nextCursor
-      assert.equal(res.body.pagination.hasMore, cursor !== null)
-      pages++
-    } while (cursor)
-    assert.deepEqual(seen, ids)
-    assert.equal(pages, 2)
-    // An exact multiple of the page size ends with hasMore false, not an empty page.
-    const exact = await api.get('/api/v1/events?limit=4')
-    assert.deepEqual(exact.body.pagination, { nextCursor: null, hasMore: false })
+    await eventually(async () => {
+      const api = clientFor(app.api, merchant.token)
+      const seen: string[] = []
+      let cursor: string | null = null
+      let pages = 0
+      do {
+        const res: Awaited<ReturnType<typeof api.get>> = await api.get(
+          `/api/v1/events?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+        )
+        assert.equal(res.status, 200)
+        seen.push(...res.body.data.map((e: { id: string }) => e.id))
+        cursor = res.body.pagination.nextCursor
+        assert.equal(res.body.pagination.hasMore, cursor !== null)
+        pages++
+      } while (cursor)
+      assert.deepEqual(seen, ids)
+      assert.equal(pages, 2)
+      // An exact multiple of the page size ends with hasMore false, not an empty page.
+      const exact = await api.get('/api/v1/events?limit=4')
+      assert.deepEqual(exact.body.pagination, { nextCursor: null, hasMore: false })
+    })
   })
 
   it('filters by a time range: created_from inclusive, created_to exclusive', async () => {
-    const api = clientFor(app.api, merchant.token)
-    const all = (await api.get('/api/v1/events')).body.data
-    const last = all[all.length - 1]
-    const from = await api.get(`/api/v1/events?created_from=${encodeURIComponent(last.timestamp)}`)
-    assert.ok(from.body.data.some((e: { id: string }) => e.id === last.id))
-    const to = await api.get(`/api/v1/events?created_to=${encodeURIComponent(all[0].timestamp)}`)
-    assert.equal(to.body.data.length, 0)
-    const future = await api.get(
-      `/api/v1/events?created_from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
-    )
-    assert.equal(future.body.data.length, 0)
+    await eventually(async () => {
+      const api = clientFor(app.api, merchant.token)
+      const all = (await api.get('/api/v1/events')).body.data
+      const last = all[all.length - 1]
+      const from = await api.get(`/api/v1/events?created_from=${encodeURIComponent(last.timestamp)}`)
+      assert.ok(from.body.data.some((e: { id: string }) => e.id === last.id))
+      const to = await api.get(`/api/v1/events?created_to=${encodeURIComponent(all[0].timestamp)}`)
+      assert.equal(to.body.data.length, 0)
+      const future = await api.get(
+        `/api/v1/events?created_from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+      )
+      assert.equal(future.body.data.length, 0)
+    })
   })
 
   it('does not serve events older than 30 days', async () => {
@@ -172,7 +183,7 @@ describe('the events API', () => {
     // PGlite runs one transaction at a time; an out-of-order commit needs a server.
     if (app.runtime.embedded) return t.skip('needs concurrent transactions (PostgreSQL server)')
     const api = clientFor(app.api, merchant.token)
-    const client = await app.runtime.database.pool.connect()
+    const client = await app.runtime.database.connect()
     try {
       const q = await app.runtime.database.begin(client, merchant.orgId)
       const late = await emitEvent(q, merchant.orgId, 'order.updated', { id: 'ord_late' })
@@ -183,11 +194,13 @@ describe('the events API', () => {
         [],
       )
       await client.query('COMMIT')
-      const afterCommit = await api.get('/api/v1/events?type=order.updated')
-      assert.deepEqual(
-        afterCommit.body.data.map((e: { id: string }) => e.id),
-        [late, early],
-      )
+      await eventually(async () => {
+        const afterCommit = await api.get('/api/v1/events?type=order.updated')
+        assert.deepEqual(
+          afterCommit.body.data.map((e: { id: string }) => e.id),
+          [late, early],
+        )
+      })
     } finally {
       client.release()
     }
