@@ -24,8 +24,22 @@ async function freePort(): Promise<number> {
   })
 }
 
-/** The API and the web app listening on 127.0.0.1 ports, for real HTTP clients and the browser. */
+/**
+ * The API and the web app listening on 127.0.0.1 ports, for real HTTP clients and the browser. The ports must be
+ * known before the app is built (BASE_URL, APP_URL), so another process can take one in between: a start that
+ * meets EADDRINUSE is undone and tried on new ports.
+ */
 export async function startListeningApps(env: Record<string, string> = {}): Promise<ListeningApps> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await listenOnFreePorts(env)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error
+    }
+  }
+}
+
+async function listenOnFreePorts(env: Record<string, string>): Promise<ListeningApps> {
   const [port, appPort] = [await freePort(), await freePort()]
   const baseUrl = `http://127.0.0.1:${port}`
   const appUrl = `http://127.0.0.1:${appPort}`
@@ -36,18 +50,19 @@ export async function startListeningApps(env: Record<string, string> = {}): Prom
     APP_URL: appUrl,
     ...env,
   })
-  await app.api.listen({ port, host: '127.0.0.1' })
-  const web = await buildWebApp(app.runtime, app.services)
-  await web.listen({ port: appPort, host: '127.0.0.1' })
-  return {
-    app,
-    web,
-    baseUrl,
-    appUrl,
-    async close() {
-      await web.close()
-      await app.close()
-    },
+  let web: FastifyInstance | undefined
+  const close = async () => {
+    await web?.close()
+    await app.close()
+  }
+  try {
+    await app.api.listen({ port, host: '127.0.0.1' })
+    web = await buildWebApp(app.runtime, app.services)
+    await web.listen({ port: appPort, host: '127.0.0.1' })
+    return { app, web, baseUrl, appUrl, close }
+  } catch (error) {
+    await close()
+    throw error
   }
 }
 
