@@ -6,6 +6,7 @@ import { AddressPolicy } from '../../src/modules/webhooks/address-policy.ts'
 import type { WebhookWorker } from '../../src/modules/webhooks/index.ts'
 import { WebhookSender } from '../../src/modules/webhooks/sender.ts'
 import { Database } from '../../src/platform/db/database.ts'
+import { eventually } from '../support/eventually.ts'
 import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 import { HttpsReceiver, type Received, testPki } from '../support/https-receiver.ts'
 import { emitAs, RECEIVER_ENV, sleep, startTestWorker, subscriber as subscribe } from '../support/webhook-fixtures.ts'
@@ -74,10 +75,13 @@ describe('webhook delivery from the outbox', () => {
     assert.equal(standardWebhookValid(hook.secret, r), true)
     assert.equal(await serviceSignatureValid('whsec_wrong', r), false)
 
-    await sleep(50)
-    const log = await api.get(`/api/v1/webhooks/deliveries?webhook_id=${hook.id}`)
-    assert.equal(log.status, 200)
-    assert.equal(log.body.data.length, 1)
+    // The worker logs the attempt after the receiver has answered.
+    const log = await eventually(async () => {
+      const res = await api.get(`/api/v1/webhooks/deliveries?webhook_id=${hook.id}`)
+      assert.equal(res.status, 200)
+      assert.equal(res.body.data.length, 1)
+      return res
+    })
     assert.equal(log.body.data[0].delivery_id, envelope.id)
     assert.equal(log.body.data[0].event_id, eventId)
     assert.equal(log.body.data[0].status_code, 200)
@@ -109,12 +113,14 @@ describe('webhook delivery from the outbox', () => {
     // 100 ms then 200 ms, each ±20 % jitter (pinned to the middle here) plus polling.
     assert.ok(b.at - a.at >= 90, `first retry after ${b.at - a.at} ms`)
     assert.ok(c.at - b.at >= 190, `second retry after ${c.at - b.at} ms`)
-    await sleep(100)
-    const log = await api.get(`/api/v1/webhooks/deliveries?webhook_id=${hook.id}`)
-    assert.deepEqual(
-      log.body.data.map((x: { status_code: number }) => x.status_code),
-      [200, 503, 500],
-    )
+    const log = await eventually(async () => {
+      const res = await api.get(`/api/v1/webhooks/deliveries?webhook_id=${hook.id}`)
+      assert.deepEqual(
+        res.body.data.map((x: { status_code: number }) => x.status_code),
+        [200, 503, 500],
+      )
+      return res
+    })
     assert.deepEqual(
       log.body.data.map((x: { attempt: number }) => x.attempt),
       [3, 2, 1],
@@ -163,8 +169,7 @@ describe('webhook delivery from the outbox', () => {
     const requests = receiver.on('/broken')
     assert.equal(requests[3].headers['webhook-id'], delivery.id)
     assert.equal(requests[3].body, requests[0].body)
-    await sleep(100)
-    assert.equal((await api.get('/api/v1/webhooks/failed')).body.data.length, 0)
+    await eventually(async () => assert.equal((await api.get('/api/v1/webhooks/failed')).body.data.length, 0))
     const again = await api.post(`/api/v1/webhooks/failed/${delivery.id}/replay`)
     assert.equal(again.status, 409)
     assert.equal((await api.post('/api/v1/webhooks/failed/msg_unknown/replay')).status, 404)
@@ -213,8 +218,7 @@ describe('webhook delivery from the outbox', () => {
         .map((r) => r.headers['webhook-id']),
     )
     assert.deepEqual(replayedIds, new Set(failed.map((f: { id: string }) => f.id)))
-    await sleep(100)
-    assert.equal((await api.get('/api/v1/webhooks/failed')).body.data.length, 0)
+    await eventually(async () => assert.equal((await api.get('/api/v1/webhooks/failed')).body.data.length, 0))
   })
 
   it('signs with both secrets for 24 hours after a rotation, verifiable with either', async () => {
@@ -275,11 +279,14 @@ describe('webhook delivery from the outbox', () => {
       )
       await sleep(300)
       // Each request the receiver saw is exactly one logged attempt, and no attempt number repeats per delivery.
-      const log = (await api.get(`/api/v1/webhooks/deliveries?webhook_id=${hook.id}&limit=200`)).body.data as {
-        delivery_id: string
-        attempt: number
-      }[]
-      assert.equal(log.length, receiver.on('/parallel').length)
+      const log = await eventually(async () => {
+        const rows = (await api.get(`/api/v1/webhooks/deliveries?webhook_id=${hook.id}&limit=200`)).body.data as {
+          delivery_id: string
+          attempt: number
+        }[]
+        assert.equal(rows.length, receiver.on('/parallel').length)
+        return rows
+      })
       const attempts = log.map((a) => `${a.delivery_id}#${a.attempt}`)
       assert.equal(new Set(attempts).size, attempts.length)
       assert.equal(new Set(log.map((a) => a.delivery_id)).size, 40)

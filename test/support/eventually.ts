@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /**
- * Retries an assertion until it passes or `ms` runs out, then throws its last failure. For reads that may lag
- * a poll behind on a server shared by parallel test files: the events API holds an event back while a
- * transaction it cannot place in another database runs (docs/events-and-kds.md).
+ * Retries an assertion until it passes, answering what it answers, or until `ms` runs out, then throws its last
+ * failure. For what settles after the response a test can wait on: a webhook attempt is logged after the
+ * receiver has answered; the events API holds an event back while a transaction it cannot place in another
+ * database runs (docs/events-and-kds.md).
  */
-export async function eventually(check: () => Promise<void>, ms = 5_000): Promise<void> {
+export async function eventually<T>(check: () => Promise<T>, ms = 5_000): Promise<T> {
   const deadline = Date.now() + ms
   for (;;) {
     try {
