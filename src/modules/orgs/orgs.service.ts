@@ -88,10 +88,9 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
     async currencyOf(ctx: RequestContext): Promise<string> {
       const cached = currencies.get(ctx.orgId)
       if (cached) return cached
-      const org = await ctx.db.read((q) => repo.orgById(q, ctx.orgId))
-      if (!org) throw notFound('org')
-      currencies.set(ctx.orgId, org.currency)
-      return org.currency
+      const { currency } = await getOrg(ctx)
+      currencies.set(ctx.orgId, currency)
+      return currency
     },
   }
 }

@@ -96,7 +96,8 @@ const RATE_CACHE_ENTRIES = 10_000
 export function createTaxService(orgs: OrgsService) {
   // Filed under the catalog version, which tax writes move on like catalog writes (tax.routes.ts).
   const activeRates = new KeptUnderCatalogVersion<repo.TaxRateRow[]>(RATE_CACHE_ENTRIES)
-  const inclusive = async (ctx: RequestContext) => (await orgs.getOrg(ctx)).prices_include_tax
+  // The setting orders price with, from the same kept source.
+  const inclusive = async (ctx: RequestContext) => (await orgs.pricingSettings(ctx)).prices_include_tax
 
   return {
     async list(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<TaxRate>> {
