@@ -1,12 +1,14 @@
-// `npm run bench`: starts the real server on each engine (PostgreSQL server with Redis, then embedded PGlite),
+// `npm run bench`: starts the real server on each engine (PostgreSQL server with Redis, then the embedded
+// PostgreSQL of a fresh data directory, as `npm start` runs it),
 // seeds 10,000 products, runs every bench/scenarios/*.ts against it and writes the table to docs/benchmarks.md.
 // Environment: DATABASE_URL (server to create a fresh bench database on; default postgres://127.0.0.1:5432/test),
 // REDIS_URL (default redis://127.0.0.1:6379), BENCH_ENGINES (server,embedded), BENCH_DURATION_S (5),
 // BENCH_ROUNDS (3), BENCH_SCENARIOS (comma-separated file names to run only some).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { cpus } from 'node:os'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
 import { withDefaultUser } from '../src/config.ts'
@@ -89,7 +91,7 @@ function table(rows: BenchRow[]): string {
 const scenarios = await loadScenarios()
 const rowsByScenario = new Map<string, BenchRow[]>(scenarios.map(([file]) => [file.replace(/\.ts$/, ''), []]))
 for (const engine of engines) {
-  let dropDatabase: (() => Promise<void>) | undefined
+  let removeData: (() => Promise<void>) | undefined
   const env: Record<string, string> = {}
   if (engine === 'server') {
     const name = `opentill_bench_${randomBytes(4).toString('hex')}`
@@ -98,9 +100,11 @@ for (const engine of engines) {
     url.pathname = `/${name}`
     env.BENCH_DATABASE_URL = url.toString()
     env.BENCH_REDIS_URL = redisUrl
-    dropDatabase = () => withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {})
+    removeData = () => withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {})
   } else {
-    env.BENCH_DATABASE_URL = 'memory://'
+    const dataDir = mkdtempSync(join(tmpdir(), 'opentill-bench-'))
+    env.BENCH_DATA_DIR = dataDir
+    removeData = async () => rmSync(dataDir, { recursive: true, force: true })
   }
   console.error(`[bench] ${engine}: starting the server and seeding 10,000 products`)
   const { child, info } = await startServer(env)
@@ -114,7 +118,7 @@ for (const engine of engines) {
     }
   } finally {
     await stopServer(child)
-    await dropDatabase?.()
+    await removeData?.()
   }
 }
 

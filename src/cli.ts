@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { loadConfig, type Plan } from './config.ts'
 import { MERCHANT_SCOPES } from './modules/auth/index.ts'
+import { importPglite } from './platform/db/pglite-import.ts'
 import { systemContext } from './platform/http/system-context.ts'
 import { migrateConfigured, openRuntime } from './platform/runtime.ts'
 import { serve } from './server.ts'
@@ -13,7 +14,9 @@ const usage = `usage: opentill <command> [options]
   migrate                                apply pending database migrations
   create-org --name N --email E --password P [--plan starter|growth|pro|enterprise] [--currency USD]
   create-app --org ORG_ID --name N --redirect-uri URI [--redirect-uri URI…] [--public] [--partner]
-On the embedded database, run commands other than serve while the server is stopped.`
+  migrate-embedded                       move a PGlite-era DATA_DIR onto the embedded PostgreSQL (once)
+Without DATABASE_URL every command uses the embedded PostgreSQL of DATA_DIR: the running server's, or one it
+starts for the command and stops after.`
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
   async serve() {
@@ -28,6 +31,13 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
     // Not through openRuntime: it loads signing keys, whose table a fresh database does not have yet.
     const applied = await migrateConfigured(loadConfig())
     process.stdout.write(`${JSON.stringify({ applied })}\n`)
+  },
+
+  async 'migrate-embedded'() {
+    const config = loadConfig()
+    if (config.databaseUrl) throw new Error('migrate-embedded moves the embedded DATA_DIR; unset DATABASE_URL')
+    const result = await importPglite(config.dataDir, (m) => process.stderr.write(`${m}\n`))
+    process.stdout.write(`${JSON.stringify(result)}\n`)
   },
 
   async 'create-org'(args) {

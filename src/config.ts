@@ -10,7 +10,7 @@ export interface Config {
   readonly host: string
   readonly baseUrl: string
   readonly appUrl: string
-  /** undefined: embedded PGlite in dataDir; 'memory://': PGlite in memory; postgres://…: a server */
+  /** undefined: the embedded PostgreSQL of dataDir; 'memory://': a throw-away embedded cluster; postgres://…: a server */
   readonly databaseUrl: string | undefined
   readonly dataDir: string
   readonly redisUrl: string | undefined
@@ -98,8 +98,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO !== 'false',
     workers: env.WORKERS !== 'false',
   })
-}
-
-export function isEmbedded(config: Config): boolean {
-  return config.databaseUrl === undefined || config.databaseUrl.startsWith('memory://')
 }

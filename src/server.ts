@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { buildApp } from './app.ts'
 import type { Config } from './config.ts'
 import { openRuntime } from './platform/runtime.ts'
@@ -7,11 +8,11 @@ import { startWorkers } from './worker.ts'
 
 /** `opentill serve`: open the database (migrating under its lock), seed a demo on first start, listen. */
 export async function serve(config: Config): Promise<void> {
-  const runtime = await openRuntime(config, { migrate: true })
+  const runtime = await openRuntime(config, { migrate: true, serving: true })
   const { api, services } = await buildApp(runtime)
   const demo = config.seedDemo ? await seedDemoIfEmpty(runtime, services) : null
   await api.listen({ port: config.port, host: config.host })
-  // The embedded database is single-process, so its workers run here; on a server they may run apart too.
+  // Workers run here unless WORKERS=false leaves them to `opentill worker` processes.
   const workers = config.workers ? startWorkers(runtime, api.log) : null
   const web = await buildWebApp(runtime, services)
   await web.listen({ port: config.appPort, host: config.host })
@@ -22,8 +23,8 @@ export async function serve(config: Config): Promise<void> {
     config.env !== 'production'
       ? `  API docs: ${config.baseUrl}/docs  (OpenAPI: ${config.baseUrl}/openapi.json)`
       : null,
-    runtime.embedded
-      ? `  Database: embedded PostgreSQL (PGlite) in ${config.databaseUrl ?? config.dataDir}. It is single-process with relaxed durability: fine to try OpenTill or run one small store; for production set DATABASE_URL to a PostgreSQL server (move data with pg_dump, see docs/operations.md).`
+    runtime.embeddedDir
+      ? `  Database: embedded PostgreSQL in ${resolve(runtime.embeddedDir)} (durable; stopped with this server). To move to a managed PostgreSQL server: pg_dump it and set DATABASE_URL (docs/operations.md).`
       : '  Database: PostgreSQL server (DATABASE_URL)',
     config.redisUrl ? '  Redis: shared rate limits, revocations and live feeds' : null,
     workers

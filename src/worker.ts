@@ -21,16 +21,15 @@ export function startWorkers(runtime: Runtime, log: FastifyBaseLogger): Workers 
 }
 
 /**
- * `opentill worker`: background jobs without HTTP. On a PostgreSQL server run as many as needed beside the API
- * (claims skip each other's rows); on the embedded database `serve` already runs them, so use this only while
- * the server is stopped.
+ * `opentill worker`: background jobs without HTTP. Run as many as needed beside the API (claims skip each
+ * other's rows); `serve` runs them too unless WORKERS=false.
  */
 export async function runWorker(config: Config): Promise<void> {
   const runtime = await openRuntime(config, { migrate: true })
   const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger
   const workers = startWorkers(runtime, log)
   process.stdout.write(
-    `OpenTill worker running (webhook delivery, event retention) on ${runtime.embedded ? 'the embedded database' : 'the PostgreSQL server'}\n`,
+    `OpenTill worker running (webhook delivery, event retention) on ${runtime.embeddedDir ? `the embedded PostgreSQL in ${runtime.embeddedDir}` : 'the PostgreSQL server'}\n`,
   )
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)

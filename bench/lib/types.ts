@@ -1,6 +1,6 @@
 /** What bench/run.ts hands every scenario: one running server, seeded with 10,000 products in one org. */
 export interface BenchTarget {
-  /** `server` (PostgreSQL with Redis) or `embedded` (PGlite). */
+  /** `server` (PostgreSQL 15 with Redis) or `embedded` (the embedded PostgreSQL of `npm start`). */
   engine: 'server' | 'embedded'
   /** Base address of the real app, e.g. http://127.0.0.1:41234 */
   apiUrl: string

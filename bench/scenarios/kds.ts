@@ -54,7 +54,7 @@ function openScreen(t: BenchTarget, agent: Agent): Promise<Screen> {
  * many orders per second the fan-out sustains when they commit back to back.
  */
 export default async function kds(t: BenchTarget): Promise<BenchRow[]> {
-  const database = new Database({ connectionString: t.ownerUrl, max: 2, sharedSession: t.engine === 'embedded' })
+  const database = new Database({ connectionString: t.ownerUrl, max: 2 })
   const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
   const screens: Screen[] = []
   try {

@@ -30,8 +30,7 @@ export default async function webhooks(t: BenchTarget): Promise<BenchRow[]> {
   })
   const database = new Database({
     connectionString: t.ownerUrl,
-    max: t.engine === 'embedded' ? 4 : 10,
-    sharedSession: t.engine === 'embedded',
+    max: 10,
   })
   // The worker needs only the configuration and the database of a runtime.
   const runtime = { config, database } as unknown as Runtime

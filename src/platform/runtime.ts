@@ -1,11 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Redis } from 'ioredis'
-import { type Config, isEmbedded } from '../config.ts'
+import type { Config } from '../config.ts'
 import { AccessTokens } from './crypto/access-tokens.ts'
 import { DatabaseRevocations, MemoryRevocations, RedisRevocations, type Revocations } from './crypto/revocations.ts'
 import { SigningKeys } from './crypto/signing-keys.ts'
 import { Database } from './db/database.ts'
-import { type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded.ts'
-import { type Maintenance, startAnalyzing } from './db/maintenance.ts'
+import { type EmbeddedServer, openEmbeddedServer } from './db/embedded.ts'
+import { lockDataDir } from './db/instance-lock.ts'
 import { migrate } from './db/migrate.ts'
 
 /** Everything a process shares between its HTTP app, its workers and its commands. */
@@ -17,51 +20,92 @@ export interface Runtime {
   readonly redis: Redis | undefined
   /** The owner's connection string (migrations, tests); the app itself connects through `database`. */
   readonly ownerUrl: string
-  readonly embedded: boolean
+  /**
+   * True when this process is the only API instance on its database (it holds the embedded data directory's
+   * lock), so what instances would otherwise share through Redis may be kept in its memory.
+   */
+  readonly soleInstance: boolean
+  /** The embedded server's data directory, when DATABASE_URL is unset (for the start banner). */
+  readonly embeddedDir: string | undefined
   close(): Promise<void>
 }
 
 export interface OpenOptions {
   /** Apply pending migrations first (under the migration lock). */
   migrate?: boolean
+  /**
+   * This process serves the embedded data directory (`opentill serve`): it takes the directory's lock (a second
+   * server on it refuses to start) and stops the embedded PostgreSQL when it closes. Commands leave a server
+   * they found running as it was, and stop one they started.
+   */
+  serving?: boolean
   log?: (message: string) => void
 }
 
-/** Applies pending migrations to the configured database, embedded or server; answers their names. */
-export async function migrateConfigured(config: Config, log?: (message: string) => void): Promise<string[]> {
-  const embeddedDb = isEmbedded(config) ? await startEmbeddedDatabase(config.databaseUrl ?? config.dataDir) : undefined
+/** The database the configuration names: a server's URL, or the embedded server of DATA_DIR (started if need be). */
+export interface OpenedDatabase {
+  url: string
+  embeddedDir: string | undefined
+  soleInstance: boolean
+  close(): Promise<void>
+}
+
+export async function openDatabaseServer(config: Config, options: OpenOptions = {}): Promise<OpenedDatabase> {
+  if (config.databaseUrl && !config.databaseUrl.startsWith('memory://')) {
+    return { url: config.databaseUrl, embeddedDir: undefined, soleInstance: false, async close() {} }
+  }
+  // memory://: a throw-away cluster in a temporary folder, without fsync (nothing in it is meant to last).
+  const throwAway = config.databaseUrl?.startsWith('memory://') === true
+  const dataDir = throwAway ? mkdtempSync(join(tmpdir(), 'opentill-memory-')) : config.dataDir
+  const lock = options.serving && !throwAway ? lockDataDir(dataDir) : undefined
+  let server: EmbeddedServer
   try {
-    return await migrate(embeddedDb?.url ?? config.databaseUrl!, log)
-  } finally {
-    await embeddedDb?.stop()
+    server = await openEmbeddedServer(dataDir, {
+      log: options.log,
+      settings: throwAway ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : undefined,
+    })
+  } catch (error) {
+    lock?.release()
+    if (throwAway) rmSync(dataDir, { recursive: true, force: true })
+    throw error
+  }
+  return {
+    url: server.url,
+    embeddedDir: throwAway ? undefined : dataDir,
+    soleInstance: options.serving === true || throwAway,
+    async close() {
+      // A command stops only a server it started, and not if an `opentill serve` has since taken it over.
+      if (lock || throwAway || (server.startedHere && !lockDataDir.isHeld(dataDir))) await server.stop()
+      lock?.release()
+      if (throwAway) rmSync(dataDir, { recursive: true, force: true })
+    },
   }
 }
 
-/** Opens the database (embedded or server), migrates it, and loads keys and the revocation list. */
-export async function openRuntime(config: Config, options: OpenOptions = {}): Promise<Runtime> {
-  const embedded = isEmbedded(config)
-  let embeddedDb: EmbeddedDatabase | undefined
-  let ownerUrl: string
-  if (embedded) {
-    embeddedDb = await startEmbeddedDatabase(config.databaseUrl ?? config.dataDir)
-    ownerUrl = embeddedDb.url
-  } else {
-    ownerUrl = config.databaseUrl!
+/** Applies pending migrations to the configured database; answers their names. */
+export async function migrateConfigured(config: Config, log?: (message: string) => void): Promise<string[]> {
+  const opened = await openDatabaseServer(config, { log })
+  try {
+    return await migrate(opened.url, log)
+  } finally {
+    await opened.close()
   }
+}
+
+/** Opens the database, migrates it, and loads keys and the revocation list. */
+export async function openRuntime(config: Config, options: OpenOptions = {}): Promise<Runtime> {
+  const opened = await openDatabaseServer(config, options)
   let database: Database | undefined
   let redis: Redis | undefined
-  let maintenance: Maintenance | undefined
   try {
-    if (options.migrate !== false) await migrate(ownerUrl, options.log)
-    database = new Database({ connectionString: ownerUrl, max: embedded ? 4 : 20, sharedSession: embedded })
-    // PGlite has no autovacuum: keep its planner statistics fresh (a server's autovacuum does this).
-    if (embedded) maintenance = await startAnalyzing(database, options.log)
+    if (options.migrate !== false) await migrate(opened.url, options.log)
+    database = new Database({ connectionString: opened.url, max: 20 })
     redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) : undefined
     const keys = await SigningKeys.load(database)
     const accessTokens = new AccessTokens(keys, config.baseUrl, config.accessTokenTtlS)
     const revocations: Revocations = redis
       ? await RedisRevocations.load(database, redis)
-      : embedded
+      : opened.soleInstance
         ? await MemoryRevocations.load(database)
         : new DatabaseRevocations(database)
     const db = database
@@ -71,20 +115,19 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
       accessTokens,
       revocations,
       redis,
-      ownerUrl,
-      embedded,
+      ownerUrl: opened.url,
+      soleInstance: opened.soleInstance,
+      embeddedDir: opened.embeddedDir,
       async close() {
-        maintenance?.stop()
         await db.close()
         if (redis) redis.disconnect()
-        if (embeddedDb) await embeddedDb.stop()
+        await opened.close()
       },
     }
   } catch (error) {
-    maintenance?.stop()
     await database?.close().catch(() => {})
     redis?.disconnect()
-    await embeddedDb?.stop().catch(() => {})
+    await opened.close().catch(() => {})
     throw error
   }
 }

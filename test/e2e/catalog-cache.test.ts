@@ -19,7 +19,7 @@ async function graphql(app: TestApp, token: string, query: string, variables?: R
 describe('the catalog response cache', () => {
   let app: TestApp
   let merchant: Merchant
-  /** Answers are cached on the embedded database and with Redis; a server without Redis caches nothing. */
+  /** Answers are cached with Redis, or by the sole instance of a database; otherwise nothing is cached. */
   let caching: boolean
 
   before(async () => {
@@ -29,8 +29,8 @@ describe('the catalog response cache', () => {
   })
   after(() => app.close())
 
-  it('caches only where every instance hears of every write: embedded, or with Redis', () => {
-    assert.equal(caching, app.runtime.embedded || app.runtime.redis !== undefined)
+  it('caches only where every instance hears of every write: with Redis, or as the sole instance', () => {
+    assert.equal(caching, app.runtime.soleInstance || app.runtime.redis !== undefined)
   })
 
   it('serves a repeated list from the cache and shows a create, an update and an archive on the very next read', async () => {
@@ -248,28 +248,5 @@ describe('the catalog response cache across two instances', () => {
     assert.equal((await onSecond.get('/api/v1/products?limit=5')).status, 200)
     assert.equal((await clientFor(first.api, session.token).post('/api/v1/auth/logout')).status, 204)
     assert.equal((await onSecond.get('/api/v1/products?limit=5')).status, 401)
-  })
-})
-
-describe('planner statistics on the embedded database', () => {
-  it('analyzes at start, as PGlite runs no autovacuum', {
-    skip:
-      process.env.DATABASE_URL && !process.env.DATABASE_URL.startsWith('memory://')
-        ? 'a server runs autovacuum'
-        : false,
-  }, async () => {
-    const app = await startTestApp()
-    try {
-      const granted = await app.runtime.database.statement<{ ok: boolean }>(
-        "SELECT pg_has_role('opentill_app', 'pg_maintain', 'USAGE') AS ok",
-      )
-      assert.equal(granted.rows[0].ok, true, 'migration 0007 grants pg_maintain on PostgreSQL 17 and later')
-      const stats = await app.runtime.database.statement<{ analyzed: boolean }>(
-        "SELECT last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname = 'products'",
-      )
-      assert.equal(stats.rows[0]?.analyzed, true)
-    } finally {
-      await app.close()
-    }
   })
 })

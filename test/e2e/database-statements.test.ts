@@ -3,9 +3,8 @@ import { after, before, describe, it } from 'node:test'
 import { createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 
 /**
- * Database.statement: a parameterised statement outside any org, as revocations and maintenance send them. On
- * PGlite its protocol messages once interleaved with other connections' statements, which failed both sides
- * ("unnamed prepared statement does not exist") and could hang a connection for good.
+ * Database.statement: a parameterised statement outside any org, as revocations and maintenance send them, beside
+ * org transactions on the same pool: neither may disturb the other's connection state (role, org scope).
  */
 describe('statements outside any org', () => {
   let app: TestApp

@@ -269,7 +269,7 @@ describe('webhook delivery from the outbox', () => {
 
   it('never sends the same attempt twice with two workers running', async () => {
     const { merchant, api, hook } = await subscriber('/parallel', ['order.created'])
-    const second = new Database({ connectionString: app.runtime.ownerUrl, max: 4, sharedSession: app.runtime.embedded })
+    const second = new Database({ connectionString: app.runtime.ownerUrl, max: 4 })
     const other = startWorker({ database: second })
     try {
       for (let i = 0; i < 40; i++) await emit(merchant, 'order.created', { id: `ord_p${i}` })

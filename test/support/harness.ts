@@ -36,8 +36,9 @@ export async function scratchServerDatabase(): Promise<{ url: string; drop(): Pr
 }
 
 /**
- * The real app on a fresh database: PGlite in memory by default, or a new database on the PostgreSQL server
- * named by DATABASE_URL (dropped afterwards), with Redis when REDIS_URL is set.
+ * The real app on a fresh database: a new database on the PostgreSQL server named by DATABASE_URL (`npm test`
+ * sets it to its embedded cluster; dropped afterwards), or a throw-away embedded cluster (memory://) when a file
+ * runs on its own; with Redis when REDIS_URL is set.
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const scratch = await scratchServerDatabase()

@@ -32,8 +32,8 @@ export interface WebhookWorkerOptions {
   /** Where suspension notices go; by default SMTP when SMTP_URL is set, else the log. */
   mailer?: Mailer
   /**
-   * On a PostgreSQL server the worker LISTENs for the outbox trigger's NOTIFY and relays at once; false keeps it
-   * to polling (tests of the poll itself). PGlite cannot carry LISTEN through its socket, so there it always polls.
+   * The worker LISTENs for the outbox trigger's NOTIFY and relays at once; false keeps it to polling (tests of
+   * the poll itself).
    */
   listen?: boolean
 }
@@ -206,7 +206,7 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
   deliverySignal.on('queued', onQueued)
   // Outbox rows committed by any process wake this worker at once; the poll above stays the safety net.
   const listener =
-    !runtime.embedded && options.listen !== false
+    options.listen !== false
       ? listenForWakeups({
           connectionString: runtime.ownerUrl,
           channel: 'webhook_relay',

@@ -22,8 +22,8 @@ const caches = new WeakMap<PlatformParts, Promise<CatalogCache | null>>()
 
 /**
  * The process's catalog cache, or null when answers must not be cached: with Redis the versions are shared by
- * every instance; on the embedded database there is one process, so memory is enough; a PostgreSQL server
- * without Redis may have instances that could not tell each other about a write, so nothing is cached there.
+ * every instance; a sole instance (the `serve` that holds the embedded data directory) keeps them in memory;
+ * otherwise instances could not tell each other about a write, so nothing is cached.
  */
 export function catalogCacheOf(runtime: PlatformParts): Promise<CatalogCache | null> {
   let cache = caches.get(runtime)
@@ -36,7 +36,7 @@ export function catalogCacheOf(runtime: PlatformParts): Promise<CatalogCache | n
           responses,
         }
       }
-      if (runtime.embedded) return { versions: new MemoryCatalogVersions(), responses }
+      if (runtime.soleInstance) return { versions: new MemoryCatalogVersions(), responses }
       return null
     })()
     caches.set(runtime, cache)

@@ -39,33 +39,19 @@ function coalesceWrites(client: pg.PoolClient): void {
 class ClientQueryable implements Queryable {
   /** Set once COMMIT has been sent ahead of the answers (commitNow): a later statement would run outside. */
   committed = false
-  /** Without pipelining, the last statement sent: the next waits for it, as pg requires of one connection. */
-  private previous: Promise<unknown> = Promise.resolve()
-
-  constructor(
-    readonly client: pg.PoolClient,
-    private readonly sharedSession: boolean,
-  ) {}
+  constructor(readonly client: pg.PoolClient) {}
   query<R>(text: string, params: readonly unknown[] = []): Promise<Rows<R>> {
     this.assertOpen()
     return this.send({ text, values: params as unknown[] }) as unknown as Promise<Rows<R>>
   }
   prepared<R>(name: string, text: string, params: readonly unknown[] = []): Promise<Rows<R>> {
-    // Prepared statements live in the session; PGlite's one session is shared by every client, whose
-    // bookkeeping of what it prepared would disagree, so there each statement is parsed afresh.
-    if (this.sharedSession) return this.query(text, params)
     this.assertOpen()
     return this.send({ name, text, values: params as unknown[] }) as unknown as Promise<Rows<R>>
   }
-  /** Sends a statement: at once on a pipelined connection, else after the previous one has answered. */
+  /** Sends a statement at once: the connection is pipelined, and the socket corked until the burst is out. */
   send(config: pg.QueryConfig): Promise<pg.QueryResult> {
-    if (!this.sharedSession) {
-      coalesceWrites(this.client)
-      return this.client.query(config)
-    }
-    const sent = this.previous.then(() => this.client.query(config))
-    this.previous = sent.catch(() => {})
-    return sent
+    coalesceWrites(this.client)
+    return this.client.query(config)
   }
   private assertOpen(): void {
     if (this.committed) throw new Error('a statement was issued after its transaction sent COMMIT')
@@ -87,8 +73,6 @@ const pinnedOrg = new WeakMap<pg.PoolClient, string>()
 export interface DatabaseOptions {
   connectionString: string
   max: number
-  /** PGlite shares one session between connections, so nothing may be pinned per connection there. */
-  sharedSession: boolean
 }
 
 /**
@@ -96,25 +80,19 @@ export interface DatabaseOptions {
  * policies of every table compare with `org_id`. A query that forgot its org filter still sees nothing else.
  */
 export class Database {
-  // Private: a statement sent straight to the pool would run outside a transaction, which PGlite cannot keep
-  // apart from other connections (statement()).
+  // Private: every statement goes through a scope, a transaction or statement(), so none forgets its role.
   private readonly pool: pg.Pool
-  readonly sharedSession: boolean
 
   constructor(options: DatabaseOptions) {
-    this.sharedSession = options.sharedSession
     this.pool = new pg.Pool({
       connectionString: options.connectionString,
       max: options.max,
       idleTimeoutMillis: 30_000,
-      // A server applies the role at connection start and refuses the connection if it cannot.
-      options: options.sharedSession ? undefined : `-c role=${APP_ROLE}`,
-      // On a server, queries issued together (Promise.all) go out without waiting for each other's answers: one
-      // round trip for a group of reads or writes. PGlite serves one session to every connection, so not there.
-      pipeline: !options.sharedSession,
-      // PGlite ignores startup options: each new connection takes the role before it is handed out, and a
-      // connection that cannot is closed rather than used as the owner.
-      ...(options.sharedSession ? { onConnect: (client: pg.PoolClient) => client.query(`SET ROLE ${APP_ROLE}`) } : {}),
+      // The server applies the role at connection start and refuses the connection if it cannot.
+      options: `-c role=${APP_ROLE}`,
+      // Queries issued together (Promise.all) go out without waiting for each other's answers: one round trip
+      // for a group of reads or writes.
+      pipeline: true,
     } as pg.PoolConfig)
     // An idle client that loses its connection must not take the process down.
     this.pool.on('error', () => {})
@@ -130,24 +108,17 @@ export class Database {
     const client = await this.pool.connect()
     try {
       let committing: Promise<pg.QueryResult> | undefined
-      let q: ClientQueryable
+      const began = this.begin(client, orgId)
+      began.catch(() => {})
+      const q = new ClientQueryable(client)
       const commitNow = () => {
         if (committing) return
         committing = q.send({ text: 'COMMIT' })
         committing.catch(() => {})
         q.committed = true
       }
-      let result: T
-      if (this.sharedSession) {
-        q = await this.begin(client, orgId)
-        result = await fn(q, commitNow)
-      } else {
-        const began = this.begin(client, orgId)
-        began.catch(() => {})
-        q = new ClientQueryable(client, false)
-        result = await fn(q, commitNow)
-        await began
-      }
+      const result = await fn(q, commitNow)
+      await began
       // A COMMIT in a transaction that a failed statement aborted answers ROLLBACK instead of an error.
       if ((await (committing ?? client.query('COMMIT'))).command === 'ROLLBACK') {
         throw new Error('the transaction was rolled back at COMMIT')
@@ -162,11 +133,10 @@ export class Database {
   }
 
   /**
-   * Reads for `orgId` without an explicit transaction where the engine allows it: on a server the org is
-   * pinned to the connection with a session setting and re-set only when the next checkout is for another org.
+   * Reads for `orgId` without an explicit transaction: the org is pinned to the connection with a session
+   * setting and re-set only when the next checkout is for another org.
    */
   async read<T>(orgId: string, fn: (q: Queryable) => Promise<T>): Promise<T> {
-    if (this.sharedSession) return this.transaction(orgId, fn)
     assertOrgId(orgId)
     const client = await this.pool.connect()
     try {
@@ -175,29 +145,24 @@ export class Database {
         await client.query('SELECT set_config($1, $2, false)', ['app.org_id', orgId])
         pinnedOrg.set(client, orgId)
       }
-      return await fn(new ClientQueryable(client, this.sharedSession))
+      return await fn(new ClientQueryable(client))
     } finally {
       client.release()
     }
   }
 
   /**
-   * Opens a transaction on a checked-out client and scopes it to `orgId` in the same round trip: on a server
-   * `BEGIN` and a prepared scope statement, pipelined (no statement to parse per transaction); on PGlite one
-   * simple-protocol batch.
+   * Opens a transaction on a checked-out client and scopes it to `orgId` in the same round trip: `BEGIN` and a
+   * prepared scope statement, pipelined (no statement to parse per transaction).
    */
   async begin(client: pg.PoolClient, orgId: string): Promise<ClientQueryable> {
     assertOrgId(orgId)
-    if (this.sharedSession) {
-      await client.query(`BEGIN; SELECT set_config('app.org_id', ${client.escapeLiteral(orgId)}, true)`)
-    } else {
-      coalesceWrites(client)
-      await Promise.all([
-        client.query('BEGIN'),
-        client.query({ name: 'org_scope', text: "SELECT set_config('app.org_id', $1, true)", values: [orgId] }),
-      ])
-    }
-    return new ClientQueryable(client, this.sharedSession)
+    coalesceWrites(client)
+    await Promise.all([
+      client.query('BEGIN'),
+      client.query({ name: 'org_scope', text: "SELECT set_config('app.org_id', $1, true)", values: [orgId] }),
+    ])
+    return new ClientQueryable(client)
   }
 
   /** Work that belongs to no org (signing keys, migrations bookkeeping); row-level security still applies. */
@@ -205,7 +170,7 @@ export class Database {
     const client = await this.pool.connect()
     try {
       await client.query('BEGIN')
-      const result = await fn(new ClientQueryable(client, this.sharedSession))
+      const result = await fn(new ClientQueryable(client))
       await client.query('COMMIT')
       return result
     } catch (error) {
@@ -218,16 +183,13 @@ export class Database {
 
   /**
    * One statement that belongs to no org (revocations, maintenance); `preparedAs` names it as a prepared statement
-   * on a server (a hot path), as Queryable.prepared does. On PGlite it runs in an explicit
-   * transaction: the socket keeps connections apart only inside one, and the messages of a parameterised
-   * statement outside it interleave with other connections' statements, which breaks or hangs both.
+   * (a hot path), as Queryable.prepared does.
    */
   async statement<R = Record<string, unknown>>(
     text: string,
     params: readonly unknown[] = [],
     preparedAs?: string,
   ): Promise<Rows<R>> {
-    if (this.sharedSession) return this.unscoped((q) => q.query<R>(text, params))
     const config = { name: preparedAs, text, values: params as unknown[] }
     return (await this.pool.query(config)) as unknown as Rows<R>
   }

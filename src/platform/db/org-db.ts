@@ -7,7 +7,7 @@ const openTransaction = new AsyncLocalStorage<{ orgId: string; q: Queryable }>()
 /**
  * An org's view of the database. A call made while a transaction of the same org is open (a service calling
  * another domain's service inside its transaction) joins that transaction instead of taking a second
- * connection: it sees the uncommitted writes, commits with them, and cannot deadlock PGlite's one session.
+ * connection: it sees the uncommitted writes and commits with them.
  */
 export function orgDb(database: Database, orgId: string, ambient?: () => Queryable | undefined): OrgDb {
   const joinable = (): Queryable | undefined => {
@@ -33,8 +33,7 @@ export function orgDb(database: Database, orgId: string, ambient?: () => Queryab
 
 /**
  * Runs `fn` with the open transaction `q` scoped to another org, then scopes it back: for the rare use case that
- * writes into two orgs atomically (a partner provisioning a tenant), where a second transaction would deadlock
- * PGlite's one session.
+ * writes into two orgs atomically (a partner provisioning a tenant), which two transactions could not.
  */
 export async function withOrgScope<T>(q: Queryable, orgId: string, fn: () => Promise<T>): Promise<T> {
   const result = await q.query<{ previous: string | null }>(

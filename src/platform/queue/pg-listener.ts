@@ -20,7 +20,7 @@ const MAX_RETRY_MS = 30_000
 /**
  * A dedicated PostgreSQL connection that LISTENs on `channel` and calls `onWake` for each notification. Only a
  * latency shortcut for a poller: after a reconnect it wakes once, since notifications sent while it was away are
- * lost. Needs a real server; PGlite's socket cannot deliver notifications.
+ * lost.
  */
 export function listenForWakeups(options: ListenOptions): Listener {
   if (!/^[a-z_][a-z0-9_]*$/.test(options.channel)) throw new Error(`invalid LISTEN channel "${options.channel}"`)

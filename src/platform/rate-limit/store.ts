@@ -5,7 +5,7 @@ import { MemoryRateLimitStore } from './memory-store.ts'
 import { RedisRateLimitStore } from './redis-store.ts'
 
 /** What the shared per-process ports need of the runtime (tests may pass a part of it). */
-export type PlatformParts = Pick<Runtime, 'database' | 'revocations'> & Partial<Pick<Runtime, 'redis' | 'embedded'>>
+export type PlatformParts = Pick<Runtime, 'database' | 'revocations'> & Partial<Pick<Runtime, 'redis' | 'soleInstance'>>
 
 const stores = new WeakMap<PlatformParts, Promise<RateLimitStore>>()
 

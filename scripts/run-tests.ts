@@ -1,0 +1,67 @@
+// Runs every test file with node:test through tsx. Node 20's --test takes a file list, not globs.
+// Without DATABASE_URL the run starts one embedded PostgreSQL cluster for itself, and each test file makes its own
+// database on it, exactly as on a server.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openEmbeddedServer } from '../src/platform/db/embedded.ts'
+
+function collect(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return collect(path)
+    return name.endsWith('.test.ts') ? [path] : []
+  })
+}
+
+const filter = process.argv.slice(2)
+const files = collect('test')
+  .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
+  .sort()
+if (files.length === 0) {
+  console.error('no test files matched')
+  process.exit(1)
+}
+
+const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' }
+let cleanUp = async () => {}
+if (!env.DATABASE_URL) {
+  const dir = mkdtempSync(join(tmpdir(), 'opentill-test-cluster-'))
+  // A throw-away cluster: durability buys nothing here, so the run does not wait for the disk.
+  const server = await openEmbeddedServer(dir, {
+    settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
+  })
+  env.DATABASE_URL = server.url
+  cleanUp = async () => {
+    await server.stop().catch(() => {})
+    rmSync(dir, { recursive: true, force: true })
+  }
+  console.log(`tests on an embedded PostgreSQL cluster in ${dir}`)
+}
+
+// A test or hook that hangs fails by name after two minutes; a run that still does not end (a file whose
+// process will not exit) is stopped after twenty, so CI reports it instead of waiting out its own limit.
+const RUN_LIMIT_MS = 20 * 60_000
+const child = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`,
+    '--test-timeout=120000',
+    '--test-reporter=spec',
+    ...files,
+  ],
+  { stdio: 'inherit', env },
+)
+const limit = setTimeout(() => {
+  console.error('the test run did not end within 20 minutes')
+  child.kill('SIGKILL')
+}, RUN_LIMIT_MS)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
+const status = await new Promise<number>((done) => child.on('exit', (code) => done(code ?? 1)))
+clearTimeout(limit)
+await cleanUp()
+process.exit(status)
