@@ -6,6 +6,7 @@ import type { Config } from '../config.ts'
 import { AccessTokens } from './crypto/access-tokens.ts'
 import { DatabaseRevocations, MemoryRevocations, RedisRevocations, type Revocations } from './crypto/revocations.ts'
 import { SigningKeys } from './crypto/signing-keys.ts'
+import { ensureAppLogin } from './db/app-login.ts'
 import { Database } from './db/database.ts'
 import { type EmbeddedServer, openEmbeddedServer } from './db/embedded.ts'
 import { lockDataDir } from './db/instance-lock.ts'
@@ -20,6 +21,8 @@ export interface Runtime {
   readonly redis: Redis | undefined
   /** The owner's connection string (migrations, tests); the app itself connects through `database`. */
   readonly ownerUrl: string
+  /** The app's own login role's connection string (docs/operations.md, "Database roles"). */
+  readonly appUrl: string
   /**
    * True when this process is the only API instance on its database (it holds the embedded data directory's
    * lock), so what instances would otherwise share through Redis may be kept in its memory.
@@ -99,7 +102,8 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
   let redis: Redis | undefined
   try {
     if (options.migrate !== false) await migrate(opened.url, options.log)
-    database = new Database({ connectionString: opened.url, max: 20 })
+    const appUrl = await ensureAppLogin(opened.url)
+    database = new Database({ connectionString: appUrl, max: 20 })
     redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) : undefined
     const keys = await SigningKeys.load(database)
     const accessTokens = new AccessTokens(keys, config.baseUrl, config.accessTokenTtlS)
@@ -116,6 +120,7 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
       revocations,
       redis,
       ownerUrl: opened.url,
+      appUrl,
       soleInstance: opened.soleInstance,
       embeddedDir: opened.embeddedDir,
       async close() {

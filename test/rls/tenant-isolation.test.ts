@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import pg from 'pg'
+import { APP_LOGIN } from '../../src/platform/db/app-login.ts'
 import { APP_ROLE } from '../../src/platform/db/database.ts'
 import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 
@@ -70,12 +71,44 @@ describe('tenant isolation by row-level security', () => {
     assert.equal(current.rows[0].role, APP_ROLE)
   })
 
-  it('puts org_id, forced row-level security and the isolation policy on every table but the system ones', () => {
+  it('logs the app in as a role of its own that RESET ROLE cannot turn into the owner', async () => {
+    const login = await owner.query(
+      `SELECT r.rolsuper, r.rolbypassrls, r.rolcreaterole,
+              array(SELECT g.rolname::text FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid
+                    WHERE m.member = r.oid) AS member_of
+       FROM pg_roles r WHERE r.rolname = $1`,
+      [APP_LOGIN],
+    )
+    assert.deepEqual(login.rows[0], {
+      rolsuper: false,
+      rolbypassrls: false,
+      rolcreaterole: false,
+      member_of: [APP_ROLE],
+    })
+    // An injected RESET ROLE inside the app's own transaction returns to the session's role (the startup option),
+    // never to the owner, and still shows only org A's rows.
+    const seen = await app.runtime.database.transaction(a.orgId, async (q) => {
+      await q.query('RESET ROLE')
+      const who = await q.query<{ role: string }>('SELECT current_user AS role')
+      const others = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM products WHERE org_id <> $1', [
+        a.orgId,
+      ])
+      return { role: who.rows[0].role, others: others.rows[0].n }
+    })
+    assert.deepEqual(seen, { role: APP_ROLE, others: 0 })
+    const session = await app.runtime.database.statement<{ role: string }>('SELECT session_user AS role')
+    assert.equal(session.rows[0].role, APP_LOGIN)
+    const policies = await owner.query("SELECT count(*)::int AS n FROM pg_policy WHERE polname = 'owner_maintenance'")
+    assert.equal(policies.rows[0].n, 0)
+  })
+
+  it('puts org_id, row-level security and the isolation policy on every table but the system ones', () => {
     assert.ok(tables.length > 5)
     for (const table of tables) {
       if (SYSTEM_TABLES.has(table.name)) continue
       assert.ok(table.hasOrgId, `${table.name} has no org_id column (or list it in SYSTEM_TABLES with a reason)`)
-      assert.ok(table.rls && table.forced, `${table.name} does not force row-level security`)
+      assert.ok(table.rls, `${table.name} does not enable row-level security`)
+      assert.ok(!table.forced, `${table.name} forces row-level security on its owner (the SECURITY DEFINER look-ups)`)
       assert.ok(table.policies.includes('org_isolation'), `${table.name} lacks the org_isolation policy`)
     }
   })

@@ -208,7 +208,7 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
   const listener =
     options.listen !== false
       ? listenForWakeups({
-          connectionString: runtime.ownerUrl,
+          connectionString: runtime.appUrl,
           channel: 'webhook_relay',
           onWake: () => poller.nudge(),
           log,

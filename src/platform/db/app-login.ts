@@ -1,0 +1,37 @@
+import { createHmac } from 'node:crypto'
+import pg from 'pg'
+import { APP_ROLE } from './database.ts'
+
+/** The role the app logs in as: a member of the row-level-security role only, never the owner. */
+export const APP_LOGIN = 'opentill_login'
+
+/**
+ * Makes sure the app's login role exists with the password this deployment derives, and answers the URL the app
+ * connects with. The password is derived from the owner's credentials and server (HMAC of the URL without its
+ * database: a role belongs to the whole cluster, so every database of one owner must derive the same), so every
+ * instance computes it without storing another secret, and it changes when the owner's password does. Runs as
+ * the owner, after migrations (which create APP_ROLE); the owner needs CREATEROLE.
+ */
+export async function ensureAppLogin(ownerUrl: string): Promise<string> {
+  const url = new URL(ownerUrl)
+  const cluster = new URL(ownerUrl)
+  cluster.pathname = '/'
+  cluster.search = ''
+  const password = createHmac('sha256', cluster.toString()).update(APP_LOGIN).digest('base64url')
+  const owner = new pg.Client({ connectionString: ownerUrl })
+  await owner.connect()
+  try {
+    // Roles are cluster-wide: several databases (and instances starting at once) may race to create it.
+    await owner.query(`DO $$
+      BEGIN
+        CREATE ROLE ${APP_LOGIN} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE IN ROLE ${APP_ROLE};
+      EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+      END $$`)
+    await owner.query(`ALTER ROLE ${APP_LOGIN} WITH LOGIN PASSWORD ${owner.escapeLiteral(password)}`)
+  } finally {
+    await owner.end()
+  }
+  url.username = APP_LOGIN
+  url.password = password
+  return url.toString()
+}
