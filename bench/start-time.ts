@@ -3,20 +3,11 @@
 // Prints medians of BENCH_ROUNDS (3) runs of each as one JSON line.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freeLoopbackPort } from '../src/platform/net/free-port.ts'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
-
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => done(port))
-    })
-  })
-}
 
 /** Starts `opentill serve` on `dataDir`, waits for the banner's database line, stops it; answers the ms to banner. */
 async function timedStart(dataDir: string): Promise<number> {
@@ -25,8 +16,8 @@ async function timedStart(dataDir: string): Promise<number> {
     DATABASE_URL: '',
     REDIS_URL: '',
     DATA_DIR: dataDir,
-    PORT: String(await freePort()),
-    APP_PORT: String(await freePort()),
+    PORT: String(await freeLoopbackPort()),
+    APP_PORT: String(await freeLoopbackPort()),
     LOG_LEVEL: 'warn',
   }
   const started = performance.now()

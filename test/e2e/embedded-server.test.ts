@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
 import { embeddedPaths, runningServer } from '../../src/platform/db/embedded.ts'
+import { freeLoopbackPort } from '../../src/platform/net/free-port.ts'
 import { eventually } from '../support/eventually.ts'
 
 const run = promisify(execFile)
-
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => done(port))
-    })
-  })
-}
 
 interface Served {
   process: ChildProcess
@@ -61,7 +52,7 @@ describe('the embedded PostgreSQL under npm start and the opentill command', () 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'opentill-embedded-'))
     cluster = embeddedPaths(dataDir).cluster
-    const port = await freePort()
+    const port = await freeLoopbackPort()
     base = `http://127.0.0.1:${port}`
     env = {
       ...process.env,
@@ -70,7 +61,7 @@ describe('the embedded PostgreSQL under npm start and the opentill command', () 
       REDIS_URL: '',
       DATA_DIR: dataDir,
       PORT: String(port),
-      APP_PORT: String(await freePort()),
+      APP_PORT: String(await freeLoopbackPort()),
       LOG_LEVEL: 'silent',
     }
   })

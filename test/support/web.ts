@@ -1,5 +1,6 @@
 import { createServer } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import { freeLoopbackPort } from '../../src/platform/net/free-port.ts'
 import { buildWebApp } from '../../src/web/index.ts'
 import { startTestApp, type TestApp } from './harness.ts'
 
@@ -11,17 +12,6 @@ export interface ListeningApps {
   /** APP_URL, where the consent screen and dashboard listen. */
   appUrl: string
   close(): Promise<void>
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /**
@@ -40,7 +30,7 @@ export async function startListeningApps(env: Record<string, string> = {}): Prom
 }
 
 async function listenOnFreePorts(env: Record<string, string>): Promise<ListeningApps> {
-  const [port, appPort] = [await freePort(), await freePort()]
+  const [port, appPort] = [await freeLoopbackPort(), await freeLoopbackPort()]
   const baseUrl = `http://127.0.0.1:${port}`
   const appUrl = `http://127.0.0.1:${appPort}`
   const app = await startTestApp({

@@ -16,6 +16,7 @@ import { arch, platform, tmpdir, userInfo } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
+import { freeLoopbackPort } from '../net/free-port.ts'
 
 const run = promisify(execFile)
 
@@ -83,19 +84,8 @@ async function runAs(): Promise<{ uid: number; gid: number } | undefined> {
   }
 }
 
-async function freeLoopbackPort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer()
-    probe.once('error', fail)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => done(port))
-    })
-  })
-}
-
-/** The pid and port of the server running on `clusterDir`, read from its postmaster.pid, if it is alive. */
-export function runningServer(clusterDir: string): { pid: number; port: number } | undefined {
+/** The pid and port that the cluster's postmaster.pid names, whether or not that process still runs. */
+function lockedBy(clusterDir: string): { pid: number; port: number } | undefined {
   let lines: string[]
   try {
     lines = readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')
@@ -105,12 +95,41 @@ export function runningServer(clusterDir: string): { pid: number; port: number }
   const pid = Number(lines[0])
   const port = Number(lines[3])
   if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port)) return undefined
+  return { pid, port }
+}
+
+/** Whether `pid` exists at all, a zombie included (PostgreSQL's own lock check sees it so). */
+function exists(pid: number): boolean {
   try {
     process.kill(pid, 0)
+    return true
   } catch {
-    return undefined
+    return false
   }
-  return { pid, port }
+}
+
+/** A killed server stays a zombie until its parent (init) reaps it: dead, though it still exists. */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return /^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3))
+  } catch {
+    return false
+  }
+}
+
+/** The pid and port of the server running on `clusterDir`, read from its postmaster.pid, if it is alive. */
+export function runningServer(clusterDir: string): { pid: number; port: number } | undefined {
+  const locked = lockedBy(clusterDir)
+  return locked && exists(locked.pid) && !isZombie(locked.pid) ? locked : undefined
+}
+
+/** Waits until a killed server's process is gone, so that PostgreSQL's lock check lets a new one start. */
+async function waitForReaping(clusterDir: string): Promise<void> {
+  const locked = lockedBy(clusterDir)
+  for (let waited = 0; locked && exists(locked.pid) && waited < 15_000; waited += 100) {
+    await new Promise((done) => setTimeout(done, 100))
+  }
 }
 
 function ownerUrl(password: string, port: number): string {
@@ -186,6 +205,7 @@ export async function openEmbeddedServer(dataDir: string, options: EmbeddedOptio
   const password = readFileSync(paths.password, 'utf8').trim()
   const found = runningServer(paths.cluster)
   if (found) return handle(paths, ownerUrl(password, found.port), false)
+  await waitForReaping(paths.cluster)
   try {
     return handle(paths, ownerUrl(password, await start(paths, options)), true)
   } catch (error) {
