@@ -18,20 +18,43 @@ export async function ensureAppLogin(ownerUrl: string): Promise<string> {
   cluster.pathname = '/'
   cluster.search = ''
   const password = createHmac('sha256', cluster.toString()).update(APP_LOGIN).digest('base64url')
+  url.username = APP_LOGIN
+  url.password = password
+  const appUrl = url.toString()
+  // Usually the role is already there with this password: one login proves it, and no catalog row is written.
+  if (await canLogIn(appUrl)) return appUrl
   const owner = new pg.Client({ connectionString: ownerUrl })
   await owner.connect()
   try {
-    // Roles are cluster-wide: several databases (and instances starting at once) may race to create it.
-    await owner.query(`DO $$
-      BEGIN
-        CREATE ROLE ${APP_LOGIN} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE IN ROLE ${APP_ROLE};
-      EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
-      END $$`)
-    await owner.query(`ALTER ROLE ${APP_LOGIN} WITH LOGIN PASSWORD ${owner.escapeLiteral(password)}`)
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // Roles are cluster-wide: databases and instances starting at once race to create or update it, and
+        // PostgreSQL answers the loser of two updates of one role "tuple concurrently updated".
+        await owner.query(`DO $$
+          BEGIN
+            CREATE ROLE ${APP_LOGIN} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE IN ROLE ${APP_ROLE};
+          EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+          END $$`)
+        await owner.query(`ALTER ROLE ${APP_LOGIN} WITH LOGIN PASSWORD ${owner.escapeLiteral(password)}`)
+        return appUrl
+      } catch (error) {
+        if (attempt >= 5 || !/concurrently updated/.test((error as Error).message)) throw error
+        await new Promise((done) => setTimeout(done, 50 * attempt))
+      }
+    }
   } finally {
     await owner.end()
   }
-  url.username = APP_LOGIN
-  url.password = password
-  return url.toString()
+}
+
+async function canLogIn(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url })
+  try {
+    await client.connect()
+    return true
+  } catch {
+    return false
+  } finally {
+    await client.end().catch(() => {})
+  }
 }
