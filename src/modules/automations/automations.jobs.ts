@@ -37,6 +37,8 @@ export interface AutomationWorkerOptions {
 }
 
 export interface AutomationWorker {
+  /** Settles once DBOS has launched (and started recovering what a previous process left). */
+  readonly launched: Promise<void>
   stop(): Promise<void>
 }
 
@@ -187,6 +189,7 @@ export function startAutomationWorker(
   })
 
   return {
+    launched,
     async stop() {
       await listener.close()
       await poller.stop()
