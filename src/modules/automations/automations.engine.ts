@@ -130,7 +130,8 @@ async function act(ctx: RequestContext, plan: Plan, action: Action): Promise<unk
 
 /**
  * One attempt of an action. The step's row is the idempotency key of its effect: the effect and the row's
- * `succeeded` commit in one transaction, so an attempt that DBOS replays after a crash (the effect committed, the
+ * `succeeded` (with the attempt counted) commit in one transaction, a failed attempt is counted after its
+ * rollback, so an attempt that DBOS replays after a crash (the effect committed, the
  * checkpoint not yet) finds the row done and answers its output instead of acting twice. E-mail cannot join a
  * transaction: it is sent at least once (docs/automations.md).
  */
@@ -138,13 +139,12 @@ async function perform(plan: Plan, position: number, outputs: readonly unknown[]
   const { database, mailer } = deps()
   const { orgId, runId } = plan
   const action = plan.actions[position]
+  const dbosStep = DBOS.stepID ?? null
   const ctx = contextFor(orgId)
-  const step = await database.transaction(orgId, (q) =>
-    repo.beginAttempt(q, orgId, runId, position, DBOS.stepID ?? null),
-  )
-  if (step?.status === 'succeeded') return step.output
   try {
     if (action.type === 'send_email') {
+      const step = await database.transaction(orgId, (q) => repo.lockStep(q, orgId, runId, position))
+      if (step?.status === 'succeeded') return step.output
       const to = action.to ?? firstString(plan.data, action.to_path ?? '', 'e-mail address')
       await mailer.send({
         to,
@@ -152,21 +152,23 @@ async function perform(plan: Plan, position: number, outputs: readonly unknown[]
         text: render(action.text, plan.data, outputs),
       })
       const output = { to, channel: mailer.channel }
-      await database.transaction(orgId, (q) => repo.finishStep(q, orgId, runId, position, output))
+      await database.transaction(orgId, (q) => repo.finishStep(q, orgId, runId, position, output, dbosStep))
       return output
     }
     return await ctx.db.tx(async (q) => {
-      const locked = await repo.lockStep(q, orgId, runId, position)
-      if (locked?.status === 'succeeded') return locked.output
+      const step = await repo.lockStep(q, orgId, runId, position)
+      if (step?.status === 'succeeded') return step.output
       await repo.setDepth(q, plan.depth)
       const output = await act(ctx, plan, action)
-      await repo.finishStep(q, orgId, runId, position, output)
+      await repo.finishStep(q, orgId, runId, position, output, dbosStep)
       return output
     })
   } catch (error) {
     const status = DBOS.stepStatus
     const final = !isRetryable(error) || (status?.currentAttempt ?? 1) >= (status?.maxAttempts ?? 1)
-    await database.transaction(orgId, (q) => repo.failAttempt(q, orgId, runId, position, messageOf(error), final))
+    await database.transaction(orgId, (q) =>
+      repo.failAttempt(q, orgId, runId, position, messageOf(error), final, dbosStep),
+    )
     throw error
   }
 }
@@ -187,12 +189,12 @@ async function begin(orgId: string, runId: string): Promise<Plan | null> {
 }
 
 async function beginWait(orgId: string, runId: string, position: number): Promise<void> {
-  await deps().database.transaction(orgId, (q) => repo.beginAttempt(q, orgId, runId, position, DBOS.stepID ?? null))
+  await deps().database.transaction(orgId, (q) => repo.startWait(q, orgId, runId, position))
 }
 
 async function endWait(orgId: string, runId: string, position: number, seconds: number): Promise<unknown> {
   const output = { waited_seconds: seconds }
-  await deps().database.transaction(orgId, (q) => repo.finishStep(q, orgId, runId, position, output))
+  await deps().database.transaction(orgId, (q) => repo.finishStep(q, orgId, runId, position, output, null))
   return output
 }
 

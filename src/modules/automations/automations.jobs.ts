@@ -12,7 +12,7 @@ import type { LocationsService } from '../locations/index.ts'
 import type { WebhooksService } from '../webhooks/index.ts'
 import { automationRunWorkflow, bindEngine } from './automations.engine.ts'
 import * as repo from './automations.repo.ts'
-import { SCHEDULE_EVENT, startRuns, type Trigger, toAutomation } from './automations.service.ts'
+import { SCHEDULE_EVENT, startRuns, type Trigger, type Triggered, toAutomation } from './automations.service.ts'
 import { dueSlot, localTime } from './schedule.ts'
 
 export interface AutomationWorkerServices {
@@ -80,7 +80,7 @@ export function startAutomationWorker(
     name: 'opentill',
     systemDatabaseUrl: runtime.ownerUrl,
     systemDatabaseSchemaName: DBOS_SCHEMA,
-    systemDatabasePoolSize: 5,
+    systemDatabasePoolSize: 10,
     // Fixed, so a new release recovers the workflows the previous one left (the workflow reads its plan as data).
     applicationVersion: 'opentill-automations-1',
     logger: {
@@ -103,16 +103,27 @@ export function startAutomationWorker(
       }
       for (const [orgId, depths] of byOrg) {
         await repo.scopeTo(q, orgId)
+        // One read of the org's rules per event name in the batch.
+        const rulesOf = new Map<string, repo.AutomationRow[]>()
+        const triggered: Triggered[] = []
         for (const event of await repo.eventsByIds(q, orgId, [...depths.keys()])) {
-          const rules = await repo.rulesForEvent(q, orgId, event.type)
-          await startRuns(q, orgId, rules, {
-            event: event.type,
-            eventId: event.id,
-            scheduledFor: null,
-            data: event.data,
-            depth: depths.get(event.id) ?? 0,
+          let rules = rulesOf.get(event.type)
+          if (!rules) {
+            rules = await repo.rulesForEvent(q, orgId, event.type)
+            rulesOf.set(event.type, rules)
+          }
+          triggered.push({
+            rules,
+            input: {
+              event: event.type,
+              eventId: event.id,
+              scheduledFor: null,
+              data: event.data,
+              depth: depths.get(event.id) ?? 0,
+            },
           })
         }
+        await startRuns(q, orgId, triggered)
       }
       return claimed.length
     })
@@ -134,18 +145,15 @@ export function startAutomationWorker(
         if (!location?.is_active) return
         const slot = dueSlot(trigger.cron, location.timezone, row.schedule_cursor, at)
         if (!slot) return
-        await startRuns(q, orgId, [row], {
-          event: SCHEDULE_EVENT,
-          eventId: null,
-          scheduledFor: slot,
-          data: {
-            scheduled_for: slot.toISOString(),
-            location_id: location.id,
-            time_zone: location.timezone,
-            local_time: localTime(slot, location.timezone),
-          },
-          depth: 0,
-        })
+        const data = {
+          scheduled_for: slot.toISOString(),
+          location_id: location.id,
+          time_zone: location.timezone,
+          local_time: localTime(slot, location.timezone),
+        }
+        await startRuns(q, orgId, [
+          { rules: [row], input: { event: SCHEDULE_EVENT, eventId: null, scheduledFor: slot, data, depth: 0 } },
+        ])
         await repo.setScheduleCursor(q, orgId, id, at)
       })
     }
@@ -154,14 +162,16 @@ export function startAutomationWorker(
   /** Hands pending runs to DBOS: a new run starts its workflow (id = run id), a retried one is rewound. */
   async function dispatch(): Promise<number> {
     const claimed = await database.unscoped((q) => repo.claimRuns(q, BATCH, REDISPATCH_AFTER_MS))
-    for (const run of claimed) {
-      if (run.resume_from === null) {
-        await DBOS.startWorkflow(automationRunWorkflow, { workflowID: run.id })(run.org_id, run.id)
-        continue
-      }
-      await DBOS.rewindWorkflow(run.id, { startStep: run.resume_from })
-      await database.transaction(run.org_id, (q) => repo.clearResume(q, run.org_id, run.id))
-    }
+    await Promise.all(
+      claimed.map(async (run) => {
+        if (run.resume_from === null) {
+          await DBOS.startWorkflow(automationRunWorkflow, { workflowID: run.id })(run.org_id, run.id)
+          return
+        }
+        await DBOS.rewindWorkflow(run.id, { startStep: run.resume_from })
+        await database.transaction(run.org_id, (q) => repo.clearResume(q, run.org_id, run.id))
+      }),
+    )
     return claimed.length
   }
 

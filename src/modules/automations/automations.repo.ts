@@ -169,11 +169,18 @@ export interface NewRun {
   actions: { type: string }[]
 }
 
-/** Inserts a run and its steps; no row when the event or slot has triggered this rule already. */
+/** Inserts a run and its steps in one statement; no row when the event or slot has triggered this rule already. */
 export async function insertRun(q: Queryable, orgId: string, run: NewRun): Promise<RunRow | undefined> {
   const result = await q.query<RunRow>(
-    `INSERT INTO automation_runs (org_id, id, automation_id, event, event_id, scheduled_for, data, depth, actions)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING ${runColumns}`,
+    `WITH run AS (
+       INSERT INTO automation_runs (org_id, id, automation_id, event, event_id, scheduled_for, data, depth, actions)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING ${runColumns}
+     ), steps AS (
+       INSERT INTO automation_run_steps (org_id, run_id, position, type, input)
+       SELECT run.org_id, run.id, t.p - 1, t.a ->> 'type', t.a
+       FROM run, jsonb_array_elements($9::jsonb) WITH ORDINALITY AS t(a, p)
+     )
+     SELECT * FROM run`,
     [
       orgId,
       run.id,
@@ -185,12 +192,6 @@ export async function insertRun(q: Queryable, orgId: string, run: NewRun): Promi
       run.depth,
       JSON.stringify(run.actions),
     ],
-  )
-  if (!result.rows[0]) return undefined
-  await q.query(
-    `INSERT INTO automation_run_steps (org_id, run_id, position, type, input)
-     SELECT $1, $2, p - 1, a ->> 'type', a FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS t(a, p)`,
-    [orgId, run.id, JSON.stringify(run.actions)],
   )
   return result.rows[0]
 }
@@ -243,28 +244,23 @@ export async function startRun(q: Queryable, orgId: string, id: string): Promise
   return result.rows[0]
 }
 
-/** Counts an attempt of a step (and marks its run running); answers the step as it now stands. */
-export async function beginAttempt(
-  q: Queryable,
-  orgId: string,
-  runId: string,
-  position: number,
-  dbosStep: number | null,
-): Promise<StepRow | undefined> {
+/** A wait step starts: counted as its one attempt (and its run is running). */
+export async function startWait(q: Queryable, orgId: string, runId: string, position: number): Promise<void> {
+  await markRunning(q, orgId, runId)
+  await q.query(
+    `UPDATE automation_run_steps SET status = 'running', attempts = attempts + 1, started_at = now()
+     WHERE org_id = $1 AND run_id = $2 AND position = $3 AND status <> 'succeeded'`,
+    [orgId, runId, position],
+  )
+}
+
+/** A retried run's first step moves it from pending back to running. */
+async function markRunning(q: Queryable, orgId: string, runId: string): Promise<void> {
   await q.query(
     `UPDATE automation_runs SET status = 'running', started_at = COALESCE(started_at, now())
      WHERE org_id = $1 AND id = $2 AND status = 'pending'`,
     [orgId, runId],
   )
-  const result = await q.query<StepRow>(
-    `UPDATE automation_run_steps
-     SET attempts = attempts + CASE WHEN status = 'succeeded' THEN 0 ELSE 1 END,
-         status = CASE WHEN status = 'succeeded' THEN status ELSE 'running' END,
-         dbos_step = COALESCE($4, dbos_step), started_at = COALESCE(started_at, now())
-     WHERE org_id = $1 AND run_id = $2 AND position = $3 RETURNING ${stepColumns}`,
-    [orgId, runId, position, dbosStep],
-  )
-  return result.rows[0]
 }
 
 export async function lockStep(
@@ -280,21 +276,30 @@ export async function lockStep(
   return result.rows[0]
 }
 
+/** A step succeeded: its attempt is counted with it (`dbosStep`: its DBOS step number, null for a wait). */
 export async function finishStep(
   q: Queryable,
   orgId: string,
   runId: string,
   position: number,
   output: unknown,
+  dbosStep: number | null,
 ): Promise<void> {
+  await markRunning(q, orgId, runId)
   await q.query(
-    `UPDATE automation_run_steps SET status = 'succeeded', output = $4, error = NULL, finished_at = now()
+    `UPDATE automation_run_steps
+     SET status = 'succeeded', output = $4, error = NULL, finished_at = now(),
+         attempts = attempts + CASE WHEN $5::int IS NULL THEN 0 ELSE 1 END,
+         dbos_step = COALESCE($5, dbos_step), started_at = COALESCE(started_at, now())
      WHERE org_id = $1 AND run_id = $2 AND position = $3`,
-    [orgId, runId, position, JSON.stringify(output ?? null)],
+    [orgId, runId, position, JSON.stringify(output ?? null), dbosStep],
   )
 }
 
-/** Records a failed attempt; the step stays running while attempts remain, else it has failed. */
+/**
+ * Counts a failed attempt and keeps its error; the step stays running while attempts remain, else it has failed.
+ * `dbosStep` is where a retry of the run resumes.
+ */
 export async function failAttempt(
   q: Queryable,
   orgId: string,
@@ -302,13 +307,16 @@ export async function failAttempt(
   position: number,
   error: string,
   final: boolean,
+  dbosStep: number | null,
 ): Promise<void> {
+  await markRunning(q, orgId, runId)
   await q.query(
     `UPDATE automation_run_steps
-     SET error = $4, status = CASE WHEN $5 THEN 'failed' ELSE 'running' END,
-         finished_at = CASE WHEN $5 THEN now() END
+     SET error = $4, status = CASE WHEN $5 THEN 'failed' ELSE 'running' END, attempts = attempts + 1,
+         finished_at = CASE WHEN $5 THEN now() END, dbos_step = COALESCE($6, dbos_step),
+         started_at = COALESCE(started_at, now())
      WHERE org_id = $1 AND run_id = $2 AND position = $3 AND status <> 'succeeded'`,
-    [orgId, runId, position, error, final],
+    [orgId, runId, position, error, final, dbosStep],
   )
 }
 

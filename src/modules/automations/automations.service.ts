@@ -112,50 +112,62 @@ export interface StartRunsInput {
   depth: number
 }
 
+export interface Triggered {
+  /** The enabled rules of the event's name (or the one schedule rule). */
+  rules: readonly repo.AutomationRow[]
+  input: StartRunsInput
+}
+
 /**
- * Starts a run of each rule the event triggers (trigger filter and conditions hold), in the caller's transaction:
- * the run, its pending steps and its `automation.triggered` event commit together; a worker hands the run to DBOS
- * after the commit. Answers the runs started (none when the chain is already at the depth limit).
+ * Starts a run of each rule each event triggers (trigger filter and conditions hold), in the caller's
+ * transaction: the run, its pending steps and its `automation.triggered` event commit together; a worker hands
+ * the run to DBOS after the commit. No run starts beyond the depth limit. The statements of events of one depth
+ * go out together (pipelined). Answers the runs started.
  */
-export async function startRuns(
-  q: Queryable,
-  orgId: string,
-  rules: readonly repo.AutomationRow[],
-  input: StartRunsInput,
-): Promise<repo.RunRow[]> {
-  const depth = input.depth + 1
-  if (depth > MAX_AUTOMATION_DEPTH) return []
+export async function startRuns(q: Queryable, orgId: string, triggered: readonly Triggered[]): Promise<repo.RunRow[]> {
+  const byDepth = new Map<number, { rule: repo.AutomationRow; input: StartRunsInput }[]>()
+  for (const { rules, input } of triggered) {
+    const depth = input.depth + 1
+    if (depth > MAX_AUTOMATION_DEPTH) continue
+    for (const rule of rules) {
+      const automation = toAutomation(rule)
+      if (!triggerAdmits(automation.trigger, input.data) || !conditionsHold(automation.conditions, input.data)) continue
+      byDepth.set(depth, [...(byDepth.get(depth) ?? []), { rule, input }])
+    }
+  }
   const started: repo.RunRow[] = []
-  for (const rule of rules) {
-    const automation = toAutomation(rule)
-    if (!triggerAdmits(automation.trigger, input.data) || !conditionsHold(automation.conditions, input.data)) continue
-    const run = await repo.insertRun(q, orgId, {
-      id: newId('arun'),
-      automationId: rule.id,
-      event: input.event,
-      eventId: input.eventId,
-      scheduledFor: input.scheduledFor,
-      data: input.data,
-      depth,
-      actions: automation.actions,
-    })
-    if (!run) continue
-    started.push(run)
+  for (const [depth, chosen] of byDepth) {
+    // The triggered events belong to the runs' depth, so a rule on automation.triggered cannot loop either.
+    await repo.setDepth(q, depth)
+    const runs = await Promise.all(
+      chosen.map(({ rule, input }) =>
+        repo.insertRun(q, orgId, {
+          id: newId('arun'),
+          automationId: rule.id,
+          event: input.event,
+          eventId: input.eventId,
+          scheduledFor: input.scheduledFor,
+          data: input.data,
+          depth,
+          actions: rule.actions as Action[],
+        }),
+      ),
+    )
+    const inserted = runs.filter((r): r is repo.RunRow => r !== undefined)
+    await Promise.all(
+      inserted.map((run) =>
+        emitEvent(q, orgId, 'automation.triggered', {
+          automation_id: run.automation_id,
+          run_id: run.id,
+          event: run.event,
+          event_id: run.event_id,
+          depth: run.depth,
+          data: run.data,
+        }),
+      ),
+    )
+    started.push(...inserted)
   }
-  if (started.length === 0) return started
-  // The triggered events belong to the runs' depth, so a rule on automation.triggered cannot loop either.
-  await repo.setDepth(q, depth)
-  for (const run of started) {
-    await emitEvent(q, orgId, 'automation.triggered', {
-      automation_id: run.automation_id,
-      run_id: run.id,
-      event: run.event,
-      event_id: run.event_id,
-      depth: run.depth,
-      data: run.data,
-    })
-  }
-  await repo.notifyWorkers(q)
   return started
 }
 
@@ -373,7 +385,8 @@ export function createAutomationsService(deps: AutomationsDeps) {
         }
         const start = { event, eventId: null, scheduledFor: null, data: input.data, depth: 0 }
         if (!dryRun) {
-          const started = await startRuns(q, ctx.orgId, rules, start)
+          const started = await startRuns(q, ctx.orgId, [{ rules, input: start }])
+          if (started.length > 0) await repo.notifyWorkers(q)
           const steps = await repo.stepsOf(
             q,
             ctx.orgId,
