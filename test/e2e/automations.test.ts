@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { Webhook } from 'standardwebhooks'
 import { type AutomationWorker, startAutomationWorker } from '../../src/modules/automations/index.ts'
+import type { WebhookWorker } from '../../src/modules/webhooks/index.ts'
 import type { Mailer, MailMessage } from '../../src/platform/mail/index.ts'
 import { eventually } from '../support/eventually.ts'
 import { startTestApp, type TestApp } from '../support/harness.ts'
+import { HttpsReceiver } from '../support/https-receiver.ts'
 import { created } from '../support/two-orgs.ts'
+import { RECEIVER_ENV, startTestWorker } from '../support/webhook-fixtures.ts'
 import { openShop, type Shop } from './orders.fixtures.ts'
 
 /** A mailer that keeps what it is given (the port every e-mail goes through). */
@@ -23,12 +27,17 @@ describe('automations', () => {
   let shop: Shop
   let other: Shop
   let worker: AutomationWorker
+  let receiver: HttpsReceiver
+  let webhookWorker: WebhookWorker
   const mailer = new KeptMailer()
   let webhookId: string
+  let webhookSecret: string
   let productId: string
 
   before(async () => {
-    app = await startTestApp({ WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32' })
+    receiver = await new HttpsReceiver().start()
+    app = await startTestApp({ ...RECEIVER_ENV })
+    webhookWorker = startTestWorker(app)
     shop = await openShop(app)
     other = await openShop(app)
     worker = startAutomationWorker(app.runtime, app.services, {
@@ -39,15 +48,18 @@ describe('automations', () => {
     })
     const integration = await created(shop.api, '/api/v1/integrations', { name: 'Receiver', type: 'custom' })
     const hook = await created(shop.api, `/api/v1/integrations/${integration.id}/webhooks`, {
-      url: 'https://127.0.0.1:9/hook',
+      url: receiver.url('/automation'),
       events: ['order.created'],
     })
     webhookId = hook.id
+    webhookSecret = hook.secret
     productId = await shop.product(5, { stock: 10 })
   })
 
   after(async () => {
     await worker?.stop()
+    await webhookWorker?.stop()
+    await receiver?.close()
     await app?.close()
   })
 
@@ -181,6 +193,13 @@ describe('automations', () => {
       [shop.merchant.orgId, run.steps[2].output.delivery_id, webhookId, run.id],
     )
     assert.equal(delivery, 1)
+    await receiver.waitFor(() => receiver.on('/automation').length === 1)
+    const [received] = receiver.on('/automation')
+    new Webhook(webhookSecret).verify(received.body, received.headers as Record<string, string>)
+    const envelope = JSON.parse(received.body)
+    assert.equal(envelope.event, 'automation.triggered')
+    assert.equal(envelope.data.run_id, run.id)
+    assert.equal(envelope.data.data.email, 'vera@vip.example')
     assert.deepEqual(
       mailer.sent.filter((m) => m.to === 'vera@vip.example'),
       [{ to: 'vera@vip.example', subject: 'Welcome Vera', text: 'Hello Vera' }],

@@ -164,12 +164,17 @@ export function startAutomationWorker(
     const claimed = await database.unscoped((q) => repo.claimRuns(q, BATCH, REDISPATCH_AFTER_MS))
     await Promise.all(
       claimed.map(async (run) => {
-        if (run.resume_from === null) {
-          await DBOS.startWorkflow(automationRunWorkflow, { workflowID: run.id })(run.org_id, run.id)
-          return
+        try {
+          if (run.resume_from === null) {
+            await DBOS.startWorkflow(automationRunWorkflow, { workflowID: run.id })(run.org_id, run.id)
+            return
+          }
+          await DBOS.rewindWorkflow(run.id, { startStep: run.resume_from })
+          await database.transaction(run.org_id, (q) => repo.clearResume(q, run.org_id, run.id))
+        } catch (error) {
+          // The run stays pending and is handed over again later; the others of the batch go on.
+          log.error({ err: error, runId: run.id }, 'handing an automation run to DBOS failed')
         }
-        await DBOS.rewindWorkflow(run.id, { startStep: run.resume_from })
-        await database.transaction(run.org_id, (q) => repo.clearResume(q, run.org_id, run.id))
       }),
     )
     return claimed.length
