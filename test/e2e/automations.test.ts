@@ -12,6 +12,22 @@ import { created } from '../support/two-orgs.ts'
 import { RECEIVER_ENV, startTestWorker } from '../support/webhook-fixtures.ts'
 import { openShop, type Shop } from './orders.fixtures.ts'
 
+interface Step {
+  type: string
+  status: string
+  attempts: number
+  output: Record<string, string>
+}
+interface Run {
+  id: string
+  status: string
+  event: string
+  depth: number
+  error: string | null
+  retries: number
+  steps: Step[]
+}
+
 /** A mailer that keeps what it is given (the port every e-mail goes through). */
 class KeptMailer implements Mailer {
   readonly channel = 'email' as const
@@ -72,7 +88,7 @@ describe('automations', () => {
   })
 
   const runsOf = async (automationId: string) =>
-    (await shop.api.get(`/api/v1/automations/${automationId}/runs`)).body.data as any[]
+    (await shop.api.get(`/api/v1/automations/${automationId}/runs`)).body.data as Run[]
 
   const finishedRun = (automationId: string, status = 'succeeded') =>
     eventually(async () => {
@@ -174,7 +190,7 @@ describe('automations', () => {
     assert.equal(run.event, 'customer.created')
     assert.equal(run.depth, 1)
     assert.deepEqual(
-      run.steps.map((s: any) => [s.type, s.status, s.attempts]),
+      run.steps.map((s: Step) => [s.type, s.status, s.attempts]),
       [
         ['tag_customer', 'succeeded', 1],
         ['adjust_inventory', 'succeeded', 1],
@@ -206,7 +222,7 @@ describe('automations', () => {
     )
     const triggered = await eventually(async () => {
       const events = (await shop.api.get('/api/v1/events?type=automation.triggered')).body.data
-      const mine = events.filter((e: any) => e.data.run_id === run.id)
+      const mine = events.filter((e: { data: { run_id: string } }) => e.data.run_id === run.id)
       assert.equal(mine.length, 1)
       return mine[0]
     })
@@ -281,13 +297,13 @@ describe('automations', () => {
     const customer = await created(shop.api, '/api/v1/customers', { first_name: 'Rita', email: 'rita@retry.example' })
     const failed = await finishedRun(auto.id, 'failed')
     assert.deepEqual(
-      failed.steps.map((s: any) => [s.status, s.attempts]),
+      failed.steps.map((s: Step) => [s.status, s.attempts]),
       [
         ['succeeded', 1],
         ['failed', 2],
       ],
     )
-    assert.match(failed.error, /step 1 \(adjust_inventory\) failed/)
+    assert.match(String(failed.error), /step 1 \(adjust_inventory\) failed/)
     await shop.stock(empty, 5)
     assert.equal((await shop.api.post(`/api/v1/automations/runs/${failed.id}/retry`)).status, 200)
     const retried = await eventually(async () => {
@@ -297,7 +313,7 @@ describe('automations', () => {
     }, 15_000)
     assert.equal(retried.retries, 1)
     assert.deepEqual(
-      retried.steps.map((s: any) => [s.status, s.attempts]),
+      retried.steps.map((s: Step) => [s.status, s.attempts]),
       [
         ['succeeded', 1],
         ['succeeded', 3],
