@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { authRoutes } from './modules/auth/index.ts'
+import { automationRoutes } from './modules/automations/index.ts'
 import { catalogGraphql, documentGraphqlRoutes } from './modules/catalog/graphql/index.ts'
 import { catalogRoutes } from './modules/catalog/index.ts'
 import { customerRoutes } from './modules/customers/index.ts'
@@ -123,6 +124,7 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
       await v1.register(paymentRoutes, { payments: services.payments })
       await v1.register(giftCardRoutes, { giftCards: services.giftCards })
       await v1.register(laybyRoutes, { laybys: services.laybys })
+      await v1.register(automationRoutes, { automations: services.automations })
     },
     { prefix: '/api/v1' },
   )

@@ -13,7 +13,7 @@ export async function serve(config: Config): Promise<void> {
   const demo = config.seedDemo ? await seedDemoIfEmpty(runtime, services) : null
   await api.listen({ port: config.port, host: config.host })
   // Workers run here unless WORKERS=false leaves them to `opentill worker` processes.
-  const workers = config.workers ? startWorkers(runtime, api.log) : null
+  const workers = config.workers ? startWorkers(runtime, api.log, services) : null
   const web = await buildWebApp(runtime, services)
   await web.listen({ port: config.appPort, host: config.host })
 
@@ -28,7 +28,7 @@ export async function serve(config: Config): Promise<void> {
       : '  Database: PostgreSQL server (DATABASE_URL)',
     config.redisUrl ? '  Redis: shared rate limits, revocations and live feeds' : null,
     workers
-      ? '  Workers: webhook delivery and event retention run here (WORKERS=false leaves them to `opentill worker`)'
+      ? '  Workers: webhook delivery, event retention and automations run here (WORKERS=false leaves them to `opentill worker`)'
       : null,
     demo
       ? `  Demo org created. Log in: POST ${config.baseUrl}/api/v1/auth/login {"email":"${demo.email}","password":"${demo.password}"}`

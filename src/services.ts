@@ -1,4 +1,5 @@
 import { createAuthService } from './modules/auth/index.ts'
+import { createAutomationsService } from './modules/automations/index.ts'
 import { createCatalogService } from './modules/catalog/index.ts'
 import { createCustomersService } from './modules/customers/index.ts'
 import { createEventsService } from './modules/events/index.ts'
@@ -64,6 +65,7 @@ export function createServices(runtime: Runtime) {
     pricing: catalog.pricing,
     tax,
   })
+  const automations = createAutomationsService({ locations, webhooks })
   return {
     auth,
     orgs,
@@ -85,6 +87,7 @@ export function createServices(runtime: Runtime) {
     laybys,
     invitations,
     partners,
+    automations,
   }
 }
 

@@ -1,21 +1,31 @@
 import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
 import type { Config } from './config.ts'
+import { startAutomationWorker } from './modules/automations/index.ts'
 import { startEventRetention } from './modules/events/index.ts'
 import { startWebhookWorker } from './modules/webhooks/index.ts'
 import { openRuntime, type Runtime } from './platform/runtime.ts'
+import { createServices, type Services } from './services.ts'
 
 export interface Workers {
   stop(): Promise<void>
 }
 
-/** Every background worker of the process: webhook delivery (relay from the outbox, attempts), event retention. */
-export function startWorkers(runtime: Runtime, log: FastifyBaseLogger): Workers {
+/**
+ * Every background worker of the process: webhook delivery (relay from the outbox, attempts), event retention,
+ * and automations (DBOS Transact launches and shuts down with them).
+ */
+export function startWorkers(
+  runtime: Runtime,
+  log: FastifyBaseLogger,
+  services: Services = createServices(runtime),
+): Workers {
   const webhooks = startWebhookWorker(runtime, { log: log.child({ worker: 'webhooks' }) })
   const retention = startEventRetention(runtime.database, log.child({ worker: 'event-retention' }))
+  const automations = startAutomationWorker(runtime, services, { log: log.child({ worker: 'automations' }) })
   return {
     async stop() {
-      await Promise.all([webhooks.stop(), retention.stop()])
+      await Promise.all([webhooks.stop(), retention.stop(), automations.stop()])
     },
   }
 }
@@ -29,7 +39,7 @@ export async function runWorker(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger
   const workers = startWorkers(runtime, log)
   process.stdout.write(
-    `OpenTill worker running (webhook delivery, event retention) on ${runtime.embeddedDir ? `the embedded PostgreSQL in ${runtime.embeddedDir}` : 'the PostgreSQL server'}\n`,
+    `OpenTill worker running (webhook delivery, event retention, automations) on ${runtime.embeddedDir ? `the embedded PostgreSQL in ${runtime.embeddedDir}` : 'the PostgreSQL server'}\n`,
   )
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)

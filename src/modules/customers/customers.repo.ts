@@ -12,6 +12,7 @@ export interface CustomerRow {
   birthday: string | null
   loyalty_member_id: string | null
   note: string
+  tags: string[]
   version: number
   created_at: Date
   updated_at: Date
@@ -32,7 +33,7 @@ export interface CustomerWrite {
 
 // birthday leaves as a plain YYYY-MM-DD text, never a timezone-shifted Date.
 const columns =
-  "id, org_id, first_name, last_name, email, phone, preferences, to_char(birthday, 'YYYY-MM-DD') AS birthday, loyalty_member_id, note, version, created_at, updated_at"
+  "id, org_id, first_name, last_name, email, phone, preferences, to_char(birthday, 'YYYY-MM-DD') AS birthday, loyalty_member_id, note, tags, version, created_at, updated_at"
 
 export async function listCustomers(
   q: Queryable,
@@ -147,4 +148,15 @@ export async function updateCustomer(
     },
     expectedVersion,
   )
+}
+
+/** Adds `tag` unless the customer has it already; no row when the customer is absent or already tagged. */
+export async function addTag(q: Queryable, orgId: string, id: string, tag: string): Promise<CustomerRow | undefined> {
+  const result = await q.query<CustomerRow>(
+    `UPDATE customers SET tags = array_append(tags, $3), version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 AND NOT ($3 = ANY (tags))
+     RETURNING ${columns}`,
+    [orgId, id, tag],
+  )
+  return result.rows[0]
 }

@@ -15,6 +15,7 @@ export const CustomerSchema = Type.Object(
     birthday: Nullable(Type.String()),
     loyalty_member_id: Nullable(Type.String()),
     note: Type.String(),
+    tags: Type.Array(Type.String(), { description: 'set by automations (tag a customer)' }),
     version: Version,
     created_at: Timestamp,
     updated_at: Timestamp,

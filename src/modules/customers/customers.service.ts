@@ -46,6 +46,7 @@ export function toCustomer(row: repo.CustomerRow): Customer {
     birthday: row.birthday,
     loyalty_member_id: row.loyalty_member_id,
     note: row.note,
+    tags: row.tags,
     version: row.version,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -182,6 +183,24 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
       } catch (error) {
         return taken(error)
       }
+    },
+
+    /**
+     * Tags a customer (automations). A tag the customer already has changes nothing and emits nothing; `added`
+     * tells which.
+     */
+    async addTag(ctx: RequestContext, id: string, tag: string): Promise<{ customer: Customer; added: boolean }> {
+      return ctx.db.tx(async (q) => {
+        const updated = await repo.addTag(q, ctx.orgId, id, tag)
+        if (updated) {
+          const customer = toCustomer(updated)
+          await emitEvent(q, ctx.orgId, 'customer.updated', customer)
+          return { customer, added: true }
+        }
+        const current = await repo.customerById(q, ctx.orgId, id)
+        if (!current) throw notFound('customer')
+        return { customer: toCustomer(current), added: false }
+      })
     },
 
     /** For other modules: a 422 naming `field` unless the customer is one of this org's. */

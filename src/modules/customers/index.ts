@@ -1,5 +1,6 @@
 /** Customer profiles: upsert by e-mail or phone, search, preferences, purchase history. */
 export { customerRoutes } from './customers.routes.ts'
+export { CustomerSchema } from './customers.schemas.ts'
 export {
   type Customer,
   type CustomerOrdersPort,

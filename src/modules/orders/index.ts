@@ -1,5 +1,6 @@
 /** Orders: pricing and totals, status moves, refunds. */
 export { orderRoutes } from './orders.routes.ts'
+export { OrderSchema } from './orders.schemas.ts'
 export { type CreateOrderInput, createOrdersService, type OrdersService, type PayableOrder } from './orders.service.ts'
 export type { Order } from './orders.views.ts'
 export type { OrderPaymentsPort, RefundPart } from './ports.ts'

@@ -1,6 +1,6 @@
 /** Payments: intents, capture, void, split tender, configured methods, and the processor adapter. */
 export { paymentRoutes } from './payments.routes.ts'
-export { TenderFields } from './payments.schemas.ts'
+export { PaymentSchema, TenderFields } from './payments.schemas.ts'
 export {
   type CreatePaymentInput,
   createPaymentsService,

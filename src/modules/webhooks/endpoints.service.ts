@@ -161,6 +161,41 @@ export function createEndpointsService(policy: AddressPolicy) {
       return toEndpoint(row)
     },
 
+    /** For other modules: whether the endpoint is one of this org's (not deleted). */
+    async exists(ctx: RequestContext, webhookId: string): Promise<boolean> {
+      return (await ctx.db.read((q) => repo.endpointById(q, ctx.orgId, webhookId))) !== undefined
+    },
+
+    /**
+     * Queues a signed delivery of an event envelope to one endpoint of the org, whatever its subscriptions (an
+     * automation's "send a webhook" action): retried and logged like every delivery. Joins the caller's
+     * transaction, so the delivery exists exactly when the caller's work commits.
+     */
+    async sendEvent(
+      ctx: RequestContext,
+      input: { webhookId: string; event: string; data: unknown },
+    ): Promise<WebhookDelivery> {
+      const endpoint = await endpointOf(ctx, undefined, input.webhookId)
+      const id = newId('msg')
+      const payload = serializeEnvelope({
+        id,
+        event: input.event,
+        orgId: ctx.orgId,
+        timestamp: new Date().toISOString(),
+        apiVersion: API_VERSION,
+        data: input.data,
+      })
+      const row = await ctx.db.tx(async (q) => {
+        await deliveries.insertDeliveries(q, [
+          { id, orgId: ctx.orgId, endpointId: endpoint.id, eventId: null, event: input.event, payload, isTest: false },
+        ])
+        return deliveries.deliveryById(q, ctx.orgId, id)
+      })
+      if (!row) throw conflict('the delivery could not be queued')
+      signalDeliveryQueued()
+      return toDelivery(row)
+    },
+
     /**
      * Queues a signed synthetic payload of `event` for one attempt, also to a suspended endpoint (to check a fix
      * before re-enabling). The answer is the queued delivery; its attempt shows in the delivery log.

@@ -1,0 +1,247 @@
+import { DBOS } from '@dbos-inc/dbos-sdk'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Database } from '../../platform/db/database.ts'
+import { AppError } from '../../platform/errors/app-error.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { systemContext } from '../../platform/http/system-context.ts'
+import type { Mailer } from '../../platform/mail/index.ts'
+import type { CustomersService } from '../customers/index.ts'
+import type { InventoryService } from '../inventory/index.ts'
+import type { WebhooksService } from '../webhooks/index.ts'
+import * as repo from './automations.repo.ts'
+import type { Action } from './automations.service.ts'
+import { valuesAt } from './conditions.ts'
+
+/** What the actions act through: other modules' services, entered through their index.ts. */
+export interface EngineDeps {
+  database: Database
+  customers: CustomersService
+  inventory: InventoryService
+  webhooks: WebhooksService
+  mailer: Mailer
+  log: FastifyBaseLogger
+  /** A failed action is tried this often in all, waiting `retryIntervalS`, then twice as long each time. */
+  maxAttempts: number
+  retryIntervalS: number
+}
+
+/** A run as its workflow reads it once, at its start (checkpointed by DBOS with the first step). */
+interface Plan {
+  orgId: string
+  runId: string
+  automationId: string
+  event: string
+  eventId: string | null
+  depth: number
+  data: unknown
+  actions: Action[]
+}
+
+const SCOPES = ['customers:write', 'inventory:write', 'webhooks:write', 'automations:write']
+
+/**
+ * DBOS is one engine per process: its workflows reach this process's services through the deps bound when the
+ * automation worker launched it.
+ */
+let bound: EngineDeps | undefined
+function deps(): EngineDeps {
+  if (!bound) throw new Error('the automation engine is not running in this process')
+  return bound
+}
+
+export function bindEngine(engineDeps: EngineDeps | undefined): void {
+  bound = engineDeps
+}
+
+const contextFor = (orgId: string): RequestContext => systemContext(deps().database, orgId, SCOPES, deps().log)
+
+/** Validation and missing rows will not mend by themselves; anything else (a conflict, the network) may. */
+export function isRetryable(error: unknown): boolean {
+  return !(error instanceof AppError && (error.kind === 'validation' || error.kind === 'not-found'))
+}
+
+function messageOf(error: unknown): string {
+  const cause = (error as { cause?: unknown })?.cause
+  const own = error instanceof Error ? error.message : String(error)
+  return cause instanceof Error && !own.includes(cause.message) ? `${own}: ${cause.message}` : own
+}
+
+/** `{{path}}` in a text becomes the value at that path of the event data (`steps.N.…`: an earlier step's output). */
+function render(template: string, data: unknown, outputs: readonly unknown[]): string {
+  const scope = { ...(data as object), steps: outputs }
+  return template.replace(/\{\{\s*([A-Za-z0-9_.*]+)\s*\}\}/g, (_, path: string) => {
+    const [value] = valuesAt(scope, path)
+    return value === undefined || value === null
+      ? ''
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value)
+  })
+}
+
+function firstString(data: unknown, path: string, what: string): string {
+  const value = valuesAt(data, path).find((v) => typeof v === 'string')
+  if (typeof value !== 'string')
+    throw new AppError('validation', `the event data has no ${what} at "${path}"`, {
+      errors: [{ field: path, message: `has no ${what}`, code: 'missing' }],
+    })
+  return value
+}
+
+/** The effect of one action inside the step's transaction (joined by the services it calls). */
+async function act(ctx: RequestContext, plan: Plan, action: Action): Promise<unknown> {
+  const { customers, inventory, webhooks } = deps()
+  switch (action.type) {
+    case 'tag_customer': {
+      const customerId = firstString(plan.data, action.customer_path, 'customer id')
+      const { customer, added } = await customers.addTag(ctx, customerId, action.tag)
+      return { customer_id: customer.id, tag: action.tag, added }
+    }
+    case 'adjust_inventory': {
+      const movement = await inventory.adjust(ctx, {
+        product_id: action.product_id,
+        variant_id: action.variant_id ?? null,
+        location_id: action.location_id,
+        quantity: action.quantity,
+        reason: action.reason,
+        note: `automation ${plan.automationId}, run ${plan.runId}`,
+      })
+      return { movement_id: movement.id }
+    }
+    case 'send_webhook': {
+      const delivery = await webhooks.endpoints.sendEvent(ctx, {
+        webhookId: action.webhook_id,
+        event: 'automation.triggered',
+        data: {
+          automation_id: plan.automationId,
+          run_id: plan.runId,
+          event: plan.event,
+          event_id: plan.eventId,
+          depth: plan.depth,
+          data: plan.data,
+        },
+      })
+      return { delivery_id: delivery.id }
+    }
+    default:
+      throw new Error(`action ${action.type} has no effect inside a transaction`)
+  }
+}
+
+/**
+ * One attempt of an action. The step's row is the idempotency key of its effect: the effect and the row's
+ * `succeeded` (with the attempt counted) commit in one transaction, a failed attempt is counted after its
+ * rollback, so an attempt that DBOS replays after a crash (the effect committed, the
+ * checkpoint not yet) finds the row done and answers its output instead of acting twice. E-mail cannot join a
+ * transaction: it is sent at least once (docs/automations.md).
+ */
+async function perform(plan: Plan, position: number, outputs: readonly unknown[]): Promise<unknown> {
+  const { database, mailer } = deps()
+  const { orgId, runId } = plan
+  const action = plan.actions[position]
+  const dbosStep = DBOS.stepID ?? null
+  const ctx = contextFor(orgId)
+  try {
+    if (action.type === 'send_email') {
+      const step = await database.transaction(orgId, (q) => repo.lockStep(q, orgId, runId, position))
+      if (step?.status === 'succeeded') return step.output
+      const to = action.to ?? firstString(plan.data, action.to_path ?? '', 'e-mail address')
+      await mailer.send({
+        to,
+        subject: render(action.subject, plan.data, outputs),
+        text: render(action.text, plan.data, outputs),
+      })
+      const output = { to, channel: mailer.channel }
+      await database.transaction(orgId, (q) => repo.finishStep(q, orgId, runId, position, output, dbosStep))
+      return output
+    }
+    return await ctx.db.tx(async (q) => {
+      const step = await repo.lockStep(q, orgId, runId, position)
+      if (step?.status === 'succeeded') return step.output
+      await repo.setDepth(q, plan.depth)
+      const output = await act(ctx, plan, action)
+      await repo.finishStep(q, orgId, runId, position, output, dbosStep)
+      return output
+    })
+  } catch (error) {
+    const status = DBOS.stepStatus
+    const final = !isRetryable(error) || (status?.currentAttempt ?? 1) >= (status?.maxAttempts ?? 1)
+    await database.transaction(orgId, (q) =>
+      repo.failAttempt(q, orgId, runId, position, messageOf(error), final, dbosStep),
+    )
+    throw error
+  }
+}
+
+async function begin(orgId: string, runId: string): Promise<Plan | null> {
+  const run = await deps().database.transaction(orgId, (q) => repo.startRun(q, orgId, runId))
+  if (!run) return null
+  return {
+    orgId,
+    runId,
+    automationId: run.automation_id,
+    event: run.event,
+    eventId: run.event_id,
+    depth: run.depth,
+    data: run.data,
+    actions: run.actions as Action[],
+  }
+}
+
+async function beginWait(orgId: string, runId: string, position: number): Promise<void> {
+  await deps().database.transaction(orgId, (q) => repo.startWait(q, orgId, runId, position))
+}
+
+async function endWait(orgId: string, runId: string, position: number, seconds: number): Promise<unknown> {
+  const output = { waited_seconds: seconds }
+  await deps().database.transaction(orgId, (q) => repo.finishStep(q, orgId, runId, position, output, null))
+  return output
+}
+
+async function finish(orgId: string, runId: string, error: string | null): Promise<void> {
+  await deps().database.transaction(orgId, (q) =>
+    repo.finishRun(q, orgId, runId, error === null ? 'succeeded' : 'failed', error),
+  )
+}
+
+/**
+ * A run as a DBOS workflow: each action is a step (checkpointed when it succeeds, retried with back-off when it
+ * fails), a wait is DBOS's durable sleep. After a crash DBOS resumes the workflow after its last checkpointed
+ * step; a retry rewinds it to its failed step (automations.jobs.ts).
+ */
+async function automationRun(orgId: string, runId: string): Promise<void> {
+  const plan = await DBOS.runStep(() => begin(orgId, runId), { name: 'begin' })
+  if (!plan) return
+  const outputs: unknown[] = []
+  for (const [position, action] of plan.actions.entries()) {
+    if (action.type === 'wait') {
+      await DBOS.runStep(() => beginWait(orgId, runId, position), { name: `wait-${position}` })
+      await DBOS.sleep(action.seconds * 1000)
+      outputs.push(
+        await DBOS.runStep(() => endWait(orgId, runId, position, action.seconds), { name: `waited-${position}` }),
+      )
+      continue
+    }
+    const { maxAttempts, retryIntervalS } = deps()
+    try {
+      outputs.push(
+        await DBOS.runStep(() => perform(plan, position, outputs), {
+          name: `${action.type}-${position}`,
+          retriesAllowed: true,
+          maxAttempts,
+          intervalSeconds: retryIntervalS,
+          backoffRate: 2,
+          shouldRetry: isRetryable,
+        }),
+      )
+    } catch (error) {
+      await DBOS.runStep(() => finish(orgId, runId, `step ${position} (${action.type}) failed: ${messageOf(error)}`), {
+        name: 'fail',
+      })
+      return
+    }
+  }
+  await DBOS.runStep(() => finish(orgId, runId, null), { name: 'succeed' })
+}
+
+export const automationRunWorkflow = DBOS.registerWorkflow(automationRun, { name: 'automationRun' })

@@ -1,0 +1,164 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import {
+  AutomationListQuery,
+  AutomationSchema,
+  CreateAutomationBody,
+  RunListQuery,
+  RunParams,
+  RunSchema,
+  TriggerBody,
+  TriggerResultSchema,
+  UpdateAutomationBody,
+} from './automations.schemas.ts'
+import type { AutomationsService } from './automations.service.ts'
+
+const tags = ['automations']
+const Automation = Type.Ref('Automation')
+const Run = Type.Ref('AutomationRun')
+
+export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: AutomationsService }> = async (
+  app,
+  { automations },
+) => {
+  app.addSchema(AutomationSchema)
+  app.addSchema(RunSchema)
+
+  app.get(
+    '/automations',
+    {
+      config: { scope: 'automations:read' },
+      schema: {
+        tags,
+        summary: 'List automation rules in creation order',
+        querystring: AutomationListQuery,
+        response: { 200: ListOf(Automation), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => automations.list(request.ctx, request.query),
+  )
+
+  app.post(
+    '/automations',
+    {
+      config: { scope: 'automations:write' },
+      schema: {
+        tags,
+        summary: 'Create a rule: a trigger (event or schedule), conditions and ordered actions',
+        body: CreateAutomationBody,
+        response: { 201: DataOf(Automation), ...errorResponses(400, 401, 403, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await automations.create(request.ctx, request.body) }),
+  )
+
+  app.post(
+    '/automations/trigger',
+    {
+      config: { scope: 'automations:write' },
+      schema: {
+        tags,
+        summary: 'Fire an event at the rules for testing (not published to webhooks); dry_run stores nothing',
+        body: TriggerBody,
+        response: { 200: DataOf(TriggerResultSchema), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => ({ data: await automations.trigger(request.ctx, request.body) }),
+  )
+
+  app.get(
+    '/automations/runs/:runId',
+    {
+      config: { scope: 'automations:read' },
+      schema: {
+        tags,
+        summary: 'One run with every step: input, output, error and attempts',
+        params: RunParams,
+        response: { 200: DataOf(Run), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: await automations.getRun(request.ctx, request.params.runId) }),
+  )
+
+  app.post(
+    '/automations/runs/:runId/retry',
+    {
+      config: { scope: 'automations:write' },
+      schema: {
+        tags,
+        summary: 'Resume a failed run from its failed step (steps that succeeded are not done again)',
+        params: RunParams,
+        response: { 200: DataOf(Run), ...errorResponses(401, 403, 404, 409) },
+      },
+    },
+    async (request) => ({ data: await automations.retry(request.ctx, request.params.runId) }),
+  )
+
+  app.get(
+    '/automations/:id',
+    {
+      config: { scope: 'automations:read' },
+      schema: {
+        tags,
+        summary: 'One automation rule',
+        params: IdParams,
+        response: { 200: DataOf(Automation), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: await automations.get(request.ctx, request.params.id) }),
+  )
+
+  app.patch(
+    '/automations/:id',
+    {
+      config: { scope: 'automations:write' },
+      schema: {
+        tags,
+        summary: 'Update a rule; If-Match or version guards against lost updates. Runs under way keep their actions',
+        params: IdParams,
+        body: UpdateAutomationBody,
+        response: { 200: DataOf(Automation), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => {
+      const { version, ...fields } = request.body
+      return {
+        data: await automations.update(request.ctx, request.params.id, fields, expectedVersion(request, version)),
+      }
+    },
+  )
+
+  app.delete(
+    '/automations/:id',
+    {
+      config: { scope: 'automations:write' },
+      schema: {
+        tags,
+        summary: 'Delete a rule and its run history (409 while a run is under way)',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await automations.remove(request.ctx, request.params.id)
+      return reply.code(204).send(null)
+    },
+  )
+
+  app.get(
+    '/automations/:id/runs',
+    {
+      config: { scope: 'automations:read' },
+      schema: {
+        tags,
+        summary: "A rule's runs in creation order, each with its steps",
+        params: IdParams,
+        querystring: RunListQuery,
+        response: { 200: ListOf(Run), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => automations.listRuns(request.ctx, request.params.id, request.query),
+  )
+}

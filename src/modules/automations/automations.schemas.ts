@@ -1,0 +1,209 @@
+import { Type } from 'typebox'
+import { PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+const Id = Type.String({ minLength: 1, maxLength: 100 })
+/** A dot path into the event's data (`customer_id`, `lines.0.product_id`, `lines.*.sku`). */
+const Path = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_*]+(\\.[A-Za-z0-9_*]+)*$' })
+
+export const EventTrigger = Type.Object(
+  {
+    type: Type.Literal('event'),
+    event: Type.String({ minLength: 1, maxLength: 100, description: 'an event of the catalog (or an alias)' }),
+    location_id: Type.Optional(Id),
+  },
+  { additionalProperties: false, description: "an event; with location_id, only that location's events" },
+)
+
+export const ScheduleTrigger = Type.Object(
+  {
+    type: Type.Literal('schedule'),
+    cron: Type.String({ minLength: 9, maxLength: 100, description: 'five-field cron, e.g. "0 9 * * *"' }),
+    location_id: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: "the cron runs in this location's time zone",
+    }),
+  },
+  { additionalProperties: false },
+)
+
+export const TriggerSchema = Type.Union([EventTrigger, ScheduleTrigger])
+
+export const ConditionSchema = Type.Object(
+  {
+    path: Path,
+    op: Type.Union([
+      Type.Literal('eq'),
+      Type.Literal('ne'),
+      Type.Literal('gt'),
+      Type.Literal('gte'),
+      Type.Literal('lt'),
+      Type.Literal('lte'),
+      Type.Literal('in'),
+      Type.Literal('contains'),
+      Type.Literal('exists'),
+    ]),
+    value: Type.Optional(Type.Unknown({ description: 'the operand; for in, an array; for exists, true or false' })),
+  },
+  { additionalProperties: false },
+)
+
+export const ConditionsSchema = Type.Object(
+  {
+    match: Type.Union([Type.Literal('all'), Type.Literal('any')]),
+    rules: Type.Array(ConditionSchema, { maxItems: 20 }),
+  },
+  { additionalProperties: false },
+)
+
+const Action = <T extends string, P extends Parameters<typeof Type.Object>[0]>(
+  type: T,
+  properties: P,
+  description: string,
+) => Type.Object({ type: Type.Literal(type), ...properties }, { additionalProperties: false, description })
+
+export const ActionSchema = Type.Union([
+  Action(
+    'tag_customer',
+    { tag: Type.String({ minLength: 1, maxLength: 50 }), customer_path: Path },
+    'adds a tag to the customer whose id is at customer_path in the event data',
+  ),
+  Action(
+    'adjust_inventory',
+    {
+      product_id: Id,
+      variant_id: Type.Optional(Id),
+      location_id: Id,
+      quantity: Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 }),
+      // Every reason of POST /inventory/adjust but `count`, which sets a level rather than changing it.
+      reason: Type.Union([
+        Type.Literal('received'),
+        Type.Literal('damaged'),
+        Type.Literal('theft'),
+        Type.Literal('return'),
+        Type.Literal('correction'),
+      ]),
+    },
+    'a stock adjustment, as POST /inventory/adjustments makes',
+  ),
+  Action(
+    'send_webhook',
+    { webhook_id: Id },
+    "a signed automation.triggered delivery to one of the org's webhook endpoints",
+  ),
+  Action(
+    'send_email',
+    {
+      to: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+      to_path: Type.Optional(Path),
+      subject: Type.String({ minLength: 1, maxLength: 200 }),
+      text: Type.String({ minLength: 1, maxLength: 10_000 }),
+    },
+    'an e-mail to `to`, or to the address at to_path in the event data (SMTP when set, else the log)',
+  ),
+  Action('wait', { seconds: Type.Integer({ minimum: 1, maximum: 30 * 86_400 }) }, 'a durable pause'),
+])
+
+export const AutomationSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    enabled: Type.Boolean(),
+    trigger: TriggerSchema,
+    conditions: ConditionsSchema,
+    actions: Type.Array(ActionSchema),
+    version: Version,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Automation' },
+)
+
+const RunStatus = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('running'),
+  Type.Literal('succeeded'),
+  Type.Literal('failed'),
+])
+
+export const RunStepSchema = Type.Object({
+  position: Type.Integer(),
+  type: Type.String(),
+  status: RunStatus,
+  input: Type.Unknown(),
+  output: Type.Unknown(),
+  error: Nullable(Type.String()),
+  attempts: Type.Integer(),
+  started_at: Nullable(Timestamp),
+  finished_at: Nullable(Timestamp),
+})
+
+export const RunSchema = Type.Object(
+  {
+    id: Nullable(Type.String({ description: 'null for a dry run, which stores nothing' })),
+    automation_id: Type.String(),
+    status: RunStatus,
+    event: Type.String(),
+    event_id: Nullable(Type.String()),
+    scheduled_for: Nullable(Timestamp),
+    data: Type.Unknown(),
+    depth: Type.Integer(),
+    error: Nullable(Type.String()),
+    retries: Type.Integer(),
+    dry_run: Type.Boolean(),
+    steps: Type.Array(RunStepSchema),
+    created_at: Timestamp,
+    started_at: Nullable(Timestamp),
+    finished_at: Nullable(Timestamp),
+  },
+  { $id: 'AutomationRun' },
+)
+
+export const CreateAutomationBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    enabled: Type.Optional(Type.Boolean()),
+    trigger: TriggerSchema,
+    conditions: Type.Optional(ConditionsSchema),
+    actions: Type.Array(ActionSchema, { minItems: 1, maxItems: 20 }),
+  },
+  { additionalProperties: false },
+)
+
+export const UpdateAutomationBody = Type.Object(
+  {
+    name: Type.Optional(CreateAutomationBody.properties.name),
+    enabled: Type.Optional(Type.Boolean()),
+    trigger: Type.Optional(TriggerSchema),
+    conditions: Type.Optional(ConditionsSchema),
+    actions: Type.Optional(CreateAutomationBody.properties.actions),
+    version: Type.Optional(Version),
+  },
+  { additionalProperties: false },
+)
+
+export const AutomationListQuery = Type.Object(PageQuery, { additionalProperties: false })
+
+export const RunListQuery = Type.Object(
+  { ...PageQuery, status: Type.Optional(RunStatus) },
+  { additionalProperties: false },
+)
+
+export const RunParams = Type.Object({ runId: Id })
+
+export const TriggerBody = Type.Object(
+  {
+    event: Type.String({ minLength: 1, maxLength: 100 }),
+    data: Type.Record(Type.String(), Type.Unknown()),
+    automation_id: Type.Optional(Id),
+    dry_run: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+
+export const TriggerResultSchema = Type.Object({
+  event: Type.String(),
+  dry_run: Type.Boolean(),
+  runs: Type.Array(Type.Ref('AutomationRun')),
+})

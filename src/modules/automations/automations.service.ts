@@ -1,0 +1,436 @@
+import type { Static, TSchema } from 'typebox'
+import { newId } from '../../platform/crypto/ids.ts'
+import type { Queryable } from '../../platform/db/database.ts'
+import { conflict, type FieldError, notFound } from '../../platform/errors/app-error.ts'
+import { canonicalEvent, isSubscribableEvent } from '../../platform/events/catalog.ts'
+import { emitEvent } from '../../platform/events/outbox.ts'
+import { staleVersion } from '../../platform/http/concurrency.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import type { LocationsService } from '../locations/index.ts'
+import type { WebhooksService } from '../webhooks/index.ts'
+import * as repo from './automations.repo.ts'
+import type {
+  ActionSchema,
+  AutomationSchema,
+  CreateAutomationBody,
+  RunSchema,
+  TriggerBody,
+  TriggerResultSchema,
+  TriggerSchema,
+  UpdateAutomationBody,
+} from './automations.schemas.ts'
+import { assertNoErrors, type Conditions, conditionErrors, conditionsHold, pathCanExist } from './conditions.ts'
+import { ScheduleDataSchema, shapeOfEvent } from './event-shapes.ts'
+import { cronProblem } from './schedule.ts'
+
+export type Automation = Static<typeof AutomationSchema>
+export type AutomationRun = Static<typeof RunSchema>
+export type Action = Static<typeof ActionSchema>
+export type Trigger = Static<typeof TriggerSchema>
+export type CreateAutomationInput = Static<typeof CreateAutomationBody>
+export type UpdateAutomationInput = Omit<Static<typeof UpdateAutomationBody>, 'version'>
+export type TriggerInput = Static<typeof TriggerBody>
+export type TriggerResult = Static<typeof TriggerResultSchema>
+
+/**
+ * How deep a chain of automations may go: a run triggered by an event that an automation's own action emitted
+ * is one level deeper than that automation's run; no run is started beyond this depth (docs/automations.md).
+ */
+export const MAX_AUTOMATION_DEPTH = 3
+
+/** The event name a schedule trigger's runs carry. */
+export const SCHEDULE_EVENT = 'schedule'
+
+const NO_CONDITIONS: Conditions = { match: 'all', rules: [] }
+
+export function toAutomation(row: repo.AutomationRow): Automation {
+  return {
+    id: row.id,
+    name: row.name,
+    enabled: row.enabled,
+    trigger: row.trigger as Trigger,
+    conditions: row.conditions as Conditions,
+    actions: row.actions as Action[],
+    version: row.version,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  }
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null)
+
+export function toRun(row: repo.RunRow, steps: readonly repo.StepRow[]): AutomationRun {
+  return {
+    id: row.id,
+    automation_id: row.automation_id,
+    status: row.status,
+    event: row.event,
+    event_id: row.event_id,
+    scheduled_for: iso(row.scheduled_for),
+    data: row.data,
+    depth: row.depth,
+    error: row.error,
+    retries: row.retries,
+    dry_run: false,
+    steps: steps
+      .filter((s) => s.run_id === row.id)
+      .map((s) => ({
+        position: s.position,
+        type: s.type,
+        status: s.status,
+        input: s.input,
+        output: s.output,
+        error: s.error,
+        attempts: s.attempts,
+        started_at: iso(s.started_at),
+        finished_at: iso(s.finished_at),
+      })),
+    created_at: row.created_at.toISOString(),
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+  }
+}
+
+/** The shape of a trigger's data, for checking paths (undefined: not known, any path may exist). */
+function shapeOf(trigger: Trigger): TSchema | undefined {
+  return trigger.type === 'schedule' ? ScheduleDataSchema : shapeOfEvent(canonicalEvent(trigger.event))
+}
+
+/** Whether a rule's trigger admits an event (its location filter). */
+function triggerAdmits(trigger: Trigger, data: unknown): boolean {
+  if (trigger.type !== 'event' || trigger.location_id === undefined) return true
+  return (data as { location_id?: unknown } | null)?.location_id === trigger.location_id
+}
+
+export interface StartRunsInput {
+  event: string
+  eventId: string | null
+  scheduledFor: Date | null
+  data: unknown
+  /** The automation depth of the event (0 for an event no automation caused). */
+  depth: number
+}
+
+export interface Triggered {
+  /** The enabled rules of the event's name (or the one schedule rule). */
+  rules: readonly repo.AutomationRow[]
+  input: StartRunsInput
+}
+
+/**
+ * Starts a run of each rule each event triggers (trigger filter and conditions hold), in the caller's
+ * transaction: the run, its pending steps and its `automation.triggered` event commit together; a worker hands
+ * the run to DBOS after the commit. No run starts beyond the depth limit. The statements of events of one depth
+ * go out together (pipelined). Answers the runs started.
+ */
+export async function startRuns(q: Queryable, orgId: string, triggered: readonly Triggered[]): Promise<repo.RunRow[]> {
+  const byDepth = new Map<number, { rule: repo.AutomationRow; input: StartRunsInput }[]>()
+  for (const { rules, input } of triggered) {
+    const depth = input.depth + 1
+    if (depth > MAX_AUTOMATION_DEPTH) continue
+    for (const rule of rules) {
+      const automation = toAutomation(rule)
+      if (!triggerAdmits(automation.trigger, input.data) || !conditionsHold(automation.conditions, input.data)) continue
+      byDepth.set(depth, [...(byDepth.get(depth) ?? []), { rule, input }])
+    }
+  }
+  const started: repo.RunRow[] = []
+  for (const [depth, chosen] of byDepth) {
+    // The triggered events belong to the runs' depth, so a rule on automation.triggered cannot loop either.
+    await repo.setDepth(q, depth)
+    const runs = await Promise.all(
+      chosen.map(({ rule, input }) =>
+        repo.insertRun(q, orgId, {
+          id: newId('arun'),
+          automationId: rule.id,
+          event: input.event,
+          eventId: input.eventId,
+          scheduledFor: input.scheduledFor,
+          data: input.data,
+          depth,
+          actions: rule.actions as Action[],
+        }),
+      ),
+    )
+    const inserted = runs.filter((r): r is repo.RunRow => r !== undefined)
+    await Promise.all(
+      inserted.map((run) =>
+        emitEvent(q, orgId, 'automation.triggered', {
+          automation_id: run.automation_id,
+          run_id: run.id,
+          event: run.event,
+          event_id: run.event_id,
+          depth: run.depth,
+          data: run.data,
+        }),
+      ),
+    )
+    started.push(...inserted)
+  }
+  return started
+}
+
+export interface AutomationsDeps {
+  locations: LocationsService
+  webhooks: WebhooksService
+}
+
+export function createAutomationsService(deps: AutomationsDeps) {
+  /** Checks a whole rule (the stored one merged with a PATCH) against the org's data; 422 naming every problem. */
+  async function validate(
+    ctx: RequestContext,
+    rule: { trigger: Trigger; conditions: Conditions; actions: Action[] },
+  ): Promise<void> {
+    const errors: FieldError[] = []
+    const { trigger } = rule
+    if (trigger.type === 'event' && !isSubscribableEvent(trigger.event))
+      errors.push({
+        field: 'trigger.event',
+        message: `"${trigger.event}" is not an event of the catalog`,
+        code: 'unknown_event',
+      })
+    if (trigger.type === 'schedule') {
+      const problem = cronProblem(trigger.cron)
+      if (problem) errors.push({ field: 'trigger.cron', message: problem, code: 'invalid_cron' })
+    }
+    const locationIds = [
+      ...(trigger.location_id ? [trigger.location_id] : []),
+      ...rule.actions.flatMap((a) => (a.type === 'adjust_inventory' ? [a.location_id] : [])),
+    ]
+    const known = new Set((await deps.locations.byIds(ctx, locationIds)).map((l) => l.id))
+    if (trigger.location_id && !known.has(trigger.location_id))
+      errors.push({ field: 'trigger.location_id', message: 'does not name a location of this org', code: 'not_found' })
+    const shape = errors.length === 0 ? shapeOf(trigger) : undefined
+    errors.push(...conditionErrors(rule.conditions, shape))
+    for (const [i, action] of rule.actions.entries()) {
+      const at = `actions.${i}`
+      const path =
+        action.type === 'tag_customer'
+          ? action.customer_path
+          : action.type === 'send_email'
+            ? action.to_path
+            : undefined
+      const pathField = action.type === 'tag_customer' ? 'customer_path' : 'to_path'
+      if (path !== undefined && !pathCanExist(shape, path))
+        errors.push({
+          field: `${at}.${pathField}`,
+          message: `"${path}" cannot exist in this event's data`,
+          code: 'unknown_path',
+        })
+      if (action.type === 'send_email' && (action.to === undefined) === (action.to_path === undefined))
+        errors.push({ field: `${at}.to`, message: 'give exactly one of to and to_path', code: 'invalid' })
+      if (action.type === 'adjust_inventory' && !known.has(action.location_id))
+        errors.push({ field: `${at}.location_id`, message: 'does not name a location of this org', code: 'not_found' })
+      if (action.type === 'send_webhook' && !(await deps.webhooks.endpoints.exists(ctx, action.webhook_id)))
+        errors.push({
+          field: `${at}.webhook_id`,
+          message: 'does not name a webhook endpoint of this org',
+          code: 'not_found',
+        })
+    }
+    assertNoErrors(errors)
+  }
+
+  function triggerColumns(trigger: Trigger) {
+    return {
+      triggerType: trigger.type,
+      triggerEvent: trigger.type === 'event' ? canonicalEvent(trigger.event) : null,
+      trigger,
+    }
+  }
+
+  async function runOf(ctx: RequestContext, runId: string): Promise<AutomationRun> {
+    return ctx.db.read(async (q) => {
+      const row = await repo.runById(q, ctx.orgId, runId)
+      if (!row) throw notFound('automation run')
+      return toRun(row, await repo.stepsOf(q, ctx.orgId, [row.id]))
+    })
+  }
+
+  return {
+    async list(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<Automation>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read((q) => repo.listAutomations(q, ctx.orgId, { afterId, limit: query.limit + 1 }))
+      return toPage(rows, query.limit, (r) => [r.id], toAutomation)
+    },
+
+    async get(ctx: RequestContext, id: string): Promise<Automation> {
+      const row = await ctx.db.read((q) => repo.automationById(q, ctx.orgId, id))
+      if (!row) throw notFound('automation')
+      return toAutomation(row)
+    },
+
+    async create(ctx: RequestContext, input: CreateAutomationInput): Promise<Automation> {
+      const rule = { trigger: input.trigger, conditions: input.conditions ?? NO_CONDITIONS, actions: input.actions }
+      await validate(ctx, rule)
+      const row = await ctx.db.tx((q) =>
+        repo.insertAutomation(q, ctx.orgId, newId('auto'), {
+          name: input.name.trim(),
+          enabled: input.enabled ?? true,
+          ...triggerColumns(rule.trigger),
+          conditions: rule.conditions,
+          actions: rule.actions,
+        }),
+      )
+      return toAutomation(row)
+    },
+
+    async update(
+      ctx: RequestContext,
+      id: string,
+      input: UpdateAutomationInput,
+      expectedVersion: number | undefined,
+    ): Promise<Automation> {
+      const current = await this.get(ctx, id)
+      const rule = {
+        trigger: input.trigger ?? current.trigger,
+        conditions: input.conditions ?? current.conditions,
+        actions: input.actions ?? current.actions,
+      }
+      await validate(ctx, rule)
+      return ctx.db.tx(async (q) => {
+        const row = await repo.updateAutomation(
+          q,
+          ctx.orgId,
+          id,
+          {
+            name: input.name?.trim(),
+            enabled: input.enabled,
+            ...(input.trigger ? triggerColumns(input.trigger) : {}),
+            conditions: input.conditions,
+            actions: input.actions,
+          },
+          expectedVersion,
+        )
+        if (row) return toAutomation(row)
+        const now = await repo.automationById(q, ctx.orgId, id)
+        if (!now) throw notFound('automation')
+        throw staleVersion(now.version)
+      })
+    },
+
+    /** Deletes a rule with its run history; refused while one of its runs is under way. */
+    async remove(ctx: RequestContext, id: string): Promise<void> {
+      await ctx.db.tx(async (q) => {
+        const row = await repo.automationById(q, ctx.orgId, id, true)
+        if (!row) throw notFound('automation')
+        if (await repo.hasUnfinishedRuns(q, ctx.orgId, id))
+          throw conflict('the automation has a run under way; disable it and delete it when the run has finished')
+        await repo.deleteAutomation(q, ctx.orgId, id)
+      })
+    },
+
+    async listRuns(
+      ctx: RequestContext,
+      automationId: string,
+      query: { limit: number; cursor?: string; status?: string },
+    ): Promise<Page<AutomationRun>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      return ctx.db.read(async (q) => {
+        if (!(await repo.automationById(q, ctx.orgId, automationId))) throw notFound('automation')
+        const rows = await repo.listRuns(q, ctx.orgId, {
+          automationId,
+          afterId,
+          status: query.status,
+          limit: query.limit + 1,
+        })
+        const steps = await repo.stepsOf(
+          q,
+          ctx.orgId,
+          rows.slice(0, query.limit).map((r) => r.id),
+        )
+        return toPage(
+          rows,
+          query.limit,
+          (r) => [r.id],
+          (r) => toRun(r, steps),
+        )
+      })
+    },
+
+    getRun: runOf,
+
+    /** Resumes a failed run from its failed step: steps that succeeded are not done again (DBOS rewinds it). */
+    async retry(ctx: RequestContext, runId: string): Promise<AutomationRun> {
+      await ctx.db.tx(async (q) => {
+        const run = await repo.runById(q, ctx.orgId, runId)
+        if (!run) throw notFound('automation run')
+        if (run.status !== 'failed') throw conflict(`only a failed run can be retried; this one is ${run.status}`)
+        const failed = (await repo.stepsOf(q, ctx.orgId, [runId])).find((s) => s.status === 'failed')
+        if (!failed || failed.dbos_step === null) throw conflict('the run has no failed step to resume from')
+        await repo.requestRetry(q, ctx.orgId, runId, failed.dbos_step)
+        await repo.notifyWorkers(q)
+      })
+      return runOf(ctx, runId)
+    },
+
+    /**
+     * Fires an event at the org's rules for testing, without putting it in the outbox (no webhook receives it).
+     * A dry run stores nothing and answers what would run; otherwise the runs start as for a real event.
+     */
+    async trigger(ctx: RequestContext, input: TriggerInput): Promise<TriggerResult> {
+      if (!isSubscribableEvent(input.event))
+        assertNoErrors([
+          { field: 'event', message: `"${input.event}" is not an event of the catalog`, code: 'unknown_event' },
+        ])
+      const event = canonicalEvent(input.event)
+      const dryRun = input.dry_run === true
+      const runs = await ctx.db.tx(async (q) => {
+        let rules = await repo.rulesForEvent(q, ctx.orgId, event)
+        if (input.automation_id !== undefined) {
+          const only = await repo.automationById(q, ctx.orgId, input.automation_id)
+          if (!only) throw notFound('automation')
+          rules = rules.filter((r) => r.id === only.id)
+        }
+        const start = { event, eventId: null, scheduledFor: null, data: input.data, depth: 0 }
+        if (!dryRun) {
+          const started = await startRuns(q, ctx.orgId, [{ rules, input: start }])
+          if (started.length > 0) await repo.notifyWorkers(q)
+          const steps = await repo.stepsOf(
+            q,
+            ctx.orgId,
+            started.map((r) => r.id),
+          )
+          return started.map((r) => toRun(r, steps))
+        }
+        const now = new Date().toISOString()
+        return rules
+          .map(toAutomation)
+          .filter((a) => triggerAdmits(a.trigger, input.data) && conditionsHold(a.conditions, input.data))
+          .map(
+            (a): AutomationRun => ({
+              id: null,
+              automation_id: a.id,
+              status: 'pending',
+              event,
+              event_id: null,
+              scheduled_for: null,
+              data: input.data,
+              depth: 1,
+              error: null,
+              retries: 0,
+              dry_run: true,
+              steps: a.actions.map((action, position) => ({
+                position,
+                type: action.type,
+                status: 'pending',
+                input: action,
+                output: null,
+                error: null,
+                attempts: 0,
+                started_at: null,
+                finished_at: null,
+              })),
+              created_at: now,
+              started_at: null,
+              finished_at: null,
+            }),
+          )
+      })
+      return { event, dry_run: dryRun, runs }
+    },
+  }
+}
+
+export type AutomationsService = ReturnType<typeof createAutomationsService>

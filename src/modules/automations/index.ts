@@ -1,0 +1,11 @@
+/** Automations: rules (trigger, conditions, actions) run as durable DBOS workflows, with every run and step kept. */
+export { type AutomationWorker, type AutomationWorkerOptions, startAutomationWorker } from './automations.jobs.ts'
+export { automationRoutes } from './automations.routes.ts'
+export {
+  type Automation,
+  type AutomationRun,
+  type AutomationsService,
+  createAutomationsService,
+  MAX_AUTOMATION_DEPTH,
+} from './automations.service.ts'
+export { conditionsHold, holds, valuesAt } from './conditions.ts'
