@@ -197,7 +197,7 @@ export function startAutomationWorker(
     onError: (error) => log.error({ err: error }, 'automation worker tick failed'),
   })
   const listener = listenForWakeups({
-    connectionString: runtime.ownerUrl,
+    connectionString: runtime.appUrl,
     channel: 'automation_trigger',
     onWake: () => poller.nudge(),
     log,
