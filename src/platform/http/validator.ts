@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv'
+import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
 
@@ -31,6 +31,45 @@ export function buildValidator(externalSchemas: Record<string, unknown> = {}): F
   const coercingParts = makeAjv(true, externalSchemas)
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? strictBody : coercingParts
-    return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>
+    return refusingNul(ajv.compile(schema as object)) as ReturnType<FastifySchemaCompiler<unknown>>
   }
+}
+
+/** The JSON pointer of the first string (or property name) in `data` that holds a NUL character, if any. */
+export function nulPath(data: unknown, path = ''): string | undefined {
+  if (typeof data === 'string') return data.includes('\u0000') ? path : undefined
+  if (data === null || typeof data !== 'object') return undefined
+  for (const [key, value] of Object.entries(data)) {
+    const child = `${path}/${key}`
+    if (key.includes('\u0000')) return child
+    const found = nulPath(value, child)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/**
+ * PostgreSQL's text cannot hold a NUL character ("invalid byte sequence for encoding UTF8: 0x00"), so every string
+ * of every request part is refused here, once for all routes, as a 422 naming the field (code `no_nul`).
+ */
+function refusingNul(validate: ValidateFunction): ValidateFunction {
+  const guarded = ((data: unknown) => {
+    const path = nulPath(data)
+    if (path !== undefined) {
+      guarded.errors = [
+        {
+          instancePath: path,
+          schemaPath: '#',
+          keyword: 'no_nul',
+          params: {},
+          message: 'must not contain a NUL character',
+        },
+      ]
+      return false
+    }
+    const valid = validate(data)
+    guarded.errors = validate.errors
+    return valid
+  }) as ValidateFunction
+  return guarded
 }

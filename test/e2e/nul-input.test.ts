@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
+
+/** Issue 14 item 15: a NUL character reached PostgreSQL and answered 500; the validator now refuses it everywhere. */
+describe('a NUL character in any string of a request', () => {
+  let app: TestApp
+  let merchant: Merchant
+
+  before(async () => {
+    app = await startTestApp()
+    merchant = await createMerchant(app)
+  })
+  after(() => app.close())
+
+  it('is a 422 naming the field in a body, and nothing is written', async () => {
+    const api = clientFor(app.api, merchant.token)
+    const replay = await api.post('/api/v1/webhooks/failed/replay', { webhook_id: '\u0000' })
+    assert.equal(replay.status, 422)
+    assert.match(String(replay.headers['content-type']), /application\/problem\+json/)
+    assert.deepEqual(replay.body.errors, [
+      { field: 'webhook_id', message: 'must not contain a NUL character', code: 'no_nul' },
+    ])
+
+    const product = await api.post('/api/v1/products', { name: 'Tea', sku: 'T-1', tags: ['ok', 'bad\u0000tag'] })
+    assert.equal(product.status, 422)
+    assert.equal(product.body.errors[0].field, 'tags.1')
+    assert.equal((await api.get('/api/v1/products')).body.data.length, 0)
+  })
+
+  // Query strings and path parameters answer 400 like every other malformed one (docs/api-conventions.md).
+  it('is a 400 naming the field in a query string and in a path parameter', async () => {
+    const api = clientFor(app.api, merchant.token)
+    const search = await api.get('/api/v1/products?search=a%00b')
+    assert.equal(search.status, 400)
+    assert.deepEqual(search.body.errors, [
+      { field: 'search', message: 'must not contain a NUL character', code: 'no_nul' },
+    ])
+    const byId = await api.get('/api/v1/products/prod_%00')
+    assert.equal(byId.status, 400)
+    assert.equal(byId.body.errors[0].code, 'no_nul')
+  })
+})
