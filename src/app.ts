@@ -24,7 +24,7 @@ import { taxRoutes } from './modules/tax/index.ts'
 import { webhooksRoutes } from './modules/webhooks/index.ts'
 import { responseCache } from './platform/cache/index.ts'
 import { authenticate } from './platform/http/authenticate.ts'
-import { installErrorHandler } from './platform/http/error-handler.ts'
+import { frameworkErrorReply, installErrorHandler } from './platform/http/error-handler.ts'
 import { healthRoutes } from './platform/http/health.ts'
 import { idempotency } from './platform/http/idempotency.ts'
 import { ProblemSchema } from './platform/http/schemas.ts'
@@ -69,6 +69,7 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
     },
     // Every context, including those that add shared schemas, builds its validator from our factory.
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    frameworkErrors: frameworkErrorReply,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   installErrorHandler(api)

@@ -7,6 +7,7 @@ export const errorKinds = {
   'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
   conflict: { status: 409, title: 'Conflict' },
   'payload-too-large': { status: 413, title: 'Payload Too Large' },
+  'uri-too-long': { status: 414, title: 'URI Too Long' },
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
   validation: { status: 422, title: 'Unprocessable Entity' },
   'rate-limited': { status: 429, title: 'Too Many Requests' },

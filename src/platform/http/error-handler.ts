@@ -52,6 +52,18 @@ export function installErrorHandler(app: FastifyInstance): void {
   )
 }
 
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route runs (an over-long path parameter, a path
+ * that is not valid URL encoding), which it would otherwise answer with its own plain JSON.
+ */
+export function frameworkErrorReply(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const instance = request.url.split('?')[0]
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return sendProblem(reply, problem('uri-too-long', 'a path parameter is longer than any identifier', instance))
+  }
+  return sendProblem(reply, problem('bad-request', 'the path is not a valid URL', instance))
+}
+
 function safeClientMessage(error: FastifyError): string {
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError)
     return 'the request body is not valid JSON'

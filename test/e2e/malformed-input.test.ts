@@ -41,3 +41,34 @@ describe('a NUL character in any string of a request', () => {
     assert.equal(byId.body.errors[0].code, 'no_nul')
   })
 })
+
+/** Issue 14 item 16: what Fastify itself refuses is an RFC 9457 problem like every other 4xx. */
+describe("Fastify's own refusals", () => {
+  let app: TestApp
+  let merchant: Merchant
+
+  before(async () => {
+    app = await startTestApp()
+    merchant = await createMerchant(app)
+  })
+  after(() => app.close())
+
+  it('answers an over-long path parameter, a path that is not URL encoding and an unknown media type as problems', async () => {
+    const api = clientFor(app.api, merchant.token)
+    const cases = [
+      { res: await api.get(`/api/v1/products/${'x'.repeat(600)}`), status: 414, kind: 'uri-too-long' },
+      { res: await api.get('/api/v1/products/%E0%A4%A'), status: 400, kind: 'bad-request' },
+      {
+        res: await api.post('/api/v1/products', 'name=Tea', { 'content-type': 'text/csv' }),
+        status: 415,
+        kind: 'unsupported-media-type',
+      },
+    ]
+    for (const { res, status, kind } of cases) {
+      assert.equal(res.status, status)
+      assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
+      assert.equal(res.body.type, `https://errors.opentill.dev/${kind}`)
+      assert.equal(res.body.status, status)
+    }
+  })
+})
