@@ -161,18 +161,19 @@ export const CalculationSchema = Type.Object(
   { $id: 'OrderCalculation' },
 )
 
+/** Every state an order can be in (docs/commerce.md). */
+const OrderStatusName = Type.Union([
+  Type.Literal('open'),
+  Type.Literal('completed'),
+  Type.Literal('voided'),
+  Type.Literal('partially_refunded'),
+  Type.Literal('refunded'),
+])
+
 export const OrderListQuery = Type.Object(
   {
     ...PageQuery,
-    status: Type.Optional(
-      Type.Union([
-        Type.Literal('open'),
-        Type.Literal('completed'),
-        Type.Literal('voided'),
-        Type.Literal('partially_refunded'),
-        Type.Literal('refunded'),
-      ]),
-    ),
+    status: Type.Optional(OrderStatusName),
     created_from: Type.Optional(Type.String({ format: 'date-time', description: 'inclusive' })),
     created_to: Type.Optional(Type.String({ format: 'date-time', description: 'exclusive' })),
     location_id: Type.Optional(Id),
@@ -185,7 +186,8 @@ export const CustomerOrdersQuery = Type.Object({ ...PageQuery }, { additionalPro
 
 export const StatusBody = Type.Object(
   {
-    status: Type.Union([Type.Literal('completed'), Type.Literal('voided')]),
+    // Any state may be asked for; only open -> completed and open -> voided are moves, the rest a 409.
+    status: OrderStatusName,
     reason: Type.Optional(Type.String({ maxLength: 500 })),
     version: Type.Optional(Version),
   },
@@ -204,8 +206,8 @@ export const RefundBody = Type.Object(
       ),
     ),
     amount: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
-    restock: Type.Boolean(),
-    reason: Type.String({ minLength: 1, maxLength: 500 }),
+    restock: Type.Optional(Type.Boolean({ default: false, description: 'put the refunded lines back on hand' })),
+    reason: Type.Optional(Type.String({ maxLength: 500, default: '' })),
     shift_id: Type.Optional(Id),
   },
   { additionalProperties: false },

@@ -248,10 +248,15 @@ export function createOrdersService(deps: OrdersDeps) {
     async changeStatus(
       ctx: RequestContext,
       id: string,
-      input: { status: 'completed' | 'voided'; reason?: string },
+      input: { status: repo.OrderStatus; reason?: string },
       expectedVersion: number | undefined,
     ): Promise<Order> {
       if (input.status === 'voided') await deps.payments().voidOpenIntents(ctx, id)
+      if (input.status !== 'completed' && input.status !== 'voided') {
+        const current = await ctx.db.read((q) => repo.orderById(q, ctx.orgId, id))
+        if (!current) throw notFound('order')
+        throw conflict(`an order that is ${current.status} cannot become ${input.status}`)
+      }
       return ctx.db.tx(async (q) => {
         const row = await repo.orderById(q, ctx.orgId, id, true)
         if (!row) throw notFound('order')
@@ -286,7 +291,9 @@ export function createOrdersService(deps: OrdersDeps) {
               })),
           )
         }
-        return toOrder(moved, lines)
+        const voided = toOrder(moved, lines)
+        await emitEvent(q, ctx.orgId, 'order.voided', voided)
+        return voided
       })
     },
 

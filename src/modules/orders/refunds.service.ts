@@ -12,8 +12,8 @@ import { lineRefundAmount } from './totals.ts'
 export interface RefundInput {
   lines?: { line_id: string; quantity: number }[]
   amount?: number
-  restock: boolean
-  reason: string
+  restock?: boolean
+  reason?: string
   shift_id?: string
 }
 
@@ -63,7 +63,9 @@ export function createRefundsService(deps: {
   }
 
   return {
-    async refund(ctx: RequestContext, orderId: string, input: RefundInput): Promise<Order> {
+    async refund(ctx: RequestContext, orderId: string, request: RefundInput): Promise<Order> {
+      // Stripe's and Square's defaults: nothing goes back on the shelf unless asked, and no reason is needed.
+      const input = { ...request, restock: request.restock ?? false, reason: request.reason ?? '' }
       const refundId = newId('ref')
       // Step 1: reserve.
       const reserved = await ctx.db.tx(async (q) => {

@@ -39,6 +39,7 @@ export const EVENT_CATALOG = [
   'campaign.started',
   'campaign.ended',
   'campaign.voucher_redeemed',
+  'order.voided',
 ] as const
 
 /**
