@@ -176,24 +176,7 @@ export function createEndpointsService(policy: AddressPolicy) {
       input: { webhookId: string; event: string; data: unknown },
     ): Promise<WebhookDelivery> {
       const endpoint = await endpointOf(ctx, undefined, input.webhookId)
-      const id = newId('msg')
-      const payload = serializeEnvelope({
-        id,
-        event: input.event,
-        orgId: ctx.orgId,
-        timestamp: new Date().toISOString(),
-        apiVersion: API_VERSION,
-        data: input.data,
-      })
-      const row = await ctx.db.tx(async (q) => {
-        await deliveries.insertDeliveries(q, [
-          { id, orgId: ctx.orgId, endpointId: endpoint.id, eventId: null, event: input.event, payload, isTest: false },
-        ])
-        return deliveries.deliveryById(q, ctx.orgId, id)
-      })
-      if (!row) throw conflict('the delivery could not be queued')
-      signalDeliveryQueued()
-      return toDelivery(row)
+      return queueOne(ctx, endpoint.id, input.event, () => input.data, false)
     },
 
     /**
@@ -208,30 +191,48 @@ export function createEndpointsService(policy: AddressPolicy) {
       if (!isSubscribableEvent(input.event))
         throw invalid('event', `"${input.event}" is not an event of the catalog`, 'unknown_event')
       const endpoint = await endpointOf(ctx, integrationId, input.webhookId)
-      const id = newId('msg')
-      const payload = serializeEnvelope({
-        id,
-        event: input.event,
-        orgId: ctx.orgId,
-        timestamp: new Date().toISOString(),
-        apiVersion: API_VERSION,
-        data: {
+      return queueOne(
+        ctx,
+        endpoint.id,
+        input.event,
+        (id) => ({
           id: `test_${id.slice(4)}`,
           test: true,
           description: `A synthetic ${input.event} payload sent by the webhook test endpoint`,
-        },
-      })
-      const row = await ctx.db.tx(async (q) => {
-        await deliveries.insertDeliveries(q, [
-          { id, orgId: ctx.orgId, endpointId: endpoint.id, eventId: null, event: input.event, payload, isTest: true },
-        ])
-        return deliveries.deliveryById(q, ctx.orgId, id)
-      })
-      if (!row) throw conflict('the test delivery could not be queued')
-      signalDeliveryQueued()
-      return toDelivery(row)
+        }),
+        true,
+      )
     },
   }
 }
 
 export type EndpointsService = ReturnType<typeof createEndpointsService>
+
+/**
+ * Queues one signed delivery to one endpoint outside the relay (a test payload, an automation's webhook), in the
+ * caller's transaction when there is one, and wakes this process's worker.
+ */
+async function queueOne(
+  ctx: RequestContext,
+  endpointId: string,
+  event: string,
+  dataFor: (deliveryId: string) => unknown,
+  isTest: boolean,
+): Promise<WebhookDelivery> {
+  const id = newId('msg')
+  const payload = serializeEnvelope({
+    id,
+    event,
+    orgId: ctx.orgId,
+    timestamp: new Date().toISOString(),
+    apiVersion: API_VERSION,
+    data: dataFor(id),
+  })
+  const row = await ctx.db.tx(async (q) => {
+    await deliveries.insertDeliveries(q, [{ id, orgId: ctx.orgId, endpointId, eventId: null, event, payload, isTest }])
+    return deliveries.deliveryById(q, ctx.orgId, id)
+  })
+  if (!row) throw conflict('the delivery could not be queued')
+  signalDeliveryQueued()
+  return toDelivery(row)
+}
