@@ -24,8 +24,13 @@ export interface FieldError {
   code: string
 }
 
+/** The generic code of a kind (`conflict` → `CONFLICT`), for errors no module has named more precisely. */
+export const kindCode = (kind: ErrorKind) => kind.toUpperCase().replaceAll('-', '_')
+
 export class AppError extends Error {
   readonly kind: ErrorKind
+  /** Stable UPPER_SNAKE code that clients branch on (docs/api-conventions.md "Error codes"). */
+  readonly code: string
   readonly status: number
   readonly errors?: FieldError[]
   readonly headers?: Record<string, string>
@@ -33,11 +38,12 @@ export class AppError extends Error {
   constructor(
     kind: ErrorKind,
     detail: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    options: { errors?: FieldError[]; headers?: Record<string, string>; code?: string } = {},
   ) {
     super(detail)
     this.name = 'AppError'
     this.kind = kind
+    this.code = options.code ?? kindCode(kind)
     this.status = errorKinds[kind].status
     this.errors = options.errors
     this.headers = options.headers

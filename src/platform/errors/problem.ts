@@ -1,10 +1,13 @@
-import { type ErrorKind, errorKinds, type FieldError } from './app-error.ts'
+import { type ErrorKind, errorKinds, type FieldError, kindCode } from './app-error.ts'
 
 export const PROBLEM_BASE = 'https://errors.opentill.dev/'
 
 /** RFC 9457 problem details, the body of every REST error. */
 export interface Problem {
+  /** PROBLEM_BASE + the code in kebab case, so that the type names the code. */
   type: string
+  /** Stable UPPER_SNAKE code: the kind's generic code (`CONFLICT`) or a module's own (`ORDER_NOT_OPEN`). */
+  code: string
   title: string
   status: number
   detail: string
@@ -13,7 +16,15 @@ export interface Problem {
   requestId?: string
 }
 
-export function problem(kind: ErrorKind, detail: string, instance: string, extra: Partial<Problem> = {}): Problem {
+export const problemType = (code: string) => PROBLEM_BASE + code.toLowerCase().replaceAll('_', '-')
+
+export function problem(
+  kind: ErrorKind,
+  detail: string,
+  instance: string,
+  extra: Partial<Omit<Problem, 'type'>> = {},
+): Problem {
   const { status, title } = errorKinds[kind]
-  return { type: PROBLEM_BASE + kind, title, status, detail, instance, ...extra }
+  const code = extra.code ?? kindCode(kind)
+  return { type: problemType(code), code, title, status, detail, instance, ...extra }
 }

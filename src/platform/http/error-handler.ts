@@ -13,7 +13,10 @@ export function installErrorHandler(app: FastifyInstance): void {
       if (error.headers) reply.headers(error.headers)
       return sendProblem(
         reply,
-        problem(error.kind, error.message, instance, error.errors ? { errors: error.errors } : {}),
+        problem(error.kind, error.message, instance, {
+          code: error.code,
+          ...(error.errors ? { errors: error.errors } : {}),
+        }),
       )
     }
     if (error.validation) {

@@ -4,6 +4,7 @@ import { type TSchema, Type } from 'typebox'
 export const ProblemSchema = Type.Object(
   {
     type: Type.String(),
+    code: Type.String({ description: 'stable UPPER_SNAKE error code (docs/api-conventions.md "Error codes")' }),
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
