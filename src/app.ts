@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { authRoutes } from './modules/auth/index.ts'
 import { automationRoutes } from './modules/automations/index.ts'
+import { campaignRoutes } from './modules/campaigns/index.ts'
 import { catalogGraphql, documentGraphqlRoutes } from './modules/catalog/graphql/index.ts'
 import { catalogRoutes } from './modules/catalog/index.ts'
 import { customerRoutes } from './modules/customers/index.ts'
@@ -126,6 +127,7 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
       await v1.register(giftCardRoutes, { giftCards: services.giftCards })
       await v1.register(laybyRoutes, { laybys: services.laybys })
       await v1.register(automationRoutes, { automations: services.automations })
+      await v1.register(campaignRoutes, { campaigns: services.campaigns })
     },
     { prefix: '/api/v1' },
   )

@@ -1,5 +1,6 @@
 import { createAuthService } from './modules/auth/index.ts'
 import { createAutomationsService } from './modules/automations/index.ts'
+import { createCampaignsService } from './modules/campaigns/index.ts'
 import { createCatalogService } from './modules/catalog/index.ts'
 import { createCustomersService } from './modules/customers/index.ts'
 import { createEventsService } from './modules/events/index.ts'
@@ -38,6 +39,7 @@ export function createServices(runtime: Runtime) {
   const tax = createTaxService(orgs)
   const customers = createCustomersService(orgs, () => orders)
   const giftCards = createGiftCardsService(orgs, customers)
+  const campaigns = createCampaignsService({ orgs, locations, customers })
   const orders = createOrdersService({
     orgs,
     pricing: catalog.pricing,
@@ -45,6 +47,7 @@ export function createServices(runtime: Runtime) {
     inventory,
     locations,
     customers,
+    campaigns,
     payments: () => payments.orderPort,
   })
   const payments = createPaymentsService({
@@ -64,6 +67,7 @@ export function createServices(runtime: Runtime) {
     customers,
     pricing: catalog.pricing,
     tax,
+    campaigns,
   })
   const automations = createAutomationsService({ locations, webhooks })
   return {
@@ -81,6 +85,7 @@ export function createServices(runtime: Runtime) {
     tax,
     customers,
     giftCards,
+    campaigns,
     orders,
     payments,
     refunds,

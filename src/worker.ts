@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
 import type { Config } from './config.ts'
 import { startAutomationWorker } from './modules/automations/index.ts'
+import { startCampaignClock } from './modules/campaigns/index.ts'
 import { startEventRetention } from './modules/events/index.ts'
 import { startWebhookWorker } from './modules/webhooks/index.ts'
 import { openRuntime, type Runtime } from './platform/runtime.ts'
@@ -13,7 +14,7 @@ export interface Workers {
 
 /**
  * Every background worker of the process: webhook delivery (relay from the outbox, attempts), event retention,
- * and automations (DBOS Transact launches and shuts down with them).
+ * automations (DBOS Transact launches and shuts down with them) and the campaign clock (starts and ends).
  */
 export function startWorkers(
   runtime: Runtime,
@@ -23,9 +24,10 @@ export function startWorkers(
   const webhooks = startWebhookWorker(runtime, { log: log.child({ worker: 'webhooks' }) })
   const retention = startEventRetention(runtime.database, log.child({ worker: 'event-retention' }))
   const automations = startAutomationWorker(runtime, services, { log: log.child({ worker: 'automations' }) })
+  const campaignClock = startCampaignClock(runtime.database, services.campaigns, log.child({ worker: 'campaigns' }))
   return {
     async stop() {
-      await Promise.all([webhooks.stop(), retention.stop(), automations.stop()])
+      await Promise.all([webhooks.stop(), retention.stop(), automations.stop(), campaignClock.stop()])
     },
   }
 }
@@ -39,7 +41,7 @@ export async function runWorker(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger
   const workers = startWorkers(runtime, log)
   process.stdout.write(
-    `OpenTill worker running (webhook delivery, event retention, automations) on ${runtime.embeddedDir ? `the embedded PostgreSQL in ${runtime.embeddedDir}` : 'the PostgreSQL server'}\n`,
+    `OpenTill worker running (webhook delivery, event retention, automations, the campaign clock) on ${runtime.embeddedDir ? `the embedded PostgreSQL in ${runtime.embeddedDir}` : 'the PostgreSQL server'}\n`,
   )
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)

@@ -5,12 +5,10 @@ import {
   allocateRefund,
   computeTotals,
   discountAmounts,
-  e4ToPercent,
   lineRefundAmount,
   type OrderDiscount,
-  PERCENT_E4,
-  percentToE4,
 } from '../../src/modules/orders/totals.ts'
+import { e4ToPercent, PERCENT_E4, percentToE4 } from '../../src/platform/money/percent.ts'
 
 const line = fc.record({
   unitPrice: fc.bigInt({ min: 0n, max: 5_000_000n }),

@@ -203,6 +203,12 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
       })
     },
 
+    /** For campaigns' conditions: the customer's tags (none for a customer of another org). */
+    async tagsOf(ctx: RequestContext, id: string): Promise<string[]> {
+      const row = await ctx.db.read((q) => repo.customerById(q, ctx.orgId, id))
+      return row?.tags ?? []
+    },
+
     /** For other modules: a 422 naming `field` unless the customer is one of this org's. */
     async assertExists(ctx: RequestContext, id: string, field: string): Promise<void> {
       const exists = await ctx.db.read((q) => repo.customerExists(q, ctx.orgId, id))

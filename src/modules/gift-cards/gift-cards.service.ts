@@ -1,5 +1,5 @@
-import { randomInt } from 'node:crypto'
 import { newId } from '../../platform/crypto/ids.ts'
+import { readableCode } from '../../platform/crypto/tokens.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
@@ -9,14 +9,8 @@ import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './gift-cards.repo.ts'
 
-// No 0/O, 1/I/L: codes are read aloud and typed at tills.
-const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789'
-
 /** 16 random characters (about 79 bits), shown in groups of four. */
-export function generateCode(): string {
-  const chars = Array.from({ length: 16 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('')
-  return chars.match(/.{4}/g)!.join('-')
-}
+export const generateCode = () => readableCode(16)
 
 /** A typed code in its stored form, whatever spacing, dashes or case the till used. */
 export function normalizeCode(code: string): string {

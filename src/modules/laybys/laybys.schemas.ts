@@ -23,6 +23,12 @@ export const CreateLaybyBody = Type.Object(
     location_id: Id,
     lines: Type.Array(OrderLineInput, { minItems: 1, maxItems: 200 }),
     discounts: Type.Optional(Type.Array(DiscountInput, { maxItems: 5 })),
+    voucher_codes: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 40 }), {
+        maxItems: 10,
+        description: 'campaign vouchers the customer presents; their uses count when the lay-by opens',
+      }),
+    ),
     deposit: TenderBody,
     note: Type.Optional(Type.String({ maxLength: 2000 })),
   },

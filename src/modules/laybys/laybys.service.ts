@@ -1,3 +1,4 @@
+import type { Static } from 'typebox'
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import { conflict, notFound } from '../../platform/errors/app-error.ts'
@@ -6,24 +7,24 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
 import type { OrdersService, PricedOrder } from '../orders/index.ts'
-import { priceOrder } from '../orders/index.ts'
-import type { CustomersPort, InventoryPort, LocationsPort, PricingPort, TaxPort } from '../orders/ports.ts'
-import type { DiscountInput, LineInput } from '../orders/pricing.ts'
-import { e4ToPercent } from '../orders/totals.ts'
+import { priceOrder, refuseUsedUpVouchers } from '../orders/index.ts'
+import type {
+  CampaignsPort,
+  CustomersPort,
+  InventoryPort,
+  LocationsPort,
+  PricingPort,
+  TaxPort,
+} from '../orders/ports.ts'
+import { e4ToPercent } from '../../platform/money/percent.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
+import type { CreateLaybyBody } from './laybys.schemas.ts'
 import * as repo from './laybys.repo.ts'
 
 type Tender = Omit<CreatePaymentInput, 'capture'>
 
-export interface CreateLaybyInput {
-  customer_id: string
-  location_id: string
-  lines: LineInput[]
-  discounts?: DiscountInput[]
-  deposit: Tender
-  note?: string
-}
+export type CreateLaybyInput = Static<typeof CreateLaybyBody>
 
 /** The priced lines a lay-by keeps (JSON: bigints as strings), so its order is built at the price agreed. */
 function freeze(p: PricedOrder) {
@@ -84,6 +85,7 @@ export interface LaybysDeps {
   customers: CustomersPort
   pricing: PricingPort
   tax: TaxPort
+  campaigns: CampaignsPort
 }
 
 /**
@@ -139,6 +141,7 @@ export function createLaybysService(deps: LaybysDeps) {
         await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
         await deps.locations.assertExists(ctx, input.location_id, 'location_id')
         const priced = await priceOrder(ctx, deps, input)
+        refuseUsedUpVouchers(priced)
         const row = await repo.insertLayby(q, ctx.orgId, {
           id: newId('lay'),
           customerId: input.customer_id,
@@ -151,6 +154,13 @@ export function createLaybysService(deps: LaybysDeps) {
           total: priced.totals.total,
           note: input.note ?? '',
         })
+        // A lay-by's campaign uses count when it opens (against the lay-by) and come back if it is cancelled.
+        await deps.campaigns.claim(
+          q,
+          ctx,
+          { id: row.id, customerId: input.customer_id, currency: priced.currency, total: priced.totals.total },
+          priced.campaigns.applications,
+        )
         await deps.inventory.applyChanges(ctx, stockChanges(row, -1, 'layby_reserve'))
         const deposit = await deps.payments.create(ctx, { ...input.deposit, capture: true }, target(row.id, false))
         if (deposit.status === 'failed') throw conflict(`the deposit was declined: ${deposit.failure_message}`)
@@ -217,6 +227,7 @@ export function createLaybysService(deps: LaybysDeps) {
         const row = await locked(q, ctx, id)
         const refunded = await deps.payments.refundLayby(ctx, id, input.shift_id ?? null)
         await deps.inventory.applyChanges(ctx, stockChanges(row, 1, 'layby_release'))
+        await deps.campaigns.release(q, ctx, id)
         const done = toLayby(await repo.finish(q, ctx.orgId, id, 'cancelled', null))
         await emitEvent(q, ctx.orgId, 'layby.cancelled', {
           ...done,

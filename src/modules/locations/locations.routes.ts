@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { bumpCatalogAfterWrite } from '../../platform/cache/index.ts'
 import { expectedVersion } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CreateLocationBody, LocationListQuery, LocationSchema, UpdateLocationBody } from './locations.schemas.ts'
@@ -14,6 +15,8 @@ export const locationRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsSer
   { locations },
 ) => {
   app.addSchema(LocationSchema)
+  // Campaigns price with each location's time zone, kept under the catalog version: a location write moves it on.
+  app.addHook('onSend', bumpCatalogAfterWrite)
 
   app.get(
     '/locations',

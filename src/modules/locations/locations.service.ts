@@ -1,3 +1,4 @@
+import { KeptUnderCatalogVersion } from '../../platform/cache/index.ts'
 import { newId } from '../../platform/crypto/ids.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
@@ -59,6 +60,8 @@ export function createLocationsService() {
   // Locations are never deleted and never change org, so once seen, an (org, id) pair exists for good: every
   // order asks, and remembering the answer saves its transaction a round trip. Only positive answers are kept.
   const known = new Set<string>()
+  // Time zones price campaigns' days and hours; a location write moves the catalog version on (locations.routes.ts).
+  const zones = new KeptUnderCatalogVersion<{ timezone: string | null }>(KNOWN_LIMIT)
   const remember = (orgId: string, id: string) => {
     if (known.size >= KNOWN_LIMIT) known.clear()
     known.add(`${orgId}/${id}`)
@@ -133,6 +136,16 @@ export function createLocationsService() {
      * A 422 naming `field` unless `locationId` is a location of the caller's org. Inactive locations pass:
      * refunds and restocks at a closed store must still work; callers that sell refuse them themselves.
      */
+    /** The location's IANA time zone, or null when it is not a location of the caller's org. */
+    async timezoneOf(ctx: RequestContext, locationId: string): Promise<string | null> {
+      const key = zones.keyOf(ctx, locationId)
+      const hit = zones.get(key)
+      if (hit) return hit.timezone
+      const row = await ctx.db.read((q) => repo.locationById(q, ctx.orgId, locationId))
+      zones.set(key, { timezone: row?.timezone ?? null })
+      return row?.timezone ?? null
+    },
+
     async assertExists(ctx: RequestContext, locationId: string, field: string): Promise<void> {
       if (known.has(`${ctx.orgId}/${locationId}`)) return
       const row = await ctx.db.read((q) => repo.locationById(q, ctx.orgId, locationId))

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import { AppliedCampaignSchema, SkippedCampaignSchema } from '../campaigns/index.ts'
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
@@ -35,10 +36,24 @@ export const CreateOrderBody = Type.Object(
     discounts: Type.Optional(
       Type.Array(DiscountInput, { maxItems: 5, description: 'order-level discounts, applied in order' }),
     ),
+    voucher_codes: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 40 }), {
+        maxItems: 10,
+        description: 'campaign vouchers the customer presents (any case); at most one per campaign',
+      }),
+    ),
     note: Type.Optional(Type.String({ maxLength: 2000 })),
   },
   { additionalProperties: false },
 )
+
+/** A campaign rule's discount on one line. */
+const LineDiscountSchema = Type.Object({
+  campaign_id: Type.String(),
+  rule_id: Type.String(),
+  name: Type.String({ description: "the campaign's name" }),
+  amount: Money,
+})
 
 const Modifier = Type.Object({
   id: Type.String(),
@@ -62,11 +77,21 @@ export const OrderLineSchema = Type.Object({
   line_discount: Money,
   line_tax: Money,
   line_total: Money,
+  discounts: Type.Array(LineDiscountSchema, { description: 'the campaign discounts on this line' }),
   refunded_quantity: Type.Integer(),
   refunded_amount: Money,
 })
 
-const DiscountSchema = Type.Object({ type: Type.String(), value: Type.Number(), reason: Type.String(), amount: Money })
+const DiscountSchema = Type.Object({
+  type: Type.String({ description: "amount or percentage (the till's own), or campaign" }),
+  value: Type.Number({ description: 'what was asked (a campaign: its amount)' }),
+  reason: Type.String({ description: "the till's reason, or the campaign's name" }),
+  amount: Money,
+  campaign_id: Type.Optional(Type.String()),
+  rule_id: Type.Optional(Type.String()),
+  rule_type: Type.Optional(Type.String()),
+  voucher_code: Type.Optional(Nullable(Type.String())),
+})
 
 export const RefundSchema = Type.Object(
   {
@@ -150,9 +175,16 @@ export const CalculationSchema = Type.Object(
         line_discount: Money,
         line_tax: Money,
         line_total: Money,
+        discounts: Type.Array(LineDiscountSchema),
       }),
     ),
     discounts: Type.Array(DiscountSchema),
+    campaigns: Type.Object({
+      applied: Type.Array(AppliedCampaignSchema),
+      not_applied: Type.Array(SkippedCampaignSchema, {
+        description: 'active campaigns that did not apply, each with a code and the reason in words',
+      }),
+    }),
     subtotal: Money,
     discount_total: Money,
     tax_total: Money,

@@ -1,3 +1,4 @@
+import type { Static } from 'typebox'
 import { allInOrder } from '../../platform/all-in-order.ts'
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
@@ -9,16 +10,19 @@ import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './orders.repo.ts'
 import { type Order, toOrder } from './orders.views.ts'
-import type { CustomersPort, InventoryPort, LocationsPort, OrderPaymentsPort, PricingPort, TaxPort } from './ports.ts'
-import { type DiscountInput, type LineInput, type PricedOrder, priceOrder, toCalculation } from './pricing.ts'
+import type {
+  CampaignsPort,
+  CustomersPort,
+  InventoryPort,
+  LocationsPort,
+  OrderPaymentsPort,
+  PricingPort,
+  TaxPort,
+} from './ports.ts'
+import { CreateOrderBody } from './orders.schemas.ts'
+import { type PricedOrder, priceOrder, refuseUsedUpVouchers, storedDiscounts, toCalculation } from './pricing.ts'
 
-export interface CreateOrderInput {
-  location_id: string
-  customer_id?: string | null
-  lines: LineInput[]
-  discounts?: DiscountInput[]
-  note?: string
-}
+export type CreateOrderInput = Static<typeof CreateOrderBody>
 
 export interface OrderListQuery {
   limit: number
@@ -37,6 +41,7 @@ export interface OrdersDeps {
   inventory: InventoryPort
   locations: LocationsPort
   customers: CustomersPort
+  campaigns: CampaignsPort
   /** Late-bound: payments also depend on orders. */
   payments: () => OrderPaymentsPort
 }
@@ -124,6 +129,7 @@ export function createOrdersService(deps: OrdersDeps) {
   function createOnce(ctx: RequestContext, input: CreateOrderInput, shortcut: boolean): Promise<Order> {
     return ctx.db.tx(async (q, commitNow) => {
       const [, priced] = await allInOrder(validateRefs(ctx, input), priceOrder(ctx, deps, input))
+      refuseUsedUpVouchers(priced)
       const orderId = newId('ord')
       const changes = priced.quoted.map((l, i) => ({
         productId: l.productId,
@@ -147,9 +153,16 @@ export function createOrdersService(deps: OrdersDeps) {
         // The order's event is written by the order's own statement, so the stock statement is the last one.
         eventType: 'order.created',
       })
+      // The campaign uses go in the same pipeline: a limit reached meanwhile fails the statement and the order.
+      const claimed = deps.campaigns.claim(
+        q,
+        ctx,
+        { id: orderId, customerId: input.customer_id ?? null, currency: priced.currency, total: priced.totals.total },
+        priced.campaigns.applications,
+      )
       const stock = sale ? sale() : deps.inventory.applyChanges(ctx, changes)
       if (sale && commitNow) commitNow()
-      const [{ row, lines }] = await Promise.all([inserted, stock])
+      const [{ row, lines }] = await Promise.all([inserted, stock, claimed])
       return toOrder(row, lines)
     })
   }
@@ -276,6 +289,7 @@ export function createOrdersService(deps: OrdersDeps) {
           throw conflict('the order has captured payments: refund them before voiding it')
         }
         const moved = await moveStatus(q, ctx, row, 'voided', input.reason ?? '')
+        await deps.campaigns.release(q, ctx, id)
         if (!row.layby_id) {
           await deps.inventory.applyChanges(
             ctx,
@@ -401,11 +415,14 @@ export function createOrdersService(deps: OrdersDeps) {
       taxTotal: priced.totals.taxTotal,
       total: priced.totals.total,
       capturedTotal: o.capturedTotal,
-      discount: priced.discounts.length ? priced.discounts : null,
+      discount: null,
       note: o.note,
     }
+    const lineIds = priced.quoted.map(() => newId('oli'))
+    const discounts = storedDiscounts(priced, lineIds)
+    newOrder.discount = discounts.length ? discounts : null
     const newLines: repo.NewLine[] = priced.quoted.map((l, i) => ({
-      id: newId('oli'),
+      id: lineIds[i],
       productId: l.productId,
       variantId: l.variantId,
       name: l.name,

@@ -1,16 +1,45 @@
 import { toMajor } from '../../platform/money/money.ts'
 import type { HistoryRow, LineRow, OrderRow, RefundRow } from './orders.repo.ts'
-import { e4ToPercent } from './totals.ts'
+import { e4ToPercent } from '../../platform/money/percent.ts'
 
-/** The stored order discount: what the client asked for and what it came to, per discount. */
-export interface StoredDiscount {
-  type: 'amount' | 'percentage'
-  value: number
-  reason: string
-  amount: string
+/**
+ * A stored order discount: one the till asked for (what it asked and what it came to), or one campaign rule that
+ * applied, with what it took off each line.
+ */
+export type StoredDiscount =
+  | { type: 'amount' | 'percentage'; value: number; reason: string; amount: string }
+  | {
+      type: 'campaign'
+      campaign_id: string
+      rule_id: string
+      rule_type: string
+      name: string
+      voucher_code: string | null
+      amount: string
+      lines: { line_id: string; amount: string }[]
+    }
+
+export function discountView(d: StoredDiscount, currency: string) {
+  const amount = toMajor(d.amount, currency)
+  return d.type === 'campaign'
+    ? {
+        type: d.type,
+        value: amount,
+        reason: d.name,
+        amount,
+        campaign_id: d.campaign_id,
+        rule_id: d.rule_id,
+        rule_type: d.rule_type,
+        voucher_code: d.voucher_code,
+      }
+    : { type: d.type, value: d.value, reason: d.reason, amount }
 }
 
-export function toLine(row: LineRow, currency: string) {
+export function lineDiscountView(campaignId: string, ruleId: string, name: string, amount: bigint | string, currency: string) {
+  return { campaign_id: campaignId, rule_id: ruleId, name, amount: toMajor(amount, currency) }
+}
+
+export function toLine(row: LineRow, currency: string, discounts: readonly StoredDiscount[] = []) {
   return {
     id: row.id,
     product_id: row.product_id,
@@ -31,6 +60,11 @@ export function toLine(row: LineRow, currency: string) {
     line_discount: toMajor(row.line_discount, currency),
     line_tax: toMajor(row.line_tax, currency),
     line_total: toMajor(row.line_total, currency),
+    discounts: discounts.flatMap((d) => {
+      if (d.type !== 'campaign') return []
+      const mine = d.lines.find((l) => l.line_id === row.id)
+      return mine ? [lineDiscountView(d.campaign_id, d.rule_id, d.name, mine.amount, currency)] : []
+    }),
     refunded_quantity: row.refunded_quantity,
     refunded_amount: toMajor(row.refunded_amount, currency),
   }
@@ -77,8 +111,8 @@ export function toOrder(
     layby_id: row.layby_id,
     currency: c,
     prices_include_tax: row.prices_include_tax,
-    lines: lines.map((l) => toLine(l, c)),
-    discounts: discounts.map((d) => ({ type: d.type, value: d.value, reason: d.reason, amount: toMajor(d.amount, c) })),
+    lines: lines.map((l) => toLine(l, c, discounts)),
+    discounts: discounts.map((d) => discountView(d, c)),
     subtotal: toMajor(row.subtotal, c),
     discount_total: toMajor(row.discount_total, c),
     tax_total: toMajor(row.tax_total, c),

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../platform/http/context.ts'
+import type { CampaignsService } from '../campaigns/index.ts'
 
 /**
  * What orders need from other domains, structurally, so each side can be built and tested on its own.
@@ -101,3 +102,6 @@ export interface OrderPaymentsPort {
   /** Voids the order's uncaptured intents (before the order itself is voided). */
   voidOpenIntents(ctx: RequestContext, orderId: string): Promise<void>
 }
+
+/** Campaigns: prepared with the other pricing reads, claimed in the order's transaction, released by a void. */
+export type CampaignsPort = Pick<CampaignsService, 'prepare' | 'claim' | 'release'>

@@ -1,9 +1,12 @@
 import { invalid } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
-import type { StoredDiscount } from './orders.views.ts'
-import type { OrgSettingsPort, PricingPort, QuotedLine, TaxPort } from './ports.ts'
-import { computeTotals, e4ToPercent, type OrderDiscount, type OrderTotals, percentToE4 } from './totals.ts'
+import { OrderErrors } from './orders.errors.ts'
+import { discountView, lineDiscountView, type StoredDiscount } from './orders.views.ts'
+import type { CampaignPricing } from '../campaigns/index.ts'
+import type { CampaignsPort, OrgSettingsPort, PricingPort, QuotedLine, TaxPort } from './ports.ts'
+import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
+import { computeTotals, type OrderDiscount, type OrderTotals } from './totals.ts'
 
 export interface LineInput {
   product_id: string
@@ -28,7 +31,10 @@ export interface PricedOrder {
   unitPrices: bigint[]
   rates: number[]
   totals: OrderTotals
+  /** The order-level discounts the till asked for, as stored. */
   discounts: StoredDiscount[]
+  /** The campaigns that applied (each rule's amount per line) and those that did not, with why. */
+  campaigns: CampaignPricing
 }
 
 export function parseDiscounts(inputs: readonly DiscountInput[], currency: string): OrderDiscount[] {
@@ -47,10 +53,17 @@ export function parseDiscounts(inputs: readonly DiscountInput[], currency: strin
  */
 export async function priceOrder(
   ctx: RequestContext,
-  deps: { orgs: OrgSettingsPort; pricing: PricingPort; tax: TaxPort },
-  input: { location_id: string; lines: readonly LineInput[]; discounts?: readonly DiscountInput[] },
+  deps: { orgs: OrgSettingsPort; pricing: PricingPort; tax: TaxPort; campaigns: CampaignsPort },
+  input: {
+    location_id: string
+    customer_id?: string | null
+    lines: readonly LineInput[]
+    discounts?: readonly DiscountInput[]
+    voucher_codes?: readonly string[]
+  },
 ): Promise<PricedOrder> {
-  const [org, quoted, taxOf] = await Promise.all([
+  const at = new Date()
+  const [org, quoted, taxOf, campaignsFor] = await Promise.all([
     deps.orgs.pricingSettings(ctx),
     deps.pricing.quote(
       ctx,
@@ -60,9 +73,15 @@ export async function priceOrder(
         quantity: l.quantity,
         modifierOptionIds: l.modifier_option_ids,
       })),
-      { locationId: input.location_id, at: new Date() },
+      { locationId: input.location_id, at },
     ),
     deps.tax.rateTable(ctx),
+    deps.campaigns.prepare(ctx, {
+      locationId: input.location_id,
+      customerId: input.customer_id ?? null,
+      voucherCodes: input.voucher_codes ?? [],
+      at,
+    }),
   ])
   const discounts = parseDiscounts(input.discounts ?? [], org.currency)
   const rates = taxOf(quoted)
@@ -70,8 +89,23 @@ export async function priceOrder(
   unitPrices.forEach((p, i) => {
     if (p < 0n) throw invalid(`lines.${i}.modifier_option_ids`, 'make the unit price negative', 'out_of_range')
   })
+  const campaigns = campaignsFor(
+    quoted.map((q, i) => ({
+      productId: q.productId,
+      categoryId: q.categoryId,
+      unitPrice: unitPrices[i],
+      quantity: q.quantity,
+    })),
+    org.currency,
+  )
+  const campaignOff = quoted.map((_, i) => campaigns.applications.reduce((a, c) => a + c.perLine[i], 0n))
   const totals = computeTotals(
-    quoted.map((q, i) => ({ unitPrice: unitPrices[i], quantity: q.quantity, taxRateE4: rates[i] })),
+    quoted.map((q, i) => ({
+      unitPrice: unitPrices[i],
+      quantity: q.quantity,
+      taxRateE4: rates[i],
+      campaignDiscount: campaignOff[i],
+    })),
     discounts,
     org.prices_include_tax,
   )
@@ -89,7 +123,34 @@ export async function priceOrder(
       reason: d.reason,
       amount: totals.discountAmounts[i].toString(),
     })),
+    campaigns,
   }
+}
+
+/** A voucher the customer presented that is used up: the till was quoted a price the order cannot have. */
+export function refuseUsedUpVouchers(priced: PricedOrder): void {
+  const usedUp = priced.campaigns.skipped.find(
+    (s) => s.code === 'voucher_used_up' && priced.campaigns.presented.some((v) => v.campaignId === s.campaignId),
+  )
+  if (usedUp) throw OrderErrors.VOUCHER_USED_UP(`the voucher of ${usedUp.name} is used up`)
+}
+
+/**
+ * The order's stored discounts: each campaign rule that applied, with what it took off each line (by line id),
+ * then the till's own order-level discounts.
+ */
+export function storedDiscounts(p: PricedOrder, lineIds: readonly string[]): StoredDiscount[] {
+  const fromCampaigns: StoredDiscount[] = p.campaigns.applications.map((a) => ({
+    type: 'campaign',
+    campaign_id: a.campaignId,
+    rule_id: a.ruleId,
+    rule_type: a.ruleType,
+    name: a.name,
+    voucher_code: a.voucher?.code ?? null,
+    amount: a.amount.toString(),
+    lines: a.perLine.flatMap((amount, i) => (amount > 0n ? [{ line_id: lineIds[i], amount: amount.toString() }] : [])),
+  }))
+  return [...fromCampaigns, ...p.discounts]
 }
 
 /** The answer of POST /orders/calculate. */
@@ -116,13 +177,30 @@ export function toCalculation(p: PricedOrder) {
       line_discount: toMajor(p.totals.lines[i].lineDiscount, c),
       line_tax: toMajor(p.totals.lines[i].lineTax, c),
       line_total: toMajor(p.totals.lines[i].lineTotal, c),
+      discounts: p.campaigns.applications.flatMap((a) =>
+        a.perLine[i] > 0n ? [lineDiscountView(a.campaignId, a.ruleId, a.name, a.perLine[i], c)] : [],
+      ),
     })),
-    discounts: p.discounts.map((d) => ({
-      type: d.type,
-      value: d.value,
-      reason: d.reason,
-      amount: toMajor(d.amount, c),
-    })),
+    discounts: storedDiscounts(
+      p,
+      p.quoted.map(() => ''),
+    ).map((d) => discountView(d, c)),
+    campaigns: {
+      applied: p.campaigns.applications.map((a) => ({
+        campaign_id: a.campaignId,
+        rule_id: a.ruleId,
+        rule_type: a.ruleType,
+        name: a.name,
+        voucher_code: a.voucher?.code ?? null,
+        amount: toMajor(a.amount, c),
+      })),
+      not_applied: p.campaigns.skipped.map((s) => ({
+        campaign_id: s.campaignId,
+        name: s.name,
+        code: s.code,
+        reason: s.reason,
+      })),
+    },
     subtotal: toMajor(p.totals.subtotal, c),
     discount_total: toMajor(p.totals.discountTotal, c),
     tax_total: toMajor(p.totals.taxTotal, c),

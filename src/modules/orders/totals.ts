@@ -1,4 +1,5 @@
 import { allocate, divRoundHalfUp } from '../../platform/money/money.ts'
+import { PERCENT_E4 } from '../../platform/money/percent.ts'
 
 /**
  * The pure arithmetic of an order, in integer minor units; nothing here touches the database so the property
@@ -7,15 +8,14 @@ import { allocate, divRoundHalfUp } from '../../platform/money/money.ts'
  * discounted amount and rounded half-up once per line.
  */
 
-/** 100 % in the `rate_e4` unit: a percentage times 10,000. */
-export const PERCENT_E4 = 1_000_000n
-
 export interface TotalsLine {
   /** Unit price including modifier adjustments. */
   unitPrice: bigint
   quantity: number
   /** Sum of the tax rates applying to this line, in percent x 10,000. */
   taxRateE4: number
+  /** What campaigns already took off this line (at most its subtotal); order discounts apply to the rest. */
+  campaignDiscount?: bigint
 }
 
 export type OrderDiscount = { type: 'amount'; amount: bigint } | { type: 'percentage'; percentE4: number }
@@ -30,7 +30,7 @@ export interface LineTotals {
 export interface OrderTotals {
   subtotal: bigint
   discountTotal: bigint
-  /** What each order discount came to, in the order given. */
+  /** What each order discount came to, in the order given (campaigns' discounts are in the lines). */
   discountAmounts: bigint[]
   taxTotal: bigint
   total: bigint
@@ -71,9 +71,18 @@ export function computeTotals(
 ): OrderTotals {
   const subtotals = lines.map((l) => l.unitPrice * BigInt(l.quantity))
   const subtotal = subtotals.reduce((a, b) => a + b, 0n)
-  const amounts = discountAmounts(subtotal, discounts)
-  const discountTotal = amounts.reduce((a, b) => a + b, 0n)
-  const perLine = allocate(discountTotal, subtotals)
+  const campaign = lines.map((l, i) => {
+    const off = l.campaignDiscount ?? 0n
+    return off < subtotals[i] ? off : subtotals[i]
+  })
+  const rest = subtotals.map((s, i) => s - campaign[i])
+  const amounts = discountAmounts(
+    rest.reduce((a, b) => a + b, 0n),
+    discounts,
+  )
+  const orderDiscount = amounts.reduce((a, b) => a + b, 0n)
+  const perLine = allocate(orderDiscount, rest).map((d, i) => d + campaign[i])
+  const discountTotal = perLine.reduce((a, b) => a + b, 0n)
   const out = lines.map((line, i) => {
     const taxable = subtotals[i] - perLine[i]
     const tax = lineTax(taxable, line.taxRateE4, pricesIncludeTax)
@@ -124,16 +133,4 @@ export function allocateRefund(
   }
   if (rest > 0n) throw new RangeError('refund exceeds what the payments can return')
   return parts
-}
-
-/** A decimal percentage (`15`, `12.5`, `8.875`, up to 4 decimals) as percent x 10,000; null when too precise. */
-export function percentToE4(percent: number): number | null {
-  const text = percent.toString()
-  const match = /^(\d+)(?:\.(\d{1,4}))?$/.exec(text)
-  if (!match) return null
-  return Number(match[1]) * 10_000 + Number((match[2] ?? '').padEnd(4, '0'))
-}
-
-export function e4ToPercent(e4: number): number {
-  return e4 / 10_000
 }

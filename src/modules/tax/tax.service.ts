@@ -4,7 +4,7 @@ import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
-import { e4ToPercent, percentToE4 } from '../orders/totals.ts'
+import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './tax.repo.ts'
 

@@ -50,6 +50,16 @@ export function toMajor(minor: bigint | number | string, currency: string): numb
   return Number(minor) / 10 ** currencyExponent(currency)
 }
 
+/** Minor units as the till shows them, with the currency's decimals: 1250n EUR is "12.50". */
+export function formatMoney(minor: bigint, currency: string): string {
+  const exponent = currencyExponent(currency)
+  const negative = minor < 0n
+  const digits = (negative ? -minor : minor).toString().padStart(exponent + 1, '0')
+  const whole = digits.slice(0, digits.length - exponent)
+  const text = exponent > 0 ? `${whole}.${digits.slice(-exponent)}` : whole
+  return negative ? `-${text}` : text
+}
+
 /** numerator / denominator rounded half-up (away from zero on .5), in integers. */
 export function divRoundHalfUp(numerator: bigint, denominator: bigint): bigint {
   if (denominator <= 0n) throw new RangeError('denominator must be positive')

@@ -1,0 +1,481 @@
+import { KeptUnderCatalogVersion } from '../../platform/cache/index.ts'
+import { newId } from '../../platform/crypto/ids.ts'
+import { readableCode } from '../../platform/crypto/tokens.ts'
+import type { Queryable } from '../../platform/db/database.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
+import { emitEvent } from '../../platform/events/outbox.ts'
+import { staleVersion } from '../../platform/http/concurrency.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { toMajor } from '../../platform/money/money.ts'
+import { localClock } from '../../platform/time/local-clock.ts'
+import { compileCampaign } from './campaigns.compile.ts'
+import { CampaignErrors, claimErrors } from './campaigns.errors.ts'
+import * as repo from './campaigns.repo.ts'
+import {
+  type Application,
+  applyCampaigns,
+  type CampaignDef,
+  type CartLine,
+  type PresentedVoucher,
+  type Skip,
+  statusAt,
+} from './campaigns.rules.ts'
+import type {
+  CampaignListQuery,
+  CreateCampaignBody,
+  CreateVouchersBody,
+  RuleInput,
+  UpdateCampaignBody,
+} from './campaigns.schemas.ts'
+import type { CampaignRow, CampaignStatus, VoucherRow } from './campaigns.tables.ts'
+
+/** What campaigns need from other domains (services.ts wires them). */
+export interface CampaignsDeps {
+  orgs: { pricingSettings(ctx: RequestContext): Promise<{ currency: string }> }
+  locations: { timezoneOf(ctx: RequestContext, locationId: string): Promise<string | null> }
+  customers: { tagsOf(ctx: RequestContext, customerId: string): Promise<string[]> }
+  /** The customer's loyalty tier name, when loyalty knows one. */
+  tiers?: { tierOf(ctx: RequestContext, customerId: string): Promise<string | null> }
+  clock?: () => Date
+}
+
+/** What pricing learns about campaigns for one cart. */
+export interface CampaignPricing {
+  applications: Application[]
+  skipped: Skip[]
+  /** The vouchers the till presented. */
+  presented: PresentedVoucher[]
+}
+
+/** Orgs whose live campaigns are kept per process. */
+const KEPT_ORGS = 10_000
+
+/** The explicit moves of DECISIONS.md's table; time moves (start, end) are settle()'s. */
+const MOVES: Record<CampaignStatus, readonly CampaignStatus[]> = {
+  draft: ['scheduled'],
+  scheduled: ['active'],
+  active: ['paused', 'ended'],
+  paused: ['active'],
+  ended: [],
+}
+
+type StoredRule = RuleInput & { id: string }
+
+export function toCampaign(row: CampaignRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    status: row.status,
+    priority: row.priority,
+    stacking: row.stacking,
+    stacking_class: row.stacking_class,
+    starts_at: row.starts_at,
+    ends_at: row.ends_at,
+    conditions: row.conditions as object,
+    rules: row.rules as StoredRule[],
+    requires_voucher: row.requires_voucher,
+    usage_limit: row.usage_limit,
+    usage_count: row.usage_count,
+    per_customer_limit: row.per_customer_limit,
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+export type Campaign = ReturnType<typeof toCampaign>
+
+export function toVoucher(row: VoucherRow) {
+  return {
+    id: row.id,
+    campaign_id: row.campaign_id,
+    code: row.code,
+    max_uses: row.max_uses,
+    uses: row.uses,
+    customer_id: row.customer_id,
+    created_at: row.created_at,
+  }
+}
+
+/** Rules keep the id they were given when it is one of theirs already; new ones get one. */
+function withRuleIds(rules: readonly RuleInput[], current: readonly StoredRule[] = []): StoredRule[] {
+  const known = new Set(current.map((r) => r.id))
+  return rules.map((r) => ({ ...r, id: r.id && known.has(r.id) ? r.id : newId('crl') }))
+}
+
+const date = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : new Date(value))
+
+export function createCampaignsService(deps: CampaignsDeps) {
+  const clock = deps.clock ?? (() => new Date())
+  const kept = new KeptUnderCatalogVersion<CampaignDef[]>(KEPT_ORGS)
+  /** A row's fields that status arithmetic needs. */
+  const toDef = (row: CampaignRow) => ({ status: row.status, startsAt: row.starts_at, endsAt: row.ends_at })
+
+  /** Refuses a campaign that cannot work: money too precise, percentages out of range, an end before its start. */
+  function check(row: CampaignRow, currency: string): void {
+    compileCampaign(row, currency)
+    if (row.starts_at && row.ends_at && row.ends_at <= row.starts_at) {
+      throw invalid('ends_at', 'must be after starts_at', 'out_of_range')
+    }
+    if (row.usage_limit !== null && row.usage_limit < row.usage_count) {
+      throw invalid('usage_limit', `is below the ${row.usage_count} uses already counted`, 'out_of_range')
+    }
+  }
+
+  /**
+   * Applies the moves that time has made (a start or an end that passed) to a locked row, with their events: the
+   * job does it for every campaign, and a PATCH first, so a request never acts on a status time has overtaken.
+   */
+  async function settle(q: Queryable, ctx: RequestContext, row: CampaignRow, now: Date): Promise<CampaignRow> {
+    const status = statusAt(toDef(row), now)
+    if (status === row.status) return row
+    const moved = await repo.updateCampaign(q, ctx.orgId, row.id, { status }, undefined)
+    if (!moved) throw notFound('campaign')
+    const view = toCampaign(moved)
+    if (row.status === 'scheduled') await emitEvent(q, ctx.orgId, 'campaign.started', view)
+    if (status === 'ended') await emitEvent(q, ctx.orgId, 'campaign.ended', view)
+    return moved
+  }
+
+  async function liveDefs(ctx: RequestContext): Promise<CampaignDef[]> {
+    const key = kept.keyOf(ctx)
+    const hit = kept.get(key)
+    if (hit) return hit
+    const [{ currency }, rows] = await Promise.all([
+      deps.orgs.pricingSettings(ctx),
+      ctx.db.read((q) => repo.liveCampaigns(q, ctx.orgId)),
+    ])
+    const defs = rows.map((r) => compileCampaign(r, currency))
+    kept.set(key, defs)
+    return defs
+  }
+
+  async function load(q: Queryable, ctx: RequestContext, id: string, lock = false): Promise<CampaignRow> {
+    const row = await repo.campaignById(q, ctx.orgId, id, lock)
+    if (!row) throw notFound('campaign')
+    return row
+  }
+
+  const service = {
+    async list(ctx: RequestContext, query: CampaignListQuery): Promise<Page<Campaign>> {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read((q) =>
+        repo.listCampaigns(q, ctx.orgId, { afterId: afterId ?? null, status: query.status ?? null, limit: query.limit + 1 }),
+      )
+      return toPage(rows, query.limit, (r) => [r.id], toCampaign)
+    },
+
+    async get(ctx: RequestContext, id: string): Promise<Campaign> {
+      return toCampaign(await ctx.db.read((q) => load(q, ctx, id)))
+    },
+
+    async create(ctx: RequestContext, input: CreateCampaignBody): Promise<Campaign> {
+      const { currency } = await deps.orgs.pricingSettings(ctx)
+      const now = clock()
+      return ctx.db.tx(async (q) => {
+        const id = newId('cmp')
+        const write: Required<repo.CampaignWrite> = {
+          name: input.name,
+          description: input.description ?? '',
+          status: input.status ?? 'draft',
+          priority: input.priority ?? 0,
+          stacking: input.stacking ?? 'stackable',
+          stackingClass: input.stacking_class ?? 'default',
+          startsAt: date(input.starts_at) ?? null,
+          endsAt: date(input.ends_at) ?? null,
+          conditions: input.conditions ?? {},
+          rules: withRuleIds(input.rules),
+          requiresVoucher: input.requires_voucher ?? false,
+          usageLimit: input.usage_limit ?? null,
+          perCustomerLimit: input.per_customer_limit ?? null,
+        }
+        const draft = { ...preview(write), id, org_id: ctx.orgId }
+        check(draft, currency)
+        const row = await repo.insertCampaign(q, ctx.orgId, id, write)
+        return toCampaign(await settle(q, ctx, row, now))
+      })
+    },
+
+    /** PATCH: fields, and a status move of the table; time's own moves are applied first and after. */
+    async update(
+      ctx: RequestContext,
+      id: string,
+      input: UpdateCampaignBody,
+      expectedVersion: number | undefined,
+    ): Promise<Campaign> {
+      const { currency } = await deps.orgs.pricingSettings(ctx)
+      const now = clock()
+      return ctx.db.tx(async (q) => {
+        const locked = await load(q, ctx, id, true)
+        if (expectedVersion !== undefined && locked.version !== expectedVersion) throw staleVersion(locked.version)
+        const row = await settle(q, ctx, locked, now)
+        if (row.status === 'ended') throw CampaignErrors.ENDED('an ended campaign cannot change')
+        const write: repo.CampaignWrite = {
+          name: input.name,
+          description: input.description,
+          priority: input.priority,
+          stacking: input.stacking,
+          stackingClass: input.stacking_class,
+          startsAt: date(input.starts_at),
+          endsAt: date(input.ends_at),
+          conditions: input.conditions,
+          rules: input.rules ? withRuleIds(input.rules, row.rules as StoredRule[]) : undefined,
+          requiresVoucher: input.requires_voucher,
+          usageLimit: input.usage_limit,
+          perCustomerLimit: input.per_customer_limit,
+        }
+        const to = input.status
+        if (to !== undefined && to !== row.status) {
+          if (!MOVES[row.status].includes(to)) {
+            throw CampaignErrors.ILLEGAL_MOVE(`a ${row.status} campaign cannot become ${to}`)
+          }
+          write.status = to
+          // Activating a scheduled campaign starts it now; ending one ends it now.
+          if (row.status === 'scheduled' && to === 'active') write.startsAt = now
+          if (to === 'ended' && (!row.ends_at || row.ends_at > now)) write.endsAt = now
+        }
+        check({ ...row, ...preview(write, row) }, currency)
+        const updated = await repo.updateCampaign(q, ctx.orgId, id, write, undefined)
+        if (!updated) throw notFound('campaign')
+        const view = toCampaign(updated)
+        if (write.status === 'active' && row.status === 'scheduled') {
+          await emitEvent(q, ctx.orgId, 'campaign.started', view)
+        }
+        if (write.status === 'ended') await emitEvent(q, ctx.orgId, 'campaign.ended', view)
+        return toCampaign(await settle(q, ctx, updated, now))
+      })
+    },
+
+    async stats(ctx: RequestContext, id: string) {
+      const [{ currency: orgCurrency }, s] = await Promise.all([
+        deps.orgs.pricingSettings(ctx),
+        ctx.db.read(async (q) => {
+          await load(q, ctx, id)
+          return repo.stats(q, ctx.orgId, id)
+        }),
+      ])
+      const currency = s.currency ?? orgCurrency
+      return {
+        campaign_id: id,
+        currency,
+        redemptions: Number(s.redemptions),
+        voucher_redemptions: Number(s.voucher_redemptions),
+        orders: Number(s.orders),
+        discount_given: toMajor(s.discount_given ?? 0, currency),
+        revenue: toMajor(s.revenue ?? 0, currency),
+        unique_customers: Number(s.unique_customers),
+      }
+    },
+
+    /** One chosen code, or `count` generated ones; a chosen code already in use in the org is a 409. */
+    async createVouchers(ctx: RequestContext, campaignId: string, input: CreateVouchersBody) {
+      if (input.code !== undefined && input.count !== undefined && input.count !== 1) {
+        throw invalid('count', 'must be 1 (or absent) when a code is chosen', 'conflicting_fields')
+      }
+      return ctx.db.tx(async (q) => {
+        const row = await load(q, ctx, campaignId)
+        if (row.status === 'ended') throw CampaignErrors.ENDED('an ended campaign cannot get vouchers')
+        const wanted = input.code ? 1 : (input.count ?? 1)
+        const made: VoucherRow[] = []
+        // Generated codes have ~59 bits: a clash is next to impossible, and a retry makes up for one.
+        for (let attempt = 0; attempt < 3 && made.length < wanted; attempt++) {
+          const batch = Array.from({ length: wanted - made.length }, () => ({
+            id: newId('vch'),
+            code: input.code ?? readableCode(12),
+            maxUses: input.max_uses ?? 1,
+            customerId: input.customer_id ?? null,
+          }))
+          made.push(...(await repo.insertVouchers(q, ctx.orgId, campaignId, batch)))
+          if (input.code && made.length === 0) throw CampaignErrors.VOUCHER_CODE_TAKEN('this code is already in use')
+        }
+        return made.map(toVoucher)
+      })
+    },
+
+    async listVouchers(ctx: RequestContext, campaignId: string, query: { limit: number; cursor?: string }) {
+      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const rows = await ctx.db.read(async (q) => {
+        await load(q, ctx, campaignId)
+        return repo.listVouchers(q, ctx.orgId, campaignId, afterId ?? null, query.limit + 1)
+      })
+      return toPage(rows, query.limit, (r) => [r.id], toVoucher)
+    },
+
+    /** For loyalty and automations: one single-use voucher of a campaign for one customer. */
+    async issueVoucher(ctx: RequestContext, campaignId: string, customerId: string) {
+      const [voucher] = await service.createVouchers(ctx, campaignId, { count: 1, max_uses: 1, customer_id: customerId })
+      return voucher
+    },
+
+    /**
+     * For pricing: everything a cart's campaigns need that is not in the cart, read at once (the live campaigns
+     * are kept per process); answers the function that prices a cart's lines.
+     */
+    async prepare(
+      ctx: RequestContext,
+      input: { locationId: string; customerId: string | null; voucherCodes: readonly string[]; at?: Date },
+    ): Promise<(lines: readonly CartLine[], currency: string) => CampaignPricing> {
+      const at = input.at ?? clock()
+      const [defs, timezone] = await Promise.all([liveDefs(ctx), deps.locations.timezoneOf(ctx, input.locationId)])
+      if (defs.length === 0 && input.voucherCodes.length === 0) {
+        return () => ({ applications: [], skipped: [], presented: [] })
+      }
+      const live = defs.filter((d) => statusAt(d, at) === 'active')
+      const limited = live.filter((d) => d.usageLimit !== null).map((d) => d.id)
+      const needsCustomer = live.some((d) => d.conditions.tiers || d.conditions.tags || d.perCustomerLimit !== null)
+      const customerId = input.customerId
+      const [vouchers, usage, customer] = await Promise.all([
+        input.voucherCodes.length
+          ? ctx.db.read((q) => repo.vouchersByCode(q, ctx.orgId, input.voucherCodes.map((c) => c.toUpperCase())))
+          : [],
+        limited.length ? ctx.db.read((q) => repo.usageCounts(q, ctx.orgId, limited)) : [],
+        customerId && needsCustomer
+          ? Promise.all([
+              deps.customers.tagsOf(ctx, customerId),
+              deps.tiers?.tierOf(ctx, customerId) ?? null,
+              ctx.db.read((q) => repo.customerUses(q, ctx.orgId, customerId)),
+            ])
+          : null,
+      ])
+      const presented = presentVouchers(input.voucherCodes, vouchers, live)
+      const counts = new Map(usage.map((u) => [u.id, u.usage_count]))
+      const current = live.map((d) => (counts.has(d.id) ? { ...d, usageCount: counts.get(d.id)! } : d))
+      return (lines, currency) => {
+        const { applications, skipped } = applyCampaigns(current, {
+          currency,
+          lines,
+          locationId: input.locationId,
+          at,
+          local: localClock(at, timezone ?? 'UTC'),
+          customer:
+            customerId === null
+              ? null
+              : {
+                  id: customerId,
+                  tags: customer?.[0] ?? [],
+                  tier: customer?.[1] ?? null,
+                  uses: new Map(customer?.[2].map((u) => [u.campaign_id, u.uses]) ?? []),
+                },
+          vouchers: new Map(presented.map((v) => [v.campaignId, v])),
+        })
+        return { applications, skipped, presented }
+      }
+    },
+
+    /**
+     * In the order's transaction: counts the order's campaign uses under their limits, records each redemption
+     * and the vouchers' events. A limit reached since pricing is a 409 and the order is not made.
+     */
+    async claim(
+      q: Queryable,
+      ctx: RequestContext,
+      order: { id: string; customerId: string | null; currency: string; total: bigint },
+      applications: readonly Application[],
+    ): Promise<void> {
+      const byCampaign = new Map<string, { voucher: PresentedVoucher | null; discount: bigint }>()
+      for (const a of applications) {
+        const seen = byCampaign.get(a.campaignId)
+        byCampaign.set(a.campaignId, { voucher: a.voucher, discount: (seen?.discount ?? 0n) + a.amount })
+      }
+      if (byCampaign.size === 0) return
+      const claims = [...byCampaign].map(([campaignId, c]) => ({
+        redemption_id: newId('crd'),
+        campaign_id: campaignId,
+        voucher_id: c.voucher?.id ?? null,
+        discount: c.discount.toString(),
+      }))
+      const claimed = repo
+        .claim(q, { orderId: order.id, customerId: order.customerId, currency: order.currency, orderTotal: order.total, claims })
+        .catch((error) => {
+          const refused = repo.claimRefusal(error)
+          if (!refused) throw error
+          const make = claimErrors[refused.code]
+          throw make ? make(`${refusalText[refused.code] ?? 'a campaign limit was reached'}; calculate the order again`) : error
+        })
+      const events = [...byCampaign]
+        .filter(([, c]) => c.voucher)
+        .map(([campaignId, c]) =>
+          emitEvent(q, ctx.orgId, 'campaign.voucher_redeemed', {
+            campaign_id: campaignId,
+            voucher_id: c.voucher!.id,
+            code: c.voucher!.code,
+            order_id: order.id,
+            customer_id: order.customerId,
+            discount: toMajor(c.discount, order.currency),
+          }),
+        )
+      await Promise.all([claimed, ...events])
+    },
+
+    /** In a voiding order's transaction: its campaign uses are given back, once. */
+    release(q: Queryable, _ctx: RequestContext, orderId: string): Promise<number> {
+      return repo.release(q, orderId)
+    },
+
+    settle,
+  }
+
+  /**
+   * The presented codes as vouchers of live campaigns; an unknown code, one of a campaign that is not active and
+   * two of one campaign are 422s naming the code's place in `voucher_codes`.
+   */
+  function presentVouchers(
+    codes: readonly string[],
+    rows: readonly (VoucherRow & { code_key: string })[],
+    live: readonly CampaignDef[],
+  ): PresentedVoucher[] {
+    const byKey = new Map(rows.map((r) => [r.code_key, r]))
+    const liveIds = new Set(live.map((d) => d.id))
+    const seen = new Set<string>()
+    return codes.map((code, i) => {
+      const row = byKey.get(code.toUpperCase())
+      const field = `voucher_codes.${i}`
+      if (!row) throw invalid(field, 'is not a voucher of this org', 'unknown_voucher')
+      if (!liveIds.has(row.campaign_id)) throw invalid(field, 'belongs to a campaign that is not active', 'voucher_inactive')
+      if (seen.has(row.campaign_id)) throw invalid(field, 'is a second voucher of the same campaign', 'duplicate_voucher')
+      seen.add(row.campaign_id)
+      return {
+        id: row.id,
+        code: row.code,
+        campaignId: row.campaign_id,
+        usesLeft: row.max_uses - row.uses,
+        customerId: row.customer_id,
+      }
+    })
+  }
+
+  return service
+}
+
+const refusalText: Record<string, string> = {
+  VOUCHER_USED_UP: 'the voucher was used up meanwhile',
+  CAMPAIGN_USAGE_LIMIT_REACHED: "the campaign's usage limit was reached meanwhile",
+  CAMPAIGN_CUSTOMER_LIMIT_REACHED: "the customer's limit for this campaign was reached meanwhile",
+}
+
+/** The stored row a write would give, for checking before it is written. */
+function preview(w: repo.CampaignWrite, base?: CampaignRow): Omit<CampaignRow, 'id' | 'org_id'> {
+  const pick = <T>(value: T | undefined, fallback: T) => (value === undefined ? fallback : value)
+  return {
+    name: pick(w.name, base?.name ?? ''),
+    description: pick(w.description, base?.description ?? ''),
+    status: pick(w.status, base?.status ?? 'draft'),
+    priority: pick(w.priority, base?.priority ?? 0),
+    stacking: pick(w.stacking, base?.stacking ?? 'stackable'),
+    stacking_class: pick(w.stackingClass, base?.stacking_class ?? 'default'),
+    starts_at: pick(w.startsAt, base?.starts_at ?? null),
+    ends_at: pick(w.endsAt, base?.ends_at ?? null),
+    conditions: pick(w.conditions, base?.conditions ?? {}),
+    rules: pick(w.rules, base?.rules ?? []),
+    requires_voucher: pick(w.requiresVoucher, base?.requires_voucher ?? false),
+    usage_limit: pick(w.usageLimit, base?.usage_limit ?? null),
+    usage_count: base?.usage_count ?? 0,
+    per_customer_limit: pick(w.perCustomerLimit, base?.per_customer_limit ?? null),
+    version: base?.version ?? 1,
+    created_at: base?.created_at ?? new Date(),
+    updated_at: base?.updated_at ?? new Date(),
+  }
+}
+
+export type CampaignsService = ReturnType<typeof createCampaignsService>

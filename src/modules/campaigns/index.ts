@@ -1,0 +1,11 @@
+/** Campaigns: discount rules with conditions, a schedule, vouchers and limits, applied when orders are priced. */
+export { moveDueCampaigns, startCampaignClock } from './campaigns.jobs.ts'
+export { campaignRoutes } from './campaigns.routes.ts'
+export type { Application, CartLine, Skip } from './campaigns.rules.ts'
+export { AppliedCampaignSchema, SkippedCampaignSchema } from './campaigns.schemas.ts'
+export {
+  type Campaign,
+  type CampaignPricing,
+  type CampaignsService,
+  createCampaignsService,
+} from './campaigns.service.ts'
