@@ -168,6 +168,15 @@ describe('campaign rules, against totals computed by hand', () => {
     assert.deepEqual(perLine(r), [92n, 208n])
   })
 
+  it('prices each multi-buy set on its own, so a cheap set does not eat the saving of a dear one', () => {
+    const r = applyCampaigns(
+      [campaign('c', [{ id: 'r', type: 'multi_buy', quantity: 3, price: 1500n, maxApplications: null }])],
+      cart([line('a', 333n, 4), line('b', 777n, 3)]),
+    )
+    // Sets by dearest units: b b b (23.31, 8.31 off) and a a a (9.99, already less than 15.00).
+    assert.deepEqual(perLine(r), [0n, 831n])
+  })
+
   it('gives one free item when it is in the order, and says so when it is not', () => {
     const rule: CompiledRule = { id: 'r', type: 'free_item', productId: 'cookie', quantity: 1 }
     const yes = applyCampaigns([campaign('c', [rule])], cart([line('coffee', 450n, 1), line('cookie', 250n, 2)]))

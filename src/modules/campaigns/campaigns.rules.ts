@@ -292,14 +292,32 @@ export function ruleAmounts(rule: CompiledRule, cart: Cart, eligible: readonly n
     case 'multi_buy': {
       let groups = Math.floor(units(cart, eligible) / rule.quantity)
       if (rule.maxApplications !== null) groups = Math.min(groups, rule.maxApplications)
+      // Sets are made from the dearest units first, and each set is priced on its own: a set that already costs
+      // less than the set price is left alone rather than eating into the saving of another.
       const picked = [...pickUnits(eligible, cart, left, groups * rule.quantity, true)]
-      const values = picked.map(([i, n]) => unitsValue(left[i], cart.lines[i].quantity, n))
-      const value = values.reduce((a, b) => a + b, 0n)
-      const off = value - rule.price * BigInt(groups)
-      if (off > 0n) {
-        const shares = allocate(off, values)
-        picked.forEach(([i], n) => {
-          perLine[i] = shares[n]
+      const taken = new Map<number, number>()
+      let cursor = 0
+      for (let g = 0; g < groups; g++) {
+        const parts: { i: number; value: bigint }[] = []
+        let need = rule.quantity
+        while (need > 0) {
+          const [i, n] = picked[cursor]
+          const done = taken.get(i) ?? 0
+          const take = Math.min(need, n - done)
+          const q = cart.lines[i].quantity
+          parts.push({ i, value: unitsValue(left[i], q, done + take) - unitsValue(left[i], q, done) })
+          taken.set(i, done + take)
+          need -= take
+          if (done + take === n) cursor++
+        }
+        const value = parts.reduce((a, p) => a + p.value, 0n)
+        const off = value - rule.price
+        if (off <= 0n) continue
+        allocate(
+          off,
+          parts.map((p) => p.value),
+        ).forEach((share, n) => {
+          perLine[parts[n].i] += share
         })
       }
       break
