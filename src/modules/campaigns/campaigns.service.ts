@@ -405,7 +405,10 @@ export function createCampaignsService(deps: CampaignsDeps) {
             discount: toMajor(c.discount, order.currency),
           }),
         )
-      await Promise.all([claimed, ...events])
+      // Sent together (one round trip); a refused claim aborts the events too, so its error is the one to answer.
+      for (const e of events) e.catch(() => {})
+      await claimed
+      await Promise.all(events)
     },
 
     /** In a voiding order's transaction: its campaign uses are given back, once. */

@@ -160,10 +160,17 @@ export function createOrdersService(deps: OrdersDeps) {
         { id: orderId, customerId: input.customer_id ?? null, currency: priced.currency, total: priced.totals.total },
         priced.campaigns.applications,
       )
+      claimed.catch(() => {})
       const stock = sale ? sale() : deps.inventory.applyChanges(ctx, changes)
       if (sale && commitNow) commitNow()
-      const [{ row, lines }] = await Promise.all([inserted, stock, claimed])
-      return toOrder(row, lines)
+      try {
+        const [{ row, lines }] = await Promise.all([inserted, stock, claimed])
+        return toOrder(row, lines)
+      } catch (error) {
+        // A refused claim aborts the transaction, so the statements after it fail too: the claim's error is the cause.
+        await claimed
+        throw error
+      }
     })
   }
 
