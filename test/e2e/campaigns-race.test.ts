@@ -17,7 +17,11 @@ describe('campaign limits under concurrency', () => {
   after(() => app.close())
 
   const order = (extra: object = {}) =>
-    shop.api.post('/api/v1/orders', { location_id: shop.locationId, lines: [{ product_id: item, quantity: 1 }], ...extra })
+    shop.api.post('/api/v1/orders', {
+      location_id: shop.locationId,
+      lines: [{ product_id: item, quantity: 1 }],
+      ...extra,
+    })
 
   async function campaign(body: object) {
     const res = await shop.api.post('/api/v1/campaigns', { status: 'scheduled', ...body })
@@ -46,17 +50,30 @@ describe('campaign limits under concurrency', () => {
   })
 
   it('discounts exactly as many orders as a usage limit allows, whatever runs at once', async () => {
-    const c = await campaign({ name: 'First five', rules: [{ type: 'percentage', percent: 50 }], usage_limit: 5, priority: 100 })
+    const c = await campaign({
+      name: 'First five',
+      rules: [{ type: 'percentage', percent: 50 }],
+      usage_limit: 5,
+      priority: 100,
+    })
     const results = await Promise.all(Array.from({ length: 20 }, () => order()))
-    const discounted = results.filter((r) => r.status === 201 && r.body.data.discounts.some((d: any) => d.campaign_id === c.id))
+    const discounted = results.filter(
+      (r) => r.status === 201 && r.body.data.discounts.some((d: any) => d.campaign_id === c.id),
+    )
     assert.equal(discounted.length, 5)
-    for (const r of results.filter((x) => x.status !== 201)) assert.equal(r.body.code, 'CAMPAIGN_USAGE_LIMIT_REACHED', JSON.stringify(r.body))
+    for (const r of results.filter((x) => x.status !== 201))
+      assert.equal(r.body.code, 'CAMPAIGN_USAGE_LIMIT_REACHED', JSON.stringify(r.body))
     assert.equal((await shop.api.get(`/api/v1/campaigns/${c.id}`)).body.data.usage_count, 5)
     await shop.api.patch(`/api/v1/campaigns/${c.id}`, { status: 'ended' })
   })
 
   it('gives a use back exactly once when the same order is voided by several requests at once', async () => {
-    const c = await campaign({ name: 'Twice', rules: [{ type: 'fixed_amount', amount: 1 }], requires_voucher: true, usage_limit: 10 })
+    const c = await campaign({
+      name: 'Twice',
+      rules: [{ type: 'fixed_amount', amount: 1 }],
+      requires_voucher: true,
+      usage_limit: 10,
+    })
     await shop.api.post(`/api/v1/campaigns/${c.id}/vouchers`, { code: 'TWICE', max_uses: 2 })
     const a = await order({ voucher_codes: ['TWICE'] })
     const b = await order({ voucher_codes: ['TWICE'] })

@@ -41,14 +41,23 @@ describe('campaigns', () => {
     assert.ok(list.body.data.some((c: any) => c.id === made.id))
     const patched = await shop.api.patch(
       `/api/v1/campaigns/${made.id}`,
-      { rules: [{ ...made.rules[0], percent: 15 }, { type: 'fixed_amount', amount: 1 }] },
+      {
+        rules: [
+          { ...made.rules[0], percent: 15 },
+          { type: 'fixed_amount', amount: 1 },
+        ],
+      },
       { 'if-match': String(made.version) },
     )
     assert.equal(patched.status, 200, JSON.stringify(patched.body))
     assert.equal(patched.body.data.rules[0].id, made.rules[0].id)
     assert.equal(patched.body.data.rules[0].percent, 15)
     assert.match(patched.body.data.rules[1].id, /^crl_/)
-    const stale = await shop.api.patch(`/api/v1/campaigns/${made.id}`, { name: 'x' }, { 'if-match': String(made.version) })
+    const stale = await shop.api.patch(
+      `/api/v1/campaigns/${made.id}`,
+      { name: 'x' },
+      { 'if-match': String(made.version) },
+    )
     assert.equal(stale.status, 409)
     assert.equal(stale.body.code, 'CONFLICT')
   })
@@ -141,8 +150,16 @@ describe('campaigns', () => {
       rules: [{ type: 'percentage', percent: 10, target: 'line' }],
       conditions: { product_ids: [cake] },
     })
-    await activate(s, { name: 'Big spender', rules: [{ type: 'fixed_amount', amount: 5 }], conditions: { min_spend: 50 } })
-    await activate(s, { name: 'Elsewhere', rules: [{ type: 'percentage', percent: 50 }], conditions: { location_ids: ['loc_nowhere'] } })
+    await activate(s, {
+      name: 'Big spender',
+      rules: [{ type: 'fixed_amount', amount: 5 }],
+      conditions: { min_spend: 50 },
+    })
+    await activate(s, {
+      name: 'Elsewhere',
+      rules: [{ type: 'percentage', percent: 50 }],
+      conditions: { location_ids: ['loc_nowhere'] },
+    })
     const body = {
       location_id: s.locationId,
       lines: [
@@ -222,7 +239,11 @@ describe('campaigns', () => {
   it('redeems a voucher once, refuses it used up (409), and gives the use back when the order is voided', async () => {
     const s = await openShop(app)
     const item = await s.product(20, { stock: 20 })
-    const c = await activate(s, { name: '10% voucher', rules: [{ type: 'percentage', percent: 10 }], requires_voucher: true })
+    const c = await activate(s, {
+      name: '10% voucher',
+      rules: [{ type: 'percentage', percent: 10 }],
+      requires_voucher: true,
+    })
     const vouchers = await s.api.post(`/api/v1/campaigns/${c.id}/vouchers`, { code: 'WELCOME10' })
     assert.equal(vouchers.status, 201, JSON.stringify(vouchers.body))
     assert.equal(vouchers.body.data[0].max_uses, 1)
@@ -263,7 +284,10 @@ describe('campaigns', () => {
   it('generates voucher codes in bulk and keeps a per-customer limit', async () => {
     const s = await openShop(app)
     const item = await s.product(10, { stock: 20 })
-    const customer = await s.api.post('/api/v1/customers', { first_name: 'Ana', email: `ana-${Date.now()}@example.test` })
+    const customer = await s.api.post('/api/v1/customers', {
+      first_name: 'Ana',
+      email: `ana-${Date.now()}@example.test`,
+    })
     assert.equal(customer.status, 201, JSON.stringify(customer.body))
     const customerId = customer.body.data.id
     const c = await activate(s, {

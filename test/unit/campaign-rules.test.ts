@@ -209,7 +209,10 @@ describe('stacking and priority', () => {
   })
 
   it('stacks campaigns of one class, each on what the one before left', () => {
-    const r = applyCampaigns([tenPercent('a', { priority: 2 }), tenPercent('b', { priority: 1 })], cart([line('x', 1000n, 1)]))
+    const r = applyCampaigns(
+      [tenPercent('a', { priority: 2 }), tenPercent('b', { priority: 1 })],
+      cart([line('x', 1000n, 1)]),
+    )
     assert.deepEqual(
       r.applications.map((a) => a.amount),
       [100n, 90n],
@@ -364,7 +367,7 @@ describe('properties', () => {
       stacking: fc.constantFrom('exclusive' as const, 'stackable' as const),
       onlyA: fc.boolean(),
     })
-    .map((c, i) =>
+    .map((c) =>
       campaign(`c${c.priority}${c.rules.length}${c.onlyA}`, c.rules, {
         priority: c.priority,
         stacking: c.stacking,
@@ -374,30 +377,34 @@ describe('properties', () => {
 
   it('never makes a line or the order negative, and never takes off more than the lines are worth', () => {
     fc.assert(
-      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 6 }), fc.array(campaignArb, { maxLength: 4 }), (lines, cs) => {
-        const unique = [...new Map(cs.map((c, i) => [`${c.id}${i}`, { ...c, id: `${c.id}${i}` }])).values()]
-        const r = applyCampaigns(unique, cart(lines))
-        const off = perLine(r)
-        lines.forEach((l, i) => {
-          const worth = l.unitPrice * BigInt(l.quantity)
-          const taken = off[i] ?? 0n
-          assert.ok(taken >= 0n && taken <= worth, `line ${i}: ${taken} of ${worth}`)
-        })
-        for (const a of r.applications) {
-          assert.ok(a.perLine.every((v) => v >= 0n))
-          assert.equal(
-            a.amount,
-            a.perLine.reduce((x, y) => x + y, 0n),
+      fc.property(
+        fc.array(lineArb, { minLength: 1, maxLength: 6 }),
+        fc.array(campaignArb, { maxLength: 4 }),
+        (lines, cs) => {
+          const unique = [...new Map(cs.map((c, i) => [`${c.id}${i}`, { ...c, id: `${c.id}${i}` }])).values()]
+          const r = applyCampaigns(unique, cart(lines))
+          const off = perLine(r)
+          lines.forEach((l, i) => {
+            const worth = l.unitPrice * BigInt(l.quantity)
+            const taken = off[i] ?? 0n
+            assert.ok(taken >= 0n && taken <= worth, `line ${i}: ${taken} of ${worth}`)
+          })
+          for (const a of r.applications) {
+            assert.ok(a.perLine.every((v) => v >= 0n))
+            assert.equal(
+              a.amount,
+              a.perLine.reduce((x, y) => x + y, 0n),
+            )
+          }
+          const totals = computeTotals(
+            lines.map((l, i) => ({ ...l, taxRateE4: 150_000, campaignDiscount: off[i] ?? 0n })),
+            [],
+            false,
           )
-        }
-        const totals = computeTotals(
-          lines.map((l, i) => ({ ...l, taxRateE4: 150_000, campaignDiscount: off[i] ?? 0n })),
-          [],
-          false,
-        )
-        assert.ok(totals.total >= 0n)
-        assert.ok(totals.lines.every((t) => t.lineTotal >= 0n))
-      }),
+          assert.ok(totals.total >= 0n)
+          assert.ok(totals.lines.every((t) => t.lineTotal >= 0n))
+        },
+      ),
       { numRuns: 500 },
     )
   })

@@ -211,11 +211,13 @@ export async function claim(
   q: Queryable,
   o: { orderId: string; customerId: string | null; currency: string; orderTotal: bigint; claims: readonly Claim[] },
 ): Promise<void> {
-  await q.prepared(
-    'campaign_claim',
-    'SELECT campaign_claim($1, $2, $3, $4, $5::jsonb)',
-    [o.orderId, o.customerId, o.currency, o.orderTotal.toString(), JSON.stringify(o.claims)],
-  )
+  await q.prepared('campaign_claim', 'SELECT campaign_claim($1, $2, $3, $4, $5::jsonb)', [
+    o.orderId,
+    o.customerId,
+    o.currency,
+    o.orderTotal.toString(),
+    JSON.stringify(o.claims),
+  ])
 }
 
 /** A refused claim: the limit's error code and the campaign, or null for any other error. */

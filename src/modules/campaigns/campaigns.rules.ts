@@ -142,9 +142,7 @@ function withinHours(hours: { from: number; to: number }, minutes: number): bool
 
 function isEligible(c: CompiledConditions, line: CartLine): boolean {
   if (!c.productIds && !c.categoryIds) return true
-  return Boolean(
-    c.productIds?.has(line.productId) || (line.categoryId !== null && c.categoryIds?.has(line.categoryId)),
-  )
+  return Boolean(c.productIds?.has(line.productId) || (line.categoryId !== null && c.categoryIds?.has(line.categoryId)))
 }
 
 /** Why a live campaign cannot apply to this cart before any arithmetic, or null. */
@@ -175,7 +173,8 @@ function refusal(c: CampaignDef, cart: Cart, eligible: readonly number[]): Omit<
       return { code: 'customer_tag', reason: `only for customers tagged ${k.tags.join(' or ')}` }
     }
   }
-  if (c.usageLimit !== null && c.usageCount >= c.usageLimit) return { code: 'usage_limit', reason: 'usage limit reached' }
+  if (c.usageLimit !== null && c.usageCount >= c.usageLimit)
+    return { code: 'usage_limit', reason: 'usage limit reached' }
   if (c.perCustomerLimit !== null && (cart.customer?.uses.get(c.id) ?? 0) >= c.perCustomerLimit) {
     return { code: 'customer_limit', reason: `already used ${c.perCustomerLimit} time(s) by this customer` }
   }
@@ -274,7 +273,8 @@ export function ruleAmounts(rule: CompiledRule, cart: Cart, eligible: readonly n
             .map((l, i) => ({ l, i }))
             .filter(
               ({ l }) =>
-                rule.getProductIds?.has(l.productId) || (l.categoryId !== null && rule.getCategoryIds?.has(l.categoryId)),
+                rule.getProductIds?.has(l.productId) ||
+                (l.categoryId !== null && rule.getCategoryIds?.has(l.categoryId)),
             )
             .map(({ i }) => i)
         : [...eligible]
@@ -370,7 +370,10 @@ export function applyCampaigns(
       skip(refused)
       continue
     }
-    if (lead && (lead.stacking === 'exclusive' || c.stacking === 'exclusive' || lead.stackingClass !== c.stackingClass)) {
+    if (
+      lead &&
+      (lead.stacking === 'exclusive' || c.stacking === 'exclusive' || lead.stackingClass !== c.stackingClass)
+    ) {
       skip({ code: 'not_stackable', reason: `does not combine with ${lead.name}` })
       continue
     }

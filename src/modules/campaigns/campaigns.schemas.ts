@@ -175,9 +175,7 @@ export type UpdateCampaignBody = Static<typeof UpdateCampaignBody>
 export const CampaignListQuery = Type.Object(
   {
     ...PageQuery,
-    status: Type.Optional(
-      Type.Union(['draft', 'scheduled', 'active', 'paused', 'ended'].map((s) => Type.Literal(s))),
-    ),
+    status: Type.Optional(Type.Union(['draft', 'scheduled', 'active', 'paused', 'ended'].map((s) => Type.Literal(s)))),
   },
   { additionalProperties: false },
 )

@@ -104,7 +104,8 @@ function withRuleIds(rules: readonly RuleInput[], current: readonly StoredRule[]
   return rules.map((r) => ({ ...r, id: r.id && known.has(r.id) ? r.id : newId('crl') }))
 }
 
-const date = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : new Date(value))
+const date = (value: string | null | undefined) =>
+  value === undefined ? undefined : value === null ? null : new Date(value)
 
 export function createCampaignsService(deps: CampaignsDeps) {
   const clock = deps.clock ?? (() => new Date())
@@ -161,7 +162,11 @@ export function createCampaignsService(deps: CampaignsDeps) {
     async list(ctx: RequestContext, query: CampaignListQuery): Promise<Page<Campaign>> {
       const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
       const rows = await ctx.db.read((q) =>
-        repo.listCampaigns(q, ctx.orgId, { afterId: afterId ?? null, status: query.status ?? null, limit: query.limit + 1 }),
+        repo.listCampaigns(q, ctx.orgId, {
+          afterId: afterId ?? null,
+          status: query.status ?? null,
+          limit: query.limit + 1,
+        }),
       )
       return toPage(rows, query.limit, (r) => [r.id], toCampaign)
     },
@@ -304,7 +309,11 @@ export function createCampaignsService(deps: CampaignsDeps) {
 
     /** For loyalty and automations: one single-use voucher of a campaign for one customer. */
     async issueVoucher(ctx: RequestContext, campaignId: string, customerId: string) {
-      const [voucher] = await service.createVouchers(ctx, campaignId, { count: 1, max_uses: 1, customer_id: customerId })
+      const [voucher] = await service.createVouchers(ctx, campaignId, {
+        count: 1,
+        max_uses: 1,
+        customer_id: customerId,
+      })
       return voucher
     },
 
@@ -327,7 +336,13 @@ export function createCampaignsService(deps: CampaignsDeps) {
       const customerId = input.customerId
       const [vouchers, usage, customer] = await Promise.all([
         input.voucherCodes.length
-          ? ctx.db.read((q) => repo.vouchersByCode(q, ctx.orgId, input.voucherCodes.map((c) => c.toUpperCase())))
+          ? ctx.db.read((q) =>
+              repo.vouchersByCode(
+                q,
+                ctx.orgId,
+                input.voucherCodes.map((c) => c.toUpperCase()),
+              ),
+            )
           : [],
         limited.length ? ctx.db.read((q) => repo.usageCounts(q, ctx.orgId, limited)) : [],
         customerId && needsCustomer
@@ -386,12 +401,20 @@ export function createCampaignsService(deps: CampaignsDeps) {
         discount: c.discount.toString(),
       }))
       const claimed = repo
-        .claim(q, { orderId: order.id, customerId: order.customerId, currency: order.currency, orderTotal: order.total, claims })
+        .claim(q, {
+          orderId: order.id,
+          customerId: order.customerId,
+          currency: order.currency,
+          orderTotal: order.total,
+          claims,
+        })
         .catch((error) => {
           const refused = repo.claimRefusal(error)
           if (!refused) throw error
           const make = claimErrors[refused.code]
-          throw make ? make(`${refusalText[refused.code] ?? 'a campaign limit was reached'}; calculate the order again`) : error
+          throw make
+            ? make(`${refusalText[refused.code] ?? 'a campaign limit was reached'}; calculate the order again`)
+            : error
         })
       const events = [...byCampaign]
         .filter(([, c]) => c.voucher)
@@ -435,8 +458,10 @@ export function createCampaignsService(deps: CampaignsDeps) {
       const row = byKey.get(code.toUpperCase())
       const field = `voucher_codes.${i}`
       if (!row) throw invalid(field, 'is not a voucher of this org', 'unknown_voucher')
-      if (!liveIds.has(row.campaign_id)) throw invalid(field, 'belongs to a campaign that is not active', 'voucher_inactive')
-      if (seen.has(row.campaign_id)) throw invalid(field, 'is a second voucher of the same campaign', 'duplicate_voucher')
+      if (!liveIds.has(row.campaign_id))
+        throw invalid(field, 'belongs to a campaign that is not active', 'voucher_inactive')
+      if (seen.has(row.campaign_id))
+        throw invalid(field, 'is a second voucher of the same campaign', 'duplicate_voucher')
       seen.add(row.campaign_id)
       return {
         id: row.id,

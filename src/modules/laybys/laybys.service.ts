@@ -6,6 +6,7 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
+import { e4ToPercent } from '../../platform/money/percent.ts'
 import type { OrdersService, PricedOrder } from '../orders/index.ts'
 import { priceOrder, refuseUsedUpVouchers } from '../orders/index.ts'
 import type {
@@ -16,11 +17,10 @@ import type {
   PricingPort,
   TaxPort,
 } from '../orders/ports.ts'
-import { e4ToPercent } from '../../platform/money/percent.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
-import type { CreateLaybyBody } from './laybys.schemas.ts'
 import * as repo from './laybys.repo.ts'
+import type { CreateLaybyBody } from './laybys.schemas.ts'
 
 type Tender = Omit<CreatePaymentInput, 'capture'>
 

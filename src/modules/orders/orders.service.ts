@@ -9,6 +9,7 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './orders.repo.ts'
+import type { CreateOrderBody } from './orders.schemas.ts'
 import { type Order, toOrder } from './orders.views.ts'
 import type {
   CampaignsPort,
@@ -19,7 +20,6 @@ import type {
   PricingPort,
   TaxPort,
 } from './ports.ts'
-import { CreateOrderBody } from './orders.schemas.ts'
 import { type PricedOrder, priceOrder, refuseUsedUpVouchers, storedDiscounts, toCalculation } from './pricing.ts'
 
 export type CreateOrderInput = Static<typeof CreateOrderBody>

@@ -1,6 +1,6 @@
 import { toMajor } from '../../platform/money/money.ts'
-import type { HistoryRow, LineRow, OrderRow, RefundRow } from './orders.repo.ts'
 import { e4ToPercent } from '../../platform/money/percent.ts'
+import type { HistoryRow, LineRow, OrderRow, RefundRow } from './orders.repo.ts'
 
 /**
  * A stored order discount: one the till asked for (what it asked and what it came to), or one campaign rule that
@@ -35,7 +35,13 @@ export function discountView(d: StoredDiscount, currency: string) {
     : { type: d.type, value: d.value, reason: d.reason, amount }
 }
 
-export function lineDiscountView(campaignId: string, ruleId: string, name: string, amount: bigint | string, currency: string) {
+export function lineDiscountView(
+  campaignId: string,
+  ruleId: string,
+  name: string,
+  amount: bigint | string,
+  currency: string,
+) {
   return { campaign_id: campaignId, rule_id: ruleId, name, amount: toMajor(amount, currency) }
 }
 

@@ -1,11 +1,11 @@
 import { invalid } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
+import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
+import type { CampaignPricing } from '../campaigns/index.ts'
 import { OrderErrors } from './orders.errors.ts'
 import { discountView, lineDiscountView, type StoredDiscount } from './orders.views.ts'
-import type { CampaignPricing } from '../campaigns/index.ts'
 import type { CampaignsPort, OrgSettingsPort, PricingPort, QuotedLine, TaxPort } from './ports.ts'
-import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
 import { computeTotals, type OrderDiscount, type OrderTotals } from './totals.ts'
 
 export interface LineInput {

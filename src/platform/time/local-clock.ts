@@ -19,6 +19,10 @@ const ISO_DAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 
 
 /** The wall clock of an IANA time zone at `at`: ISO day of the week (1 = Monday) and minutes after midnight. */
 export function localClock(at: Date, timeZone: string): { isoDay: number; minutes: number } {
-  const parts = Object.fromEntries(formatterOf(timeZone).formatToParts(at).map((p) => [p.type, p.value]))
+  const parts = Object.fromEntries(
+    formatterOf(timeZone)
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  )
   return { isoDay: ISO_DAYS[parts.weekday], minutes: Number(parts.hour) * 60 + Number(parts.minute) }
 }
