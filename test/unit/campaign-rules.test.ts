@@ -51,7 +51,7 @@ const line = (productId: string, unitPrice: bigint, quantity: number, categoryId
   quantity,
 })
 
-function cart(lines: CartLine[], extra: Partial<Cart> = {}): Cart {
+function cart(lines: readonly CartLine[], extra: Partial<Cart> = {}): Cart {
   return {
     currency: 'EUR',
     lines,
