@@ -21,7 +21,7 @@ export interface Sample {
 const TICKS_PER_SECOND = 100
 
 /** User plus system CPU time of a process in microseconds, from /proc (Linux); undefined elsewhere. */
-function cpuTimeUs(pid: number | undefined): number | undefined {
+export function cpuTimeUs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
@@ -55,7 +55,7 @@ async function once(load: Load, durationS: number, serverPid?: number): Promise<
   return { reqPerSec: result.requests.average, p99Ms: result.latency.p99, cpuUsPerReq }
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2

@@ -1,33 +1,14 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { CONNECTIONS } from '../lib/measure.ts'
+import { CONNECTIONS, cpuTimeUs, median } from '../lib/measure.ts'
 import type { BenchRow, BenchTarget } from '../lib/types.ts'
 
 const run = promisify(execFile)
 const PRODUCTS = 60
-
-/** User plus system CPU time of the server process in microseconds (Linux /proc; 100 ticks per second). */
-function cpuTimeUs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * 10_000
-  } catch {
-    return undefined
-  }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-}
 
 /**
  * pgbench's TPC-B-like workload on the same server, the yardstick for what the machine's PostgreSQL does with

@@ -311,6 +311,38 @@ describe('campaigns', () => {
     assert.equal(why.body.data.campaigns.not_applied[0].code, 'customer_limit')
   })
 
+  it('limits a campaign to customers with a tag, set through the customers API', async () => {
+    const s = await openShop(app)
+    const item = await s.product(10, { stock: 5 })
+    const vip = await s.api.post('/api/v1/customers', {
+      first_name: 'Vi',
+      email: `vi-${Date.now()}@example.test`,
+      tags: ['VIP', 'staff'],
+    })
+    assert.deepEqual(vip.body.data?.tags, ['VIP', 'staff'], JSON.stringify(vip.body))
+    const plain = await s.api.post('/api/v1/customers', { first_name: 'Pl', email: `pl-${Date.now()}@example.test` })
+    await activate(s, {
+      name: 'VIP night',
+      rules: [{ type: 'percentage', percent: 20 }],
+      conditions: { customer_tags: ['vip'] },
+    })
+    const price = async (customerId: string) =>
+      (
+        await s.api.post('/api/v1/orders/calculate', {
+          location_id: s.locationId,
+          customer_id: customerId,
+          lines: [{ product_id: item, quantity: 1 }],
+        })
+      ).body.data
+    assert.equal((await price(vip.body.data.id)).total, 8)
+    const other = await price(plain.body.data.id)
+    assert.equal(other.total, 10)
+    assert.equal(other.campaigns.not_applied[0].reason, 'only for customers tagged vip')
+    const untagged = await s.api.patch(`/api/v1/customers/${vip.body.data.id}`, { tags: [] })
+    assert.equal(untagged.status, 200, JSON.stringify(untagged.body))
+    assert.equal((await price(vip.body.data.id)).total, 10)
+  })
+
   it('refunds of a discounted order give back exactly what was paid', async () => {
     const s = await openShop(app)
     const a = await s.product(3.33, { stock: 50 })

@@ -29,6 +29,7 @@ export interface CustomerWrite {
   birthday?: string | null
   loyaltyMemberId?: string | null
   note?: string
+  tags?: string[]
 }
 
 // birthday leaves as a plain YYYY-MM-DD text, never a timezone-shifted Date.
@@ -100,8 +101,8 @@ export async function insertCustomer(
   w: CustomerWrite,
 ): Promise<CustomerRow | undefined> {
   const result = await q.query<CustomerRow>(
-    `INSERT INTO customers (id, org_id, first_name, last_name, email, email_key, phone, phone_key, preferences, birthday, loyalty_member_id, note)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    `INSERT INTO customers (id, org_id, first_name, last_name, email, email_key, phone, phone_key, preferences, birthday, loyalty_member_id, note, tags)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
      ON CONFLICT DO NOTHING RETURNING ${columns}`,
     [
       id,
@@ -116,6 +117,7 @@ export async function insertCustomer(
       w.birthday ?? null,
       w.loyaltyMemberId ?? null,
       w.note ?? '',
+      w.tags ?? [],
     ],
   )
   return result.rows[0]
@@ -145,6 +147,7 @@ export async function updateCustomer(
       birthday: w.birthday,
       loyalty_member_id: w.loyaltyMemberId,
       note: w.note,
+      tags: w.tags,
     },
     expectedVersion,
   )

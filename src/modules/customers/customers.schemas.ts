@@ -15,7 +15,7 @@ export const CustomerSchema = Type.Object(
     birthday: Nullable(Type.String()),
     loyalty_member_id: Nullable(Type.String()),
     note: Type.String(),
-    tags: Type.Array(Type.String(), { description: 'set by automations (tag a customer)' }),
+    tags: Type.Array(Type.String(), { description: 'set by the API or by automations (tag a customer)' }),
     version: Version,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -53,6 +53,11 @@ const fields = {
   birthday: Nullable(Birthday),
   loyalty_member_id: Nullable(Type.String({ minLength: 1, maxLength: 100 })),
   note: Type.String({ maxLength: 2000 }),
+  tags: Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
+    maxItems: 50,
+    uniqueItems: true,
+    description: 'replaced whole; campaigns can be limited to customers with a tag',
+  }),
 }
 
 export const UpsertCustomerBody = Type.Object(
@@ -65,6 +70,7 @@ export const UpsertCustomerBody = Type.Object(
     birthday: Type.Optional(fields.birthday),
     loyalty_member_id: Type.Optional(fields.loyalty_member_id),
     note: Type.Optional(fields.note),
+    tags: Type.Optional(fields.tags),
   },
   { additionalProperties: false },
 )

@@ -20,6 +20,7 @@ export interface CustomerInput {
   birthday?: string | null
   loyalty_member_id?: string | null
   note?: string
+  tags?: string[]
 }
 
 /** What the orders module tells about a customer's purchases (customers never read order tables). */
@@ -75,6 +76,7 @@ function toWrite(input: CustomerInput): repo.CustomerWrite {
     birthday: input.birthday,
     loyaltyMemberId: input.loyalty_member_id,
     note: input.note,
+    tags: input.tags,
   }
 }
 
