@@ -2,12 +2,12 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import fc from 'fast-check'
 import {
-  allocateRefund,
   computeTotals,
   discountAmounts,
   lineRefundAmount,
   type OrderDiscount,
 } from '../../src/modules/orders/totals.ts'
+import { allocateRefund } from '../../src/platform/money/money.ts'
 import { e4ToPercent, PERCENT_E4, percentToE4 } from '../../src/platform/money/percent.ts'
 
 const line = fc.record({

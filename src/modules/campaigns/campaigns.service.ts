@@ -332,26 +332,16 @@ export function createCampaignsService(deps: CampaignsDeps) {
       }
       const live = defs.filter((d) => statusAt(d, at) === 'active')
       const limited = live.filter((d) => d.usageLimit !== null).map((d) => d.id)
-      const needsCustomer = live.some((d) => d.conditions.tiers || d.conditions.tags || d.perCustomerLimit !== null)
       const customerId = input.customerId
-      const [vouchers, usage, customer] = await Promise.all([
+      const needs = (test: (d: CampaignDef) => unknown) => customerId !== null && live.some(test)
+      const [vouchers, usage, tags, tier, uses] = await Promise.all([
         input.voucherCodes.length
-          ? ctx.db.read((q) =>
-              repo.vouchersByCode(
-                q,
-                ctx.orgId,
-                input.voucherCodes.map((c) => c.toUpperCase()),
-              ),
-            )
+          ? ctx.db.read((q) => repo.vouchersByCode(q, ctx.orgId, input.voucherCodes.map((c) => c.toUpperCase())))
           : [],
         limited.length ? ctx.db.read((q) => repo.usageCounts(q, ctx.orgId, limited)) : [],
-        customerId && needsCustomer
-          ? Promise.all([
-              deps.customers.tagsOf(ctx, customerId),
-              deps.tiers?.tierOf(ctx, customerId) ?? null,
-              ctx.db.read((q) => repo.customerUses(q, ctx.orgId, customerId)),
-            ])
-          : null,
+        needs((d) => d.conditions.tags) ? deps.customers.tagsOf(ctx, customerId!) : [],
+        needs((d) => d.conditions.tiers) ? (deps.tiers?.tierOf(ctx, customerId!) ?? null) : null,
+        needs((d) => d.perCustomerLimit !== null) ? ctx.db.read((q) => repo.customerUses(q, ctx.orgId, customerId!)) : [],
       ])
       const presented = presentVouchers(input.voucherCodes, vouchers, live)
       const counts = new Map(usage.map((u) => [u.id, u.usage_count]))
@@ -366,12 +356,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
           customer:
             customerId === null
               ? null
-              : {
-                  id: customerId,
-                  tags: customer?.[0] ?? [],
-                  tier: customer?.[1] ?? null,
-                  uses: new Map(customer?.[2].map((u) => [u.campaign_id, u.uses]) ?? []),
-                },
+              : { id: customerId, tags, tier, uses: new Map(uses.map((u) => [u.campaign_id, u.uses])) },
           vouchers: new Map(presented.map((v) => [v.campaignId, v])),
         })
         return { applications, skipped, presented }

@@ -68,12 +68,14 @@ export async function customerById(
   return result.rows[0]
 }
 
-export async function customerExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  const result = await q.prepared('customer_exists', 'SELECT 1 FROM customers WHERE org_id = $1 AND id = $2', [
-    orgId,
-    id,
-  ])
-  return (result.rowCount ?? 0) > 0
+/** A customer's tags, or null when the customer is not one of the org's (an existence check in passing). */
+export async function customerTags(q: Queryable, orgId: string, id: string): Promise<string[] | null> {
+  const result = await q.prepared<{ tags: string[] }>(
+    'customer_tags',
+    'SELECT tags FROM customers WHERE org_id = $1 AND id = $2',
+    [orgId, id],
+  )
+  return result.rows[0]?.tags ?? null
 }
 
 /** The customer an upsert matches: by e-mail first, then by phone. Locked for the update that follows. */

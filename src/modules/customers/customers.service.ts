@@ -90,6 +90,16 @@ const taken = (error: unknown): never => {
 }
 
 export function createCustomersService(orgs: OrgsService, orders: () => CustomerOrdersPort) {
+  // Pricing an order asks about its customer twice (does it exist, which tags has it): one read per request.
+  const tagsByRequest = new WeakMap<RequestContext, Map<string, Promise<string[] | null>>>()
+  const tagsOrNull = (ctx: RequestContext, id: string) => {
+    let seen = tagsByRequest.get(ctx)
+    if (!seen) tagsByRequest.set(ctx, (seen = new Map()))
+    let tags = seen.get(id)
+    if (!tags) seen.set(id, (tags = ctx.db.read((q) => repo.customerTags(q, ctx.orgId, id))))
+    return tags
+  }
+
   return {
     async list(ctx: RequestContext, query: { limit: number; cursor?: string; q?: string }): Promise<Page<Customer>> {
       const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
@@ -207,14 +217,12 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
 
     /** For campaigns' conditions: the customer's tags (none for a customer of another org). */
     async tagsOf(ctx: RequestContext, id: string): Promise<string[]> {
-      const row = await ctx.db.read((q) => repo.customerById(q, ctx.orgId, id))
-      return row?.tags ?? []
+      return (await tagsOrNull(ctx, id)) ?? []
     },
 
     /** For other modules: a 422 naming `field` unless the customer is one of this org's. */
     async assertExists(ctx: RequestContext, id: string, field: string): Promise<void> {
-      const exists = await ctx.db.read((q) => repo.customerExists(q, ctx.orgId, id))
-      if (!exists) throw invalid(field, 'does not name a customer of this org', 'not_found')
+      if ((await tagsOrNull(ctx, id)) === null) throw invalid(field, 'does not name a customer of this org', 'not_found')
     },
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
-import { PaymentSchema } from '../payments/payments.schemas.ts'
+import { PaymentSchema } from '../payments/index.ts'
 import {
   CancelLaybyBody,
   CompleteLaybyBody,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
-import { DiscountInput, OrderLineInput } from '../orders/orders.schemas.ts'
+import { DiscountInput, OrderLineInput } from '../orders/index.ts'
 import { TenderFields } from '../payments/index.ts'
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })

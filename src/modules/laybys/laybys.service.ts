@@ -16,7 +16,7 @@ import type {
   LocationsPort,
   PricingPort,
   TaxPort,
-} from '../orders/ports.ts'
+} from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
 import * as repo from './laybys.repo.ts'

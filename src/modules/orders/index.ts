@@ -1,8 +1,17 @@
 /** Orders: pricing and totals, status moves, refunds. */
 export { orderRoutes } from './orders.routes.ts'
-export { OrderSchema } from './orders.schemas.ts'
+export { DiscountInput, OrderLineInput, OrderSchema } from './orders.schemas.ts'
 export { type CreateOrderInput, createOrdersService, type OrdersService, type PayableOrder } from './orders.service.ts'
 export type { Order } from './orders.views.ts'
-export type { OrderPaymentsPort, RefundPart } from './ports.ts'
+export type {
+  CampaignsPort,
+  CustomersPort,
+  InventoryPort,
+  LocationsPort,
+  OrderPaymentsPort,
+  PricingPort,
+  RefundPart,
+  TaxPort,
+} from './ports.ts'
 export { type PricedOrder, priceOrder, refuseUsedUpVouchers, toCalculation } from './pricing.ts'
 export { createRefundsService, type RefundsService } from './refunds.service.ts'

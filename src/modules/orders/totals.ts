@@ -117,20 +117,3 @@ export function lineRefundAmount(
   const share = (units: number) => divRoundHalfUp(lineTotal * BigInt(units), q)
   return share(alreadyRefunded + quantity) - share(alreadyRefunded)
 }
-
-/** Splits a refund over captured payments, newest first, never more than each has left to refund. */
-export function allocateRefund(
-  amount: bigint,
-  refundable: readonly { id: string; left: bigint }[],
-): { id: string; amount: bigint }[] {
-  const parts: { id: string; amount: bigint }[] = []
-  let rest = amount
-  for (const p of [...refundable].reverse()) {
-    if (rest === 0n) break
-    const take = p.left < rest ? p.left : rest
-    if (take > 0n) parts.push({ id: p.id, amount: take })
-    rest -= take
-  }
-  if (rest > 0n) throw new RangeError('refund exceeds what the payments can return')
-  return parts
-}
