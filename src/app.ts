@@ -16,6 +16,7 @@ import { inventoryRoutes } from './modules/inventory/index.ts'
 import { kdsRoutes } from './modules/kds/index.ts'
 import { laybyRoutes } from './modules/laybys/index.ts'
 import { locationRoutes } from './modules/locations/index.ts'
+import { loyaltyRoutes } from './modules/loyalty/index.ts'
 import { oauthRoutes, oauthWellKnownRoutes } from './modules/oauth/index.ts'
 import { orderRoutes } from './modules/orders/index.ts'
 import { partnerRoutes } from './modules/partners/index.ts'
@@ -121,13 +122,14 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
       await v1.register(webhooksRoutes, { webhooks: services.webhooks })
       await v1.register(oauthRoutes, { runtime, apps: services.oauth.apps, grants: services.oauth.grants })
       await v1.register(taxRoutes, { tax: services.tax })
-      await v1.register(customerRoutes, { customers: services.customers })
+      await v1.register(customerRoutes, { customers: services.customers, rewards: services.loyalty })
       await v1.register(orderRoutes, { orders: services.orders, refunds: services.refunds })
       await v1.register(paymentRoutes, { payments: services.payments })
       await v1.register(giftCardRoutes, { giftCards: services.giftCards })
       await v1.register(laybyRoutes, { laybys: services.laybys })
       await v1.register(automationRoutes, { automations: services.automations })
       await v1.register(campaignRoutes, { campaigns: services.campaigns })
+      await v1.register(loyaltyRoutes, { loyalty: services.loyalty })
     },
     { prefix: '/api/v1' },
   )

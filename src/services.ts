@@ -10,6 +10,7 @@ import { createInventoryService } from './modules/inventory/index.ts'
 import { createKdsService } from './modules/kds/index.ts'
 import { createLaybysService } from './modules/laybys/index.ts'
 import { createLocationsService } from './modules/locations/index.ts'
+import { createLoyaltyService } from './modules/loyalty/index.ts'
 import { createOAuthService } from './modules/oauth/index.ts'
 import { createOrdersService, createRefundsService } from './modules/orders/index.ts'
 import { createOrgsService } from './modules/orgs/index.ts'
@@ -39,7 +40,19 @@ export function createServices(runtime: Runtime) {
   const tax = createTaxService(orgs)
   const customers = createCustomersService(orgs, () => orders)
   const giftCards = createGiftCardsService(orgs, customers)
-  const campaigns = createCampaignsService({ orgs, locations, customers })
+  const loyalty = createLoyaltyService({
+    orgs,
+    customers,
+    catalog: {
+      async categoriesOf(ctx, productIds) {
+        const products = await catalog.products.byIds(ctx, productIds)
+        return new Map(products.map((p) => [p.id, p.category_id]))
+      },
+    },
+    orders: () => orders,
+    campaigns: () => campaigns,
+  })
+  const campaigns = createCampaignsService({ orgs, locations, customers, tiers: loyalty })
   const orders = createOrdersService({
     orgs,
     pricing: catalog.pricing,
@@ -48,6 +61,7 @@ export function createServices(runtime: Runtime) {
     locations,
     customers,
     campaigns,
+    loyalty: () => loyalty,
     payments: () => payments.orderPort,
   })
   const payments = createPaymentsService({
@@ -57,7 +71,12 @@ export function createServices(runtime: Runtime) {
     processor: new TestProcessor(),
     registers: () => registers,
   })
-  const refunds = createRefundsService({ orders, inventory, payments: () => payments.orderPort })
+  const refunds = createRefundsService({
+    orders,
+    inventory,
+    payments: () => payments.orderPort,
+    loyalty: () => loyalty,
+  })
   const laybys = createLaybysService({
     orgs,
     orders,
@@ -86,6 +105,7 @@ export function createServices(runtime: Runtime) {
     customers,
     giftCards,
     campaigns,
+    loyalty,
     orders,
     payments,
     refunds,

@@ -4,6 +4,7 @@ import type { Config } from './config.ts'
 import { startAutomationWorker } from './modules/automations/index.ts'
 import { startCampaignClock } from './modules/campaigns/index.ts'
 import { startEventRetention } from './modules/events/index.ts'
+import { startPointsExpiry } from './modules/loyalty/index.ts'
 import { startWebhookWorker } from './modules/webhooks/index.ts'
 import { openRuntime, type Runtime } from './platform/runtime.ts'
 import { createServices, type Services } from './services.ts'
@@ -14,7 +15,8 @@ export interface Workers {
 
 /**
  * Every background worker of the process: webhook delivery (relay from the outbox, attempts), event retention,
- * automations (DBOS Transact launches and shuts down with them) and the campaign clock (starts and ends).
+ * automations (DBOS Transact launches and shuts down with them), the campaign clock (starts and ends) and the
+ * expiry of loyalty points.
  */
 export function startWorkers(
   runtime: Runtime,
@@ -25,9 +27,16 @@ export function startWorkers(
   const retention = startEventRetention(runtime.database, log.child({ worker: 'event-retention' }))
   const automations = startAutomationWorker(runtime, services, { log: log.child({ worker: 'automations' }) })
   const campaignClock = startCampaignClock(runtime.database, services.campaigns, log.child({ worker: 'campaigns' }))
+  const pointsExpiry = startPointsExpiry(runtime.database, services.loyalty, log.child({ worker: 'loyalty' }))
   return {
     async stop() {
-      await Promise.all([webhooks.stop(), retention.stop(), automations.stop(), campaignClock.stop()])
+      await Promise.all([
+        webhooks.stop(),
+        retention.stop(),
+        automations.stop(),
+        campaignClock.stop(),
+        pointsExpiry.stop(),
+      ])
     },
   }
 }
@@ -41,7 +50,7 @@ export async function runWorker(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger
   const workers = startWorkers(runtime, log)
   process.stdout.write(
-    `OpenTill worker running (webhook delivery, event retention, automations, the campaign clock) on ${runtime.embeddedDir ? `the embedded PostgreSQL in ${runtime.embeddedDir}` : 'the PostgreSQL server'}\n`,
+    `OpenTill worker running (webhook delivery, event retention, automations, the campaign clock, points expiry) on ${runtime.embeddedDir ? `the embedded PostgreSQL in ${runtime.embeddedDir}` : 'the PostgreSQL server'}\n`,
   )
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)

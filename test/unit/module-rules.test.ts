@@ -54,7 +54,9 @@ describe('module rules (dependency-cruiser)', () => {
   })
 
   it('passes a module that enters another through its index', async () => {
-    const dir = tree({ 'src/modules/payments/index.ts': "import { total } from '../orders/index.ts'\nexport const t = total\n" })
+    const dir = tree({
+      'src/modules/payments/index.ts': "import { total } from '../orders/index.ts'\nexport const t = total\n",
+    })
     const { ok, output } = await check(dir)
     assert.ok(ok, output)
   })
@@ -63,12 +65,18 @@ describe('module rules (dependency-cruiser)', () => {
     [
       'module-entered-through-index',
       "a module reaching into another's files",
-      { 'src/modules/payments/index.ts': "import { total } from '../orders/orders.service.ts'\nexport const t = total\n" },
+      {
+        'src/modules/payments/index.ts':
+          "import { total } from '../orders/orders.service.ts'\nexport const t = total\n",
+      },
     ],
     [
       'platform-imports-no-module',
       'the platform importing a module',
-      { 'src/platform/money/rounding.ts': "import { total } from '../../modules/orders/index.ts'\nexport const t = total\n" },
+      {
+        'src/platform/money/rounding.ts':
+          "import { total } from '../../modules/orders/index.ts'\nexport const t = total\n",
+      },
     ],
     [
       'modules-import-no-app-or-entry',
@@ -88,7 +96,8 @@ describe('module rules (dependency-cruiser)', () => {
       'two modules importing each other',
       {
         'src/modules/orders/index.ts': "import { p } from '../payments/index.ts'\nexport const total = p\n",
-        'src/modules/payments/index.ts': "import { total } from '../orders/index.ts'\nexport const p = 1\nexport const t = total\n",
+        'src/modules/payments/index.ts':
+          "import { total } from '../orders/index.ts'\nexport const p = 1\nexport const t = total\n",
       },
     ],
   ]

@@ -1,5 +1,5 @@
 import { invalid } from '../../platform/errors/app-error.ts'
-import { toMinor } from '../../platform/money/money.ts'
+import { toMinor, toScaled } from '../../platform/money/money.ts'
 import { percentToE4 } from '../../platform/money/percent.ts'
 import type { CampaignDef, CompiledConditions, CompiledRule } from './campaigns.rules.ts'
 import type { Conditions, RuleInput } from './campaigns.schemas.ts'
@@ -60,6 +60,8 @@ export function compileRule(rule: RuleInput & { id: string }, currency: string, 
       }
     case 'free_item':
       return { id: rule.id, type: rule.type, productId: rule.product_id, quantity: rule.quantity ?? 1 }
+    case 'points_multiplier':
+      return { id: rule.id, type: rule.type, multiplierE4: toScaled(rule.multiplier, 4, `${field}.multiplier`) }
   }
 }
 

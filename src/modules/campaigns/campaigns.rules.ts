@@ -24,6 +24,8 @@ export type CompiledRule =
     }
   | { id: string; type: 'multi_buy'; quantity: number; price: bigint; maxApplications: number | null }
   | { id: string; type: 'free_item'; productId: string; quantity: number }
+  /** Takes nothing off: multiplies the loyalty points the order earns (× 10,000). */
+  | { id: string; type: 'points_multiplier'; multiplierE4: bigint }
 
 export interface CompiledConditions {
   productIds: ReadonlySet<string> | null
@@ -95,6 +97,8 @@ export interface Application {
   /** What the rule took off each line, by the cart's line index. */
   perLine: bigint[]
   amount: bigint
+  /** A points_multiplier rule's multiplier (× 10,000). */
+  pointsMultiplierE4?: bigint
 }
 
 export type SkipCode =
@@ -334,6 +338,8 @@ export function ruleAmounts(rule: CompiledRule, cart: Cart, eligible: readonly n
       for (const [i, n] of picked) perLine[i] = unitsValue(left[i], cart.lines[i].quantity, n)
       break
     }
+    case 'points_multiplier':
+      break
   }
   return perLine
 }
@@ -385,10 +391,10 @@ export function applyCampaigns(
         after[i] -= amount
       })
       const amount = perLine.reduce((a, b) => a + b, 0n)
-      if (amount > 0n) {
-        const voucher = cart.vouchers.get(c.id) ?? null
-        mine.push({ campaignId: c.id, name: c.name, ruleId: rule.id, ruleType: rule.type, voucher, perLine, amount })
-      }
+      const voucher = cart.vouchers.get(c.id) ?? null
+      const base = { campaignId: c.id, name: c.name, ruleId: rule.id, ruleType: rule.type, voucher, perLine, amount }
+      if (rule.type === 'points_multiplier') mine.push({ ...base, pointsMultiplierE4: rule.multiplierE4 })
+      else if (amount > 0n) mine.push(base)
     }
     if (mine.length === 0) {
       skip({ code: 'nothing_to_discount', reason: nothingReason(c.rules[0]) })

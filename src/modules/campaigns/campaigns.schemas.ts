@@ -49,7 +49,26 @@ export const FreeItemRule = Type.Object(
   { id: RuleId, type: Type.Literal('free_item'), product_id: Id, quantity: Type.Optional(Count) },
   { additionalProperties: false },
 )
-export const RuleInput = Type.Union([PercentageRule, FixedAmountRule, BuyXGetYRule, MultiBuyRule, FreeItemRule])
+export const PointsMultiplierRule = Type.Object(
+  {
+    id: RuleId,
+    type: Type.Literal('points_multiplier'),
+    multiplier: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 100,
+      description: 'multiplies the loyalty points the order earns (2 = double points), up to 4 decimals',
+    }),
+  },
+  { additionalProperties: false },
+)
+export const RuleInput = Type.Union([
+  PercentageRule,
+  FixedAmountRule,
+  BuyXGetYRule,
+  MultiBuyRule,
+  FreeItemRule,
+  PointsMultiplierRule,
+])
 export type RuleInput = Static<typeof RuleInput>
 
 const Hhmm = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM, 24-hour' })

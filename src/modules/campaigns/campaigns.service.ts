@@ -336,12 +336,20 @@ export function createCampaignsService(deps: CampaignsDeps) {
       const needs = (test: (d: CampaignDef) => unknown) => customerId !== null && live.some(test)
       const [vouchers, usage, tags, tier, uses] = await Promise.all([
         input.voucherCodes.length
-          ? ctx.db.read((q) => repo.vouchersByCode(q, ctx.orgId, input.voucherCodes.map((c) => c.toUpperCase())))
+          ? ctx.db.read((q) =>
+              repo.vouchersByCode(
+                q,
+                ctx.orgId,
+                input.voucherCodes.map((c) => c.toUpperCase()),
+              ),
+            )
           : [],
         limited.length ? ctx.db.read((q) => repo.usageCounts(q, ctx.orgId, limited)) : [],
         needs((d) => d.conditions.tags) ? deps.customers.tagsOf(ctx, customerId!) : [],
         needs((d) => d.conditions.tiers) ? (deps.tiers?.tierOf(ctx, customerId!) ?? null) : null,
-        needs((d) => d.perCustomerLimit !== null) ? ctx.db.read((q) => repo.customerUses(q, ctx.orgId, customerId!)) : [],
+        needs((d) => d.perCustomerLimit !== null)
+          ? ctx.db.read((q) => repo.customerUses(q, ctx.orgId, customerId!))
+          : [],
       ])
       const presented = presentVouchers(input.voucherCodes, vouchers, live)
       const counts = new Map(usage.map((u) => [u.id, u.usage_count]))

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { expectedVersion } from '../../platform/http/concurrency.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import {
   CustomerListQuery,
@@ -19,10 +20,18 @@ const Customer = Type.Ref('Customer')
 const REWARDS_DEPRECATED_AT = Date.UTC(2024, 6, 1) / 1000
 const REWARDS_SUNSET = 'Fri, 01 Oct 2027 00:00:00 GMT'
 
-export const customerRoutes: FastifyPluginAsyncTypebox<{ customers: CustomersService }> = async (
-  app,
-  { customers },
-) => {
+/** The loyalty facts the deprecated rewards endpoint shows (wired to loyalty in app.ts). */
+export interface RewardsSource {
+  summaryOf(
+    ctx: RequestContext,
+    customerId: string,
+  ): Promise<{ memberId: string; balance: number; tier: string | null } | null>
+}
+
+export const customerRoutes: FastifyPluginAsyncTypebox<{
+  customers: CustomersService
+  rewards: RewardsSource
+}> = async (app, { customers, rewards }) => {
   app.addSchema(CustomerSchema)
   app.addSchema(CustomerProfileSchema)
 
@@ -103,13 +112,20 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ customers: CustomersSer
     },
     async (request, reply) => {
       const customer = await customers.get(request.ctx, request.params.id)
+      const member = await rewards.summaryOf(request.ctx, customer.id)
       const successor = `/api/v1/loyalty/members/${encodeURIComponent(customer.id)}`
       // RFC 9745 Deprecation (a date as @epoch-seconds), RFC 8594 Sunset, and the successor as a Link.
       reply.header('deprecation', `@${REWARDS_DEPRECATED_AT}`)
       reply.header('sunset', REWARDS_SUNSET)
       reply.header('link', `<${successor}>; rel="successor-version"`)
       return {
-        data: { customer_id: customer.id, loyalty_member_id: customer.loyalty_member_id, member_url: successor },
+        data: {
+          customer_id: customer.id,
+          loyalty_member_id: member?.memberId ?? customer.loyalty_member_id,
+          points_balance: member?.balance ?? 0,
+          tier: member?.tier ?? null,
+          member_url: successor,
+        },
       }
     },
   )

@@ -91,5 +91,7 @@ export const CustomerListQuery = Type.Object(
 export const RewardsSchema = Type.Object({
   customer_id: Type.String(),
   loyalty_member_id: Nullable(Type.String()),
+  points_balance: Type.Integer({ description: 'loyalty points the customer can redeem (0 when not a member)' }),
+  tier: Nullable(Type.String()),
   member_url: Type.String({ description: 'the loyalty member lookup that replaces this endpoint' }),
 })

@@ -215,6 +215,11 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
       })
     },
 
+    /** For loyalty, in its transaction: the member id a customer got on joining. */
+    async setLoyaltyMemberId(ctx: RequestContext, id: string, memberId: string): Promise<void> {
+      await ctx.db.tx((q) => repo.setLoyaltyMemberId(q, ctx.orgId, id, memberId))
+    },
+
     /** For campaigns' conditions: the customer's tags (none for a customer of another org). */
     async tagsOf(ctx: RequestContext, id: string): Promise<string[]> {
       return (await tagsOrNull(ctx, id)) ?? []
@@ -222,7 +227,8 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
 
     /** For other modules: a 422 naming `field` unless the customer is one of this org's. */
     async assertExists(ctx: RequestContext, id: string, field: string): Promise<void> {
-      if ((await tagsOrNull(ctx, id)) === null) throw invalid(field, 'does not name a customer of this org', 'not_found')
+      if ((await tagsOrNull(ctx, id)) === null)
+        throw invalid(field, 'does not name a customer of this org', 'not_found')
     },
   }
 }

@@ -7,16 +7,17 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
 import { e4ToPercent } from '../../platform/money/percent.ts'
-import type { OrdersService, PricedOrder } from '../orders/index.ts'
-import { priceOrder, refuseUsedUpVouchers } from '../orders/index.ts'
 import type {
   CampaignsPort,
   CustomersPort,
   InventoryPort,
   LocationsPort,
+  OrdersService,
+  PricedOrder,
   PricingPort,
   TaxPort,
 } from '../orders/index.ts'
+import { priceOrder, refuseUsedUpVouchers } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
 import * as repo from './laybys.repo.ts'

@@ -315,6 +315,51 @@ export async function setStatus(q: Queryable, orgId: string, id: string, status:
   return result.rows[0]
 }
 
+export async function setLoyaltyPoints(q: Queryable, orgId: string, id: string, points: number): Promise<OrderRow> {
+  const result = await q.query<OrderRow>(
+    `UPDATE orders SET loyalty_points_earned = $3 WHERE org_id = $1 AND id = $2 RETURNING ${orderColumns}`,
+    [orgId, id, points],
+  )
+  return result.rows[0]
+}
+
+/** An open order's new totals after a discount was added (a loyalty reward): the order and each line. */
+export async function setTotals(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  o: { subtotal: bigint; discountTotal: bigint; taxTotal: bigint; total: bigint; discount: unknown },
+  lines: readonly { id: string; lineDiscount: bigint; lineTax: bigint; lineTotal: bigint }[],
+): Promise<OrderRow> {
+  await q.query(
+    `UPDATE order_lines l SET line_discount = t.discount, line_tax = t.tax, line_total = t.total
+     FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) AS t(id, discount, tax, total)
+     WHERE l.org_id = $1 AND l.id = t.id`,
+    [
+      orgId,
+      lines.map((l) => l.id),
+      lines.map((l) => l.lineDiscount.toString()),
+      lines.map((l) => l.lineTax.toString()),
+      lines.map((l) => l.lineTotal.toString()),
+    ],
+  )
+  const result = await q.query<OrderRow>(
+    `UPDATE orders SET subtotal = $3, discount_total = $4, tax_total = $5, total = $6, discount = $7,
+       version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 RETURNING ${orderColumns}`,
+    [
+      orgId,
+      id,
+      o.subtotal.toString(),
+      o.discountTotal.toString(),
+      o.taxTotal.toString(),
+      o.total.toString(),
+      JSON.stringify(o.discount),
+    ],
+  )
+  return result.rows[0]
+}
+
 export async function addCaptured(q: Queryable, orgId: string, id: string, amount: bigint): Promise<OrderRow> {
   const result = await q.prepared<OrderRow>(
     'order_add_captured',

@@ -91,6 +91,7 @@ const DiscountSchema = Type.Object({
   rule_id: Type.Optional(Type.String()),
   rule_type: Type.Optional(Type.String()),
   voucher_code: Type.Optional(Nullable(Type.String())),
+  points_multiplier: Type.Optional(Type.Number({ description: 'a points_multiplier rule: loyalty points × this' })),
 })
 
 export const RefundSchema = Type.Object(

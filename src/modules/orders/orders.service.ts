@@ -7,20 +7,30 @@ import { emitEvent, newEventId } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { currencyExponent } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './orders.repo.ts'
 import type { CreateOrderBody } from './orders.schemas.ts'
-import { type Order, toOrder } from './orders.views.ts'
+import { type Order, pointsMultiplierE4, type StoredDiscount, toOrder } from './orders.views.ts'
 import type {
   CampaignsPort,
   CustomersPort,
   InventoryPort,
   LocationsPort,
+  LoyaltyPort,
   OrderPaymentsPort,
   PricingPort,
   TaxPort,
 } from './ports.ts'
-import { type PricedOrder, priceOrder, refuseUsedUpVouchers, storedDiscounts, toCalculation } from './pricing.ts'
+import {
+  type PricedOrder,
+  parseDiscounts,
+  priceOrder,
+  refuseUsedUpVouchers,
+  storedDiscounts,
+  toCalculation,
+} from './pricing.ts'
+import { computeTotals } from './totals.ts'
 
 export type CreateOrderInput = Static<typeof CreateOrderBody>
 
@@ -42,6 +52,8 @@ export interface OrdersDeps {
   locations: LocationsPort
   customers: CustomersPort
   campaigns: CampaignsPort
+  /** Late-bound: loyalty redeems points against orders. */
+  loyalty: () => LoyaltyPort
   /** Late-bound: payments also depend on orders. */
   payments: () => OrderPaymentsPort
 }
@@ -113,6 +125,30 @@ export function createOrdersService(deps: OrdersDeps) {
       actor: actorOf(ctx),
     })
     return moved
+  }
+
+  /**
+   * The order just moved to completed: its customer's loyalty points accrue in the same transaction and the order
+   * row shows them (loyalty_points_earned), before order.completed is written.
+   */
+  async function completeWithPoints(
+    q: Queryable,
+    ctx: RequestContext,
+    row: repo.OrderRow,
+    lines: repo.LineRow[],
+  ): Promise<repo.OrderRow> {
+    const points = await deps.loyalty().accrueForOrder(q, ctx, {
+      id: row.id,
+      customerId: row.customer_id,
+      currency: row.currency,
+      lines: lines.map((l) => ({
+        productId: l.product_id,
+        // What was paid for the line net of tax, whether prices include it or not.
+        spent: BigInt(l.line_total) - BigInt(l.line_tax),
+      })),
+      pointsMultiplierE4: pointsMultiplierE4(row.discount),
+    })
+    return points > 0 ? repo.setLoyaltyPoints(q, ctx.orgId, row.id, points) : row
   }
 
   async function validateRefs(ctx: RequestContext, input: { location_id: string; customer_id?: string | null }) {
@@ -287,7 +323,12 @@ export function createOrdersService(deps: OrdersDeps) {
           if (BigInt(row.captured_total) - BigInt(row.refunded_total) < BigInt(row.total)) {
             throw conflict('the order is not fully paid: capture its balance first')
           }
-          const moved = await moveStatus(q, ctx, row, 'completed', input.reason ?? '')
+          const moved = await completeWithPoints(
+            q,
+            ctx,
+            await moveStatus(q, ctx, row, 'completed', input.reason ?? ''),
+            lines,
+          )
           const order = toOrder(moved, lines)
           await emitEvent(q, ctx.orgId, 'order.completed', order)
           return order
@@ -339,8 +380,14 @@ export function createOrdersService(deps: OrdersDeps) {
       await ctx.db.tx(async (q) => {
         const row = await repo.addCaptured(q, ctx.orgId, orderId, amount)
         if (row.status === 'open' && BigInt(row.captured_total) - BigInt(row.refunded_total) >= BigInt(row.total)) {
-          const moved = await moveStatus(q, ctx, row, 'completed', 'fully paid')
-          await emitEvent(q, ctx.orgId, 'order.completed', toOrder(moved, await repo.linesOf(q, ctx.orgId, [orderId])))
+          const lines = await repo.linesOf(q, ctx.orgId, [orderId])
+          const moved = await completeWithPoints(
+            q,
+            ctx,
+            await moveStatus(q, ctx, row, 'completed', 'fully paid'),
+            lines,
+          )
+          await emitEvent(q, ctx.orgId, 'order.completed', toOrder(moved, lines))
         }
       })
     },
@@ -370,8 +417,8 @@ export function createOrdersService(deps: OrdersDeps) {
           capturedTotal: input.paid,
           note: input.note,
         })
-        const order = toOrder(row, lines)
-        await emitEvent(q, ctx.orgId, 'order.created', order)
+        await emitEvent(q, ctx.orgId, 'order.created', toOrder(row, lines))
+        const order = toOrder(await completeWithPoints(q, ctx, row, lines), lines)
         await emitEvent(q, ctx.orgId, 'order.completed', order)
         return order
       })
@@ -386,6 +433,71 @@ export function createOrdersService(deps: OrdersDeps) {
         firstOrderAt: s.first,
         lastOrderAt: s.last,
       }
+    },
+
+    /**
+     * For loyalty: an amount off an open order that nothing has been paid on yet (a points reward), in the caller's
+     * transaction. The totals are computed again from the stored lines: campaigns' line discounts stay as they
+     * were, the till's and the reward's order discounts apply to the rest; order.updated carries the result.
+     */
+    async applyLoyaltyDiscount(ctx: RequestContext, orderId: string, amount: bigint, reason: string): Promise<Order> {
+      return ctx.db.tx(async (q) => {
+        const row = await repo.orderById(q, ctx.orgId, orderId, true)
+        if (!row) throw notFound('order')
+        if (row.status !== 'open') throw conflict(`a ${row.status} order cannot take a loyalty reward`)
+        if (BigInt(row.captured_total) > 0n) throw conflict('a reward goes on an order before it is paid')
+        const lines = await repo.linesOf(q, ctx.orgId, [orderId])
+        const stored = (row.discount as StoredDiscount[] | null) ?? []
+        const own = stored.filter((d) => d.type !== 'campaign')
+        const campaignOff = (lineId: string) =>
+          stored.reduce(
+            (a, d) => a + (d.type === 'campaign' ? BigInt(d.lines.find((l) => l.line_id === lineId)?.amount ?? 0) : 0n),
+            0n,
+          )
+        const discounts = [
+          ...parseDiscounts(
+            own.map((d) => ({ type: d.type, value: d.value, reason: d.reason })),
+            row.currency,
+          ),
+          { type: 'amount' as const, amount },
+        ]
+        const totals = computeTotals(
+          lines.map((l) => ({
+            unitPrice: BigInt(l.unit_price),
+            quantity: l.quantity,
+            taxRateE4: l.tax_rate_e4,
+            campaignDiscount: campaignOff(l.id),
+          })),
+          discounts,
+          row.prices_include_tax,
+        )
+        const rewardAmount = totals.discountAmounts[totals.discountAmounts.length - 1]
+        const ownAfter: StoredDiscount[] = [
+          ...own.map((d, i) => ({ ...d, amount: totals.discountAmounts[i].toString() })),
+          {
+            type: 'amount',
+            value: Number(rewardAmount) / 10 ** currencyExponent(row.currency),
+            reason,
+            amount: rewardAmount.toString(),
+          },
+        ]
+        const updated = await repo.setTotals(
+          q,
+          ctx.orgId,
+          orderId,
+          {
+            subtotal: totals.subtotal,
+            discountTotal: totals.discountTotal,
+            taxTotal: totals.taxTotal,
+            total: totals.total,
+            discount: [...stored.filter((d) => d.type === 'campaign'), ...ownAfter],
+          },
+          lines.map((l, i) => ({ id: l.id, ...totals.lines[i] })),
+        )
+        const order = toOrder(updated, await repo.linesOf(q, ctx.orgId, [orderId]))
+        await emitEvent(q, ctx.orgId, 'order.updated', order)
+        return order
+      })
     },
 
     /** Loads an order inside the caller's scope (used after refunds). */

@@ -17,6 +17,8 @@ export type StoredDiscount =
       voucher_code: string | null
       amount: string
       lines: { line_id: string; amount: string }[]
+      /** A points_multiplier rule: what it multiplies the order's loyalty points by (× 10,000). */
+      points_multiplier_e4?: string
     }
 
 export function discountView(d: StoredDiscount, currency: string) {
@@ -31,6 +33,7 @@ export function discountView(d: StoredDiscount, currency: string) {
         rule_id: d.rule_id,
         rule_type: d.rule_type,
         voucher_code: d.voucher_code,
+        ...(d.points_multiplier_e4 ? { points_multiplier: Number(d.points_multiplier_e4) / 10_000 } : {}),
       }
     : { type: d.type, value: d.value, reason: d.reason, amount }
 }
@@ -140,3 +143,11 @@ export function toOrder(
 }
 
 export type Order = ReturnType<typeof toOrder>
+
+/** The campaigns' points multipliers of an order, multiplied together (× 10,000; 10000 when none). */
+export function pointsMultiplierE4(discount: unknown): bigint {
+  return ((discount as StoredDiscount[] | null) ?? []).reduce(
+    (m, d) => (d.type === 'campaign' && d.points_multiplier_e4 ? (m * BigInt(d.points_multiplier_e4)) / 10_000n : m),
+    10_000n,
+  )
+}

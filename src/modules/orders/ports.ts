@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../platform/http/context.ts'
 import type { CampaignsService } from '../campaigns/index.ts'
+import type { LoyaltyService } from '../loyalty/index.ts'
 
 /**
  * What orders need from other domains, structurally, so each side can be built and tested on its own.
@@ -105,3 +106,6 @@ export interface OrderPaymentsPort {
 
 /** Campaigns: prepared with the other pricing reads, claimed in the order's transaction, released by a void. */
 export type CampaignsPort = Pick<CampaignsService, 'prepare' | 'claim' | 'release'>
+
+/** Loyalty: points accrue in the completing order's transaction and a refund takes its share back. */
+export type LoyaltyPort = Pick<LoyaltyService, 'accrueForOrder' | 'reverseForRefund'>

@@ -149,6 +149,7 @@ export function storedDiscounts(p: PricedOrder, lineIds: readonly string[]): Sto
     voucher_code: a.voucher?.code ?? null,
     amount: a.amount.toString(),
     lines: a.perLine.flatMap((amount, i) => (amount > 0n ? [{ line_id: lineIds[i], amount: amount.toString() }] : [])),
+    ...(a.pointsMultiplierE4 ? { points_multiplier_e4: a.pointsMultiplierE4.toString() } : {}),
   }))
   return [...fromCampaigns, ...p.discounts]
 }

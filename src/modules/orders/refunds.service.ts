@@ -6,7 +6,7 @@ import { toMinor } from '../../platform/money/money.ts'
 import * as repo from './orders.repo.ts'
 import type { OrdersService } from './orders.service.ts'
 import { type Order, toOrder } from './orders.views.ts'
-import type { InventoryPort, OrderPaymentsPort } from './ports.ts'
+import type { InventoryPort, LoyaltyPort, OrderPaymentsPort } from './ports.ts'
 import { lineRefundAmount } from './totals.ts'
 
 export interface RefundInput {
@@ -35,6 +35,7 @@ export function createRefundsService(deps: {
   orders: OrdersService
   inventory: InventoryPort
   payments: () => OrderPaymentsPort
+  loyalty: () => LoyaltyPort
 }) {
   function plan(lines: repo.LineRow[], input: RefundInput): PlannedLine[] {
     if (!input.lines) {
@@ -133,6 +134,11 @@ export function createRefundsService(deps: {
             })),
           )
         }
+        await deps.loyalty().reverseForRefund(q, ctx, {
+          orderId,
+          refundedTotal: BigInt(row.refunded_total),
+          orderTotal: BigInt(row.total),
+        })
         let current = row
         if (row.status !== 'open') {
           const everything =

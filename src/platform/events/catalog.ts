@@ -40,6 +40,7 @@ export const EVENT_CATALOG = [
   'campaign.ended',
   'campaign.voucher_redeemed',
   'order.voided',
+  'order.updated',
 ] as const
 
 /**

@@ -45,6 +45,20 @@ export function toMinor(
   return amount < 0 ? -minor : minor
 }
 
+/**
+ * A JSON decimal number as an integer scaled by 10^digits, exactly (`toScaled(1.25, 4)` is 12500n); more decimals
+ * than `digits` is a 422 naming `field`.
+ */
+export function toScaled(value: number, digits: number, field: string): bigint {
+  if (!Number.isFinite(value) || value < 0)
+    throw invalid(field, 'must be a finite number, not negative', 'out_of_range')
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(value.toString())
+  if (!match) throw invalid(field, 'is too large or too precise', 'invalid_amount')
+  const decimals = match[2] ?? ''
+  if (decimals.length > digits) throw invalid(field, `has more than ${digits} decimal places`, 'too_precise')
+  return BigInt(match[1] + decimals.padEnd(digits, '0'))
+}
+
 /** Minor units to the API's decimal number (the division of an integer by a power of ten prints exactly). */
 export function toMajor(minor: bigint | number | string, currency: string): number {
   return Number(minor) / 10 ** currencyExponent(currency)

@@ -1,0 +1,11 @@
+import { invalid } from '../../platform/errors/app-error.ts'
+import { createError } from '../../platform/errors/codes.ts'
+
+/** The loyalty module's error codes (docs/api-conventions.md "Error codes"). */
+export const LoyaltyErrors = {
+  ACTIVE_PROGRAM_EXISTS: createError('LOYALTY_ACTIVE_PROGRAM_EXISTS', 'conflict'),
+  NO_ACTIVE_PROGRAM: createError('LOYALTY_NO_ACTIVE_PROGRAM', 'conflict'),
+  INSUFFICIENT_POINTS: createError('INSUFFICIENT_POINTS', 'conflict'),
+  NOTHING_TO_REDEEM: createError('LOYALTY_NOTHING_TO_REDEEM', 'conflict'),
+  invalidTier: (field: string, message: string) => invalid(field, message, 'invalid_tier'),
+} as const

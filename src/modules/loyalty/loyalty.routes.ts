@@ -1,0 +1,154 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import {
+  AccrueBody,
+  CreateProgramBody,
+  JoinBody,
+  MemberParams,
+  MemberQuery,
+  MemberSchema,
+  MovementSchema,
+  PointsResultSchema,
+  ProgramListQuery,
+  ProgramSchema,
+  RedeemBody,
+  UpdateProgramBody,
+} from './loyalty.schemas.ts'
+import type { LoyaltyService } from './loyalty.service.ts'
+
+const tags = ['loyalty']
+const Program = Type.Ref('LoyaltyProgram')
+const Member = Type.Ref('LoyaltyMember')
+
+export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService }> = async (app, { loyalty }) => {
+  app.addSchema(ProgramSchema)
+  app.addSchema(MovementSchema)
+  app.addSchema(MemberSchema)
+
+  app.get(
+    '/loyalty/programs',
+    {
+      config: { scope: 'loyalty:read' },
+      schema: {
+        tags,
+        summary: 'List loyalty programs (at most one is active)',
+        querystring: ProgramListQuery,
+        response: { 200: ListOf(Program), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => loyalty.listPrograms(request.ctx, request.query),
+  )
+
+  app.post(
+    '/loyalty/programs',
+    {
+      config: { scope: 'loyalty:write' },
+      schema: {
+        tags,
+        summary:
+          'Create a program: points per currency unit, rounding, exclusions, expiry, tiers (409 LOYALTY_ACTIVE_PROGRAM_EXISTS for a second active one)',
+        body: CreateProgramBody,
+        response: { 201: DataOf(Program), ...errorResponses(400, 401, 403, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await loyalty.createProgram(request.ctx, request.body) }),
+  )
+
+  app.get(
+    '/loyalty/programs/:id',
+    {
+      config: { scope: 'loyalty:read' },
+      schema: {
+        tags,
+        summary: 'One loyalty program',
+        params: IdParams,
+        response: { 200: DataOf(Program), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: await loyalty.getProgram(request.ctx, request.params.id) }),
+  )
+
+  app.patch(
+    '/loyalty/programs/:id',
+    {
+      config: { scope: 'loyalty:write' },
+      schema: {
+        tags,
+        summary: 'Update a program; If-Match or version guards against lost updates',
+        params: IdParams,
+        body: UpdateProgramBody,
+        response: { 200: DataOf(Program), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => {
+      const { version, ...fields } = request.body
+      return {
+        data: await loyalty.updateProgram(request.ctx, request.params.id, fields, expectedVersion(request, version)),
+      }
+    },
+  )
+
+  app.post(
+    '/loyalty/members',
+    {
+      config: { scope: 'loyalty:write' },
+      schema: {
+        tags,
+        summary: 'A customer joins the active program: 201 joined, 200 already a member',
+        body: JoinBody,
+        response: { 200: DataOf(Member), 201: DataOf(Member), ...errorResponses(400, 401, 403, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { member, created } = await loyalty.join(request.ctx, request.body)
+      return reply.code(created ? 201 : 200).send({ data: member })
+    },
+  )
+
+  app.get(
+    '/loyalty/members/:customerId',
+    {
+      config: { scope: 'loyalty:read' },
+      schema: {
+        tags,
+        summary:
+          "A customer's membership: balance, tier, lifetime points, progress to the next tier, and the points history (newest first; limit and cursor page it)",
+        params: MemberParams,
+        querystring: MemberQuery,
+        response: { 200: DataOf(Member), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: await loyalty.member(request.ctx, request.params.customerId, request.query) }),
+  )
+
+  app.post(
+    '/loyalty/points/accrue',
+    {
+      config: { scope: 'loyalty:write' },
+      schema: {
+        tags,
+        summary: 'Add points by hand, with a reason (the customer joins if not yet a member)',
+        body: AccrueBody,
+        response: { 201: DataOf(PointsResultSchema), ...errorResponses(400, 401, 403, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await loyalty.accrue(request.ctx, request.body) }),
+  )
+
+  app.post(
+    '/loyalty/points/redeem',
+    {
+      config: { scope: 'loyalty:write' },
+      schema: {
+        tags,
+        summary:
+          'Redeem points for an amount off an open order or a voucher of a campaign, oldest-expiring points first (409 INSUFFICIENT_POINTS)',
+        body: RedeemBody,
+        response: { 201: DataOf(PointsResultSchema), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await loyalty.redeem(request.ctx, request.body) }),
+  )
+}

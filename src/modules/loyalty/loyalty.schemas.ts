@@ -1,0 +1,192 @@
+import { type Static, Type } from 'typebox'
+import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+const Id = Type.String({ minLength: 1, maxLength: 100 })
+const Rounding = Type.Union([Type.Literal('floor'), Type.Literal('nearest'), Type.Literal('ceil')])
+const TierBasis = Type.Union([Type.Literal('lifetime_points'), Type.Literal('lifetime_spend')])
+
+export const TierSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 50 }),
+    threshold: Type.Number({
+      minimum: 0,
+      description: 'lifetime points, or lifetime spend in the currency (tier_basis), from which a member holds it',
+    }),
+    multiplier: Type.Number({ minimum: 0, maximum: 100, description: 'earning multiplier, up to 4 decimals' }),
+    benefits: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 20 }),
+  },
+  { additionalProperties: false },
+)
+export type TierInput = Static<typeof TierSchema>
+
+export const ProgramSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    status: Type.String({ description: 'active (one per org) or inactive' }),
+    points_per_unit: Type.Number({ description: 'points per currency unit spent' }),
+    rounding: Type.String({ description: 'floor, nearest or ceil, applied once per accrual' }),
+    excluded_product_ids: Type.Array(Type.String()),
+    excluded_category_ids: Type.Array(Type.String()),
+    expiry_days: Nullable(Type.Integer()),
+    auto_enroll: Type.Boolean({ description: 'a customer joins on the first order that would earn points' }),
+    point_value: Type.Number({ description: 'what one point takes off an order when redeemed' }),
+    tier_basis: Type.String(),
+    tiers: Type.Array(TierSchema),
+    version: Version,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'LoyaltyProgram' },
+)
+
+const programFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]),
+  points_per_unit: Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'up to 4 decimals' }),
+  rounding: Rounding,
+  excluded_product_ids: Type.Array(Id, { maxItems: 1000, uniqueItems: true }),
+  excluded_category_ids: Type.Array(Id, { maxItems: 1000, uniqueItems: true }),
+  expiry_days: Nullable(Type.Integer({ minimum: 1, maximum: 36_500 })),
+  auto_enroll: Type.Boolean(),
+  point_value: Type.Number({ minimum: 0, description: 'in the org currency, up to 4 decimals beyond its own' }),
+  tier_basis: TierBasis,
+  tiers: Type.Array(TierSchema, { maxItems: 20 }),
+}
+
+export const CreateProgramBody = Type.Object(
+  {
+    name: programFields.name,
+    status: Type.Optional(programFields.status),
+    points_per_unit: Type.Optional(programFields.points_per_unit),
+    rounding: Type.Optional(programFields.rounding),
+    excluded_product_ids: Type.Optional(programFields.excluded_product_ids),
+    excluded_category_ids: Type.Optional(programFields.excluded_category_ids),
+    expiry_days: Type.Optional(programFields.expiry_days),
+    auto_enroll: Type.Optional(programFields.auto_enroll),
+    point_value: Type.Optional(programFields.point_value),
+    tier_basis: Type.Optional(programFields.tier_basis),
+    tiers: Type.Optional(programFields.tiers),
+  },
+  { additionalProperties: false },
+)
+export type CreateProgramBody = Static<typeof CreateProgramBody>
+
+export const UpdateProgramBody = Type.Object(
+  {
+    name: Type.Optional(programFields.name),
+    status: Type.Optional(programFields.status),
+    points_per_unit: Type.Optional(programFields.points_per_unit),
+    rounding: Type.Optional(programFields.rounding),
+    excluded_product_ids: Type.Optional(programFields.excluded_product_ids),
+    excluded_category_ids: Type.Optional(programFields.excluded_category_ids),
+    expiry_days: Type.Optional(programFields.expiry_days),
+    auto_enroll: Type.Optional(programFields.auto_enroll),
+    point_value: Type.Optional(programFields.point_value),
+    tier_basis: Type.Optional(programFields.tier_basis),
+    tiers: Type.Optional(programFields.tiers),
+    version: Type.Optional(Version),
+  },
+  { additionalProperties: false },
+)
+export type UpdateProgramBody = Static<typeof UpdateProgramBody>
+
+export const ProgramListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+
+export const MovementSchema = Type.Object(
+  {
+    id: Type.String(),
+    kind: Type.String({ description: 'accrual, adjustment, redemption, expiry or refund' }),
+    points: Type.Integer({ description: 'signed change of the balance' }),
+    balance_after: Type.Integer(),
+    reason: Type.String(),
+    order_id: Nullable(Type.String()),
+    reward: Nullable(Type.Object({}, { additionalProperties: true })),
+    created_at: Timestamp,
+  },
+  { $id: 'LoyaltyMovement' },
+)
+
+export const MemberSchema = Type.Object(
+  {
+    id: Type.String(),
+    customer_id: Type.String(),
+    program_id: Type.String(),
+    balance: Type.Integer({ description: 'points that can be redeemed now' }),
+    lifetime_points: Type.Integer(),
+    lifetime_spend: Money,
+    tier: Nullable(
+      Type.Object({ name: Type.String(), multiplier: Type.Number(), benefits: Type.Array(Type.String()) }),
+    ),
+    next_tier: Nullable(
+      Type.Object({
+        name: Type.String(),
+        threshold: Type.Number(),
+        remaining: Type.Number({ description: 'points, or spend, still missing' }),
+      }),
+    ),
+    joined_at: Timestamp,
+    history: Type.Array(Type.Ref('LoyaltyMovement'), { description: 'points movements, newest first' }),
+    history_pagination: Type.Object({ nextCursor: Nullable(Type.String()), hasMore: Type.Boolean() }),
+  },
+  { $id: 'LoyaltyMember' },
+)
+
+export const MemberParams = Type.Object({ customerId: Id })
+export const MemberQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+
+export const JoinBody = Type.Object({ customer_id: Id }, { additionalProperties: false })
+export type JoinBody = Static<typeof JoinBody>
+
+export const AccrueBody = Type.Object(
+  {
+    customer_id: Id,
+    points: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
+    reason: Type.String({ minLength: 1, maxLength: 500 }),
+  },
+  { additionalProperties: false },
+)
+export type AccrueBody = Static<typeof AccrueBody>
+
+export const RedeemBody = Type.Object(
+  {
+    customer_id: Id,
+    points: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
+    reward: Type.Union([
+      Type.Object(
+        {
+          type: Type.Literal('order_discount', {
+            description: "the points' value (point_value each) off an open order with nothing paid yet",
+          }),
+          order_id: Id,
+        },
+        { additionalProperties: false },
+      ),
+      Type.Object(
+        {
+          type: Type.Literal('voucher', { description: 'a single-use voucher of a campaign, for this customer' }),
+          campaign_id: Id,
+        },
+        { additionalProperties: false },
+      ),
+    ]),
+    reason: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+)
+export type RedeemBody = Static<typeof RedeemBody>
+
+export const PointsResultSchema = Type.Object({
+  member: Type.Ref('LoyaltyMember'),
+  movement: Type.Ref('LoyaltyMovement'),
+  reward: Type.Optional(
+    Type.Object({
+      type: Type.String(),
+      order_id: Type.Optional(Type.String()),
+      amount: Type.Optional(Money),
+      campaign_id: Type.Optional(Type.String()),
+      voucher_code: Type.Optional(Type.String()),
+    }),
+  ),
+})

@@ -1,0 +1,56 @@
+/** Row types and column lists of the loyalty tables, once each (db/migrations/0080_loyalty.sql). */
+
+export interface ProgramRow {
+  id: string
+  name: string
+  status: 'active' | 'inactive'
+  points_per_unit_e4: string
+  rounding: 'floor' | 'nearest' | 'ceil'
+  excluded_product_ids: string[]
+  excluded_category_ids: string[]
+  expiry_days: number | null
+  auto_enroll: boolean
+  point_value_e4: string
+  tier_basis: 'lifetime_points' | 'lifetime_spend'
+  /** [{ name, threshold (points, or minor units of spend), multiplier_e4, benefits }] */
+  tiers: { name: string; threshold: string; multiplier_e4: string; benefits: string[] }[]
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export const programColumns =
+  'id, name, status, points_per_unit_e4, rounding, excluded_product_ids, excluded_category_ids, expiry_days, auto_enroll, point_value_e4, tier_basis, tiers, version, created_at, updated_at'
+
+export interface MemberRow {
+  id: string
+  customer_id: string
+  program_id: string
+  /** The stored balance, less lots already past their expiry that the job has not yet expired. */
+  balance: string
+  lifetime_points: string
+  lifetime_spend: string
+  tier: string | null
+  joined_at: Date
+}
+
+export const memberColumns = 'id, customer_id, program_id, balance, lifetime_points, lifetime_spend, tier, joined_at'
+
+export interface LotRow {
+  id: string
+  remaining: string
+  expires_at: Date | null
+}
+
+export interface MovementRow {
+  id: string
+  kind: 'accrual' | 'adjustment' | 'redemption' | 'expiry' | 'refund'
+  points: string
+  balance_after: string
+  reason: string
+  order_id: string | null
+  reward: object | null
+  created_at: Date
+}
+
+export const movementColumns = 'id, kind, points, balance_after, reason, order_id, reward, created_at'
