@@ -88,7 +88,7 @@ export function createServices(runtime: Runtime) {
     tax,
     campaigns,
   })
-  const automations = createAutomationsService({ locations, webhooks })
+  const automations = createAutomationsService({ locations, webhooks, campaigns })
   return {
     auth,
     orgs,

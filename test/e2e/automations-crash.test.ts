@@ -45,6 +45,12 @@ describe('automations survive a killed process', () => {
     )
 
   test('a run killed with SIGKILL between two steps finishes after a restart, each step done exactly once', async () => {
+    const reward = await created(shop.api, '/api/v1/campaigns', {
+      name: 'Welcome 20%',
+      rules: [{ type: 'percentage', percent: 20 }],
+      requires_voucher: true,
+      status: 'scheduled',
+    })
     const integration = await created(shop.api, '/api/v1/integrations', { name: 'Receiver', type: 'custom' })
     const hook = await created(shop.api, `/api/v1/integrations/${integration.id}/webhooks`, {
       url: 'https://127.0.0.1:9/hook',
@@ -55,6 +61,7 @@ describe('automations survive a killed process', () => {
       trigger: { type: 'event', event: 'customer.created' },
       actions: [
         { type: 'tag_customer', tag: 'survivor', customer_path: 'id' },
+        { type: 'issue_voucher', campaign_id: reward.id, customer_path: 'id' },
         { type: 'wait', seconds: 3 },
         { type: 'send_webhook', webhook_id: hook.id },
       ],
@@ -65,8 +72,8 @@ describe('automations survive a killed process', () => {
     const customer = await created(shop.api, '/api/v1/customers', { first_name: 'Kim', email: 'kim@example.com' })
     const runId = await eventually(async () => {
       const [run] = (await shop.api.get(`/api/v1/automations/${auto.id}/runs`)).body.data
-      assert.equal(run?.steps[0].status, 'succeeded')
-      assert.equal(run.steps[1].status, 'running')
+      assert.equal(run?.steps[1].status, 'succeeded')
+      assert.equal(run.steps[2].status, 'running')
       return run.id as string
     }, 30_000)
     first.kill('SIGKILL')
@@ -74,7 +81,7 @@ describe('automations survive a killed process', () => {
 
     const between = (await shop.api.get(`/api/v1/automations/runs/${runId}`)).body.data
     assert.equal(between.status, 'running')
-    assert.equal(between.steps[2].status, 'pending', 'the process died before the last step')
+    assert.equal(between.steps[3].status, 'pending', 'the process died before the last step')
 
     children.push(await workerProcess(app.runtime.ownerUrl))
     const run = await eventually(async () => {
@@ -88,8 +95,13 @@ describe('automations survive a killed process', () => {
         ['succeeded', 1],
         ['succeeded', 1],
         ['succeeded', 1],
+        ['succeeded', 1],
       ],
     )
+    const vouchers = (await shop.api.get(`/api/v1/campaigns/${reward.id}/vouchers`)).body.data
+    assert.equal(vouchers.length, 1, 'one voucher')
+    assert.equal(vouchers[0].customer_id, customer.id)
+    assert.equal(run.steps[1].output.voucher_code, vouchers[0].code)
     assert.deepEqual((await shop.api.get(`/api/v1/customers/${customer.id}`)).body.data.tags, ['survivor'])
     const tagEvents = await count(
       `SELECT count(*) AS n FROM events WHERE org_id = $1 AND type = 'customer.updated' AND data ->> 'id' = $2`,

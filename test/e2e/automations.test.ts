@@ -236,6 +236,53 @@ describe('automations', () => {
     await shop.api.patch(`/api/v1/automations/${auto.id}`, { enabled: false })
   })
 
+  test('a welcome rule accrues points, issues a voucher of a campaign and e-mails its code', async () => {
+    await created(shop.api, '/api/v1/loyalty/programs', { name: 'Club' })
+    const campaign = await created(shop.api, '/api/v1/campaigns', {
+      name: 'Welcome 20%',
+      rules: [{ type: 'percentage', percent: 20 }],
+      requires_voucher: true,
+      status: 'scheduled',
+    })
+    const refused = await shop.api.post(
+      '/api/v1/automations',
+      rule({ actions: [{ type: 'issue_voucher', campaign_id: 'cmp_unknown', customer_path: 'id' }] }),
+    )
+    assert.equal(refused.status, 422)
+    assert.equal(refused.body.errors[0].field, 'actions.0.campaign_id')
+    const auto = await created(
+      shop.api,
+      '/api/v1/automations',
+      rule({
+        name: 'Welcome gifts',
+        conditions: { match: 'all', rules: [{ path: 'email', op: 'contains', value: '@welcome.' }] },
+        actions: [
+          { type: 'accrue_points', points: 100, customer_path: 'id', reason: 'welcome gift' },
+          { type: 'issue_voucher', campaign_id: campaign.id, customer_path: 'id' },
+          { type: 'send_email', to_path: 'email', subject: 'A gift', text: 'Your code: {{steps.1.voucher_code}}' },
+        ],
+      }),
+    )
+    const customer = await created(shop.api, '/api/v1/customers', { first_name: 'Wes', email: 'wes@welcome.example' })
+    const run = await finishedRun(auto.id)
+    const code = run.steps[1].output.voucher_code
+    assert.match(code, /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/)
+    assert.equal(run.steps[0].output.balance, 100)
+    const member = (await shop.api.get(`/api/v1/loyalty/members/${customer.id}`)).body.data
+    assert.equal(member.balance, 100)
+    assert.equal(member.history[0].reason, 'welcome gift')
+    const vouchers = (await shop.api.get(`/api/v1/campaigns/${campaign.id}/vouchers`)).body.data
+    assert.deepEqual(
+      vouchers.map((v: { code: string; customer_id: string }) => [v.code, v.customer_id]),
+      [[code, customer.id]],
+    )
+    assert.deepEqual(
+      mailer.sent.filter((m) => m.to === 'wes@welcome.example'),
+      [{ to: 'wes@welcome.example', subject: 'A gift', text: `Your code: ${code}` }],
+    )
+    await shop.api.delete(`/api/v1/automations/${auto.id}`)
+  })
+
   test('the trigger endpoint dry-runs without storing, or starts a run it returns', async () => {
     const auto = await created(
       shop.api,

@@ -82,10 +82,10 @@ describe('a day of trade with a tiered member', () => {
       ],
       voucher_codes: ['tenoff'],
     })
-    assert.deepEqual(
-      calc.body.data.campaigns.applied.map((a: any) => a.name).sort(),
-      ['10% off with a voucher', 'Double points for Gold at weekends'],
-    )
+    assert.deepEqual(calc.body.data.campaigns.applied.map((a: any) => a.name).sort(), [
+      '10% off with a voucher',
+      'Double points for Gold at weekends',
+    ])
     const second = await sell(
       [
         { product_id: coffee, quantity: 2 },

@@ -27,7 +27,11 @@ describe('loyalty points under concurrency', () => {
   async function memberWith(points: number[]) {
     const c = await shop.api.post('/api/v1/customers', { first_name: 'R', email: `r-${Math.random()}@example.test` })
     for (const p of points) {
-      const res = await shop.api.post('/api/v1/loyalty/points/accrue', { customer_id: c.body.data.id, points: p, reason: 'lot' })
+      const res = await shop.api.post('/api/v1/loyalty/points/accrue', {
+        customer_id: c.body.data.id,
+        points: p,
+        reason: 'lot',
+      })
       assert.equal(res.status, 201, JSON.stringify(res.body))
     }
     return c.body.data.id as string

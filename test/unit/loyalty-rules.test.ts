@@ -37,10 +37,7 @@ describe('points arithmetic', () => {
     assert.equal(tierAt(tiers, 1000n)?.name, 'Gold')
     assert.equal(tierAt(tiers, 9999n)?.name, 'Platinum')
     assert.equal(tierAt([tiers[0]], 10n), null)
-    assert.deepEqual(
-      [nextTier(tiers, 400n)?.tier.name, nextTier(tiers, 400n)?.remaining],
-      ['Gold', 600n],
-    )
+    assert.deepEqual([nextTier(tiers, 400n)?.tier.name, nextTier(tiers, 400n)?.remaining], ['Gold', 600n])
     assert.equal(nextTier(tiers, 5000n), null)
   })
 

@@ -5,8 +5,10 @@ import { AppError } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { systemContext } from '../../platform/http/system-context.ts'
 import type { Mailer } from '../../platform/mail/index.ts'
+import type { CampaignsService } from '../campaigns/index.ts'
 import type { CustomersService } from '../customers/index.ts'
 import type { InventoryService } from '../inventory/index.ts'
+import type { LoyaltyService } from '../loyalty/index.ts'
 import type { WebhooksService } from '../webhooks/index.ts'
 import * as repo from './automations.repo.ts'
 import type { Action } from './automations.service.ts'
@@ -18,6 +20,8 @@ export interface EngineDeps {
   customers: CustomersService
   inventory: InventoryService
   webhooks: WebhooksService
+  loyalty: LoyaltyService
+  campaigns: CampaignsService
   mailer: Mailer
   log: FastifyBaseLogger
   /** A failed action is tried this often in all, waiting `retryIntervalS`, then twice as long each time. */
@@ -37,7 +41,14 @@ interface Plan {
   actions: Action[]
 }
 
-const SCOPES = ['customers:write', 'inventory:write', 'webhooks:write', 'automations:write']
+const SCOPES = [
+  'customers:write',
+  'inventory:write',
+  'webhooks:write',
+  'automations:write',
+  'loyalty:write',
+  'campaigns:write',
+]
 
 /**
  * DBOS is one engine per process: its workflows reach this process's services through the deps bound when the
@@ -90,8 +101,27 @@ function firstString(data: unknown, path: string, what: string): string {
 
 /** The effect of one action inside the step's transaction (joined by the services it calls). */
 async function act(ctx: RequestContext, plan: Plan, action: Action): Promise<unknown> {
-  const { customers, inventory, webhooks } = deps()
+  const { customers, inventory, webhooks, loyalty, campaigns } = deps()
   switch (action.type) {
+    case 'accrue_points': {
+      const customerId = firstString(plan.data, action.customer_path, 'customer id')
+      const { member, movement } = await loyalty.accrue(ctx, {
+        customer_id: customerId,
+        points: action.points,
+        reason: action.reason,
+      })
+      return { customer_id: customerId, points: action.points, balance: member.balance, movement_id: movement.id }
+    }
+    case 'issue_voucher': {
+      const customerId = firstString(plan.data, action.customer_path, 'customer id')
+      const voucher = await campaigns.issueVoucher(ctx, action.campaign_id, customerId)
+      return {
+        campaign_id: action.campaign_id,
+        customer_id: customerId,
+        voucher_id: voucher.id,
+        voucher_code: voucher.code,
+      }
+    }
     case 'tag_customer': {
       const customerId = firstString(plan.data, action.customer_path, 'customer id')
       const { customer, added } = await customers.addTag(ctx, customerId, action.tag)

@@ -6,9 +6,11 @@ import { type Mailer, mailerFor } from '../../platform/mail/index.ts'
 import { listenForWakeups } from '../../platform/queue/pg-listener.ts'
 import { type Poller, startPoller } from '../../platform/queue/poller.ts'
 import type { Runtime } from '../../platform/runtime.ts'
+import type { CampaignsService } from '../campaigns/index.ts'
 import type { CustomersService } from '../customers/index.ts'
 import type { InventoryService } from '../inventory/index.ts'
 import type { LocationsService } from '../locations/index.ts'
+import type { LoyaltyService } from '../loyalty/index.ts'
 import type { WebhooksService } from '../webhooks/index.ts'
 import { automationRunWorkflow, bindEngine } from './automations.engine.ts'
 import * as repo from './automations.repo.ts'
@@ -18,6 +20,8 @@ import { dueSlot, localTime } from './schedule.ts'
 export interface AutomationWorkerServices {
   customers: CustomersService
   inventory: InventoryService
+  loyalty: LoyaltyService
+  campaigns: CampaignsService
   locations: LocationsService
   webhooks: WebhooksService
 }
@@ -71,6 +75,8 @@ export function startAutomationWorker(
     customers: services.customers,
     inventory: services.inventory,
     webhooks: services.webhooks,
+    loyalty: services.loyalty,
+    campaigns: services.campaigns,
     mailer,
     log,
     maxAttempts: options.maxAttempts ?? 5,

@@ -70,6 +70,20 @@ export const ActionSchema = Type.Union([
     'adds a tag to the customer whose id is at customer_path in the event data',
   ),
   Action(
+    'accrue_points',
+    {
+      points: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+      customer_path: Path,
+      reason: Type.String({ minLength: 1, maxLength: 500 }),
+    },
+    'adds loyalty points to the customer whose id is at customer_path (joining the active program if needed)',
+  ),
+  Action(
+    'issue_voucher',
+    { campaign_id: Id, customer_path: Path },
+    'a single-use voucher of a campaign for the customer at customer_path; later steps read {{steps.N.voucher_code}}',
+  ),
+  Action(
     'adjust_inventory',
     {
       product_id: Id,

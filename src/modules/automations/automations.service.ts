@@ -174,6 +174,8 @@ export async function startRuns(q: Queryable, orgId: string, triggered: readonly
 export interface AutomationsDeps {
   locations: LocationsService
   webhooks: WebhooksService
+  /** Whether a campaign of the org exists (issue_voucher actions name one). */
+  campaigns: { exists(ctx: RequestContext, id: string): Promise<boolean> }
 }
 
 export function createAutomationsService(deps: AutomationsDeps) {
@@ -206,12 +208,12 @@ export function createAutomationsService(deps: AutomationsDeps) {
     for (const [i, action] of rule.actions.entries()) {
       const at = `actions.${i}`
       const path =
-        action.type === 'tag_customer'
+        action.type === 'tag_customer' || action.type === 'accrue_points' || action.type === 'issue_voucher'
           ? action.customer_path
           : action.type === 'send_email'
             ? action.to_path
             : undefined
-      const pathField = action.type === 'tag_customer' ? 'customer_path' : 'to_path'
+      const pathField = action.type === 'send_email' ? 'to_path' : 'customer_path'
       if (path !== undefined && !pathCanExist(shape, path))
         errors.push({
           field: `${at}.${pathField}`,
@@ -222,6 +224,8 @@ export function createAutomationsService(deps: AutomationsDeps) {
         errors.push({ field: `${at}.to`, message: 'give exactly one of to and to_path', code: 'invalid' })
       if (action.type === 'adjust_inventory' && !known.has(action.location_id))
         errors.push({ field: `${at}.location_id`, message: 'does not name a location of this org', code: 'not_found' })
+      if (action.type === 'issue_voucher' && !(await deps.campaigns.exists(ctx, action.campaign_id)))
+        errors.push({ field: `${at}.campaign_id`, message: 'does not name a campaign of this org', code: 'not_found' })
       if (action.type === 'send_webhook' && !(await deps.webhooks.endpoints.exists(ctx, action.webhook_id)))
         errors.push({
           field: `${at}.webhook_id`,

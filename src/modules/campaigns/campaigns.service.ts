@@ -307,6 +307,11 @@ export function createCampaignsService(deps: CampaignsDeps) {
       return toPage(rows, query.limit, (r) => [r.id], toVoucher)
     },
 
+    /** For automations' rule checks. */
+    async exists(ctx: RequestContext, id: string): Promise<boolean> {
+      return Boolean(await ctx.db.read((q) => repo.campaignById(q, ctx.orgId, id)))
+    },
+
     /** For loyalty and automations: one single-use voucher of a campaign for one customer. */
     async issueVoucher(ctx: RequestContext, campaignId: string, customerId: string) {
       const [voucher] = await service.createVouchers(ctx, campaignId, {
