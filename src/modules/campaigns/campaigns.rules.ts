@@ -361,50 +361,54 @@ export function applyCampaigns(
   campaigns: readonly CampaignDef[],
   cart: Cart,
 ): { applications: Application[]; skipped: Skip[] } {
-  const live = campaigns
-    .filter((c) => statusAt(c, cart.at) === 'active')
-    .sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const live = campaigns.filter((c) => statusAt(c, cart.at) === 'active').sort(byPriority)
   const left = cart.lines.map((l) => l.unitPrice * BigInt(l.quantity))
   const applications: Application[] = []
   const skipped: Skip[] = []
   let lead: CampaignDef | null = null
   for (const c of live) {
-    const skip = (s: Omit<Skip, 'campaignId' | 'name'>) => skipped.push({ campaignId: c.id, name: c.name, ...s })
-    const eligible = cart.lines.flatMap((l, i) => (isEligible(c.conditions, l) ? [i] : []))
-    const refused = refusal(c, cart, eligible)
-    if (refused) {
-      skip(refused)
-      continue
-    }
+    const eligible: number[] = []
+    for (let i = 0; i < cart.lines.length; i++) if (isEligible(c.conditions, cart.lines[i])) eligible.push(i)
+    let skip = refusal(c, cart, eligible)
     if (
+      !skip &&
       lead &&
       (lead.stacking === 'exclusive' || c.stacking === 'exclusive' || lead.stackingClass !== c.stackingClass)
     ) {
-      skip({ code: 'not_stackable', reason: `does not combine with ${lead.name}` })
+      skip = { code: 'not_stackable', reason: `does not combine with ${lead.name}` }
+    }
+    const mine = skip ? [] : applyRules(c, cart, eligible, left)
+    if (!skip && mine.length === 0) skip = { code: 'nothing_to_discount', reason: nothingReason(c.rules[0]) }
+    if (skip) {
+      skipped.push({ campaignId: c.id, name: c.name, code: skip.code, reason: skip.reason })
       continue
     }
-    const mine: Application[] = []
-    const after = [...left]
-    for (const rule of c.rules) {
-      const perLine = ruleAmounts(rule, cart, eligible, after)
-      perLine.forEach((amount, i) => {
-        after[i] -= amount
-      })
-      const amount = perLine.reduce((a, b) => a + b, 0n)
-      const voucher = cart.vouchers.get(c.id) ?? null
-      const base = { campaignId: c.id, name: c.name, ruleId: rule.id, ruleType: rule.type, voucher, perLine, amount }
-      if (rule.type === 'points_multiplier') mine.push({ ...base, pointsMultiplierE4: rule.multiplierE4 })
-      else if (amount > 0n) mine.push(base)
-    }
-    if (mine.length === 0) {
-      skip({ code: 'nothing_to_discount', reason: nothingReason(c.rules[0]) })
-      continue
-    }
-    after.forEach((v, i) => {
-      left[i] = v
-    })
+    for (const a of mine) for (let i = 0; i < left.length; i++) left[i] -= a.perLine[i]
     applications.push(...mine)
     lead ??= c
   }
   return { applications, skipped }
+}
+
+function byPriority(a: CampaignDef, b: CampaignDef): number {
+  return b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+}
+
+/** A campaign's rules in turn, each on what the ones before it left; the ones that took something (or multiply points). */
+function applyRules(c: CampaignDef, cart: Cart, eligible: readonly number[], left: readonly bigint[]): Application[] {
+  const mine: Application[] = []
+  const after = [...left]
+  const voucher = cart.vouchers.get(c.id) ?? null
+  for (const rule of c.rules) {
+    const perLine = ruleAmounts(rule, cart, eligible, after)
+    let amount = 0n
+    for (let i = 0; i < perLine.length; i++) {
+      after[i] -= perLine[i]
+      amount += perLine[i]
+    }
+    const base = { campaignId: c.id, name: c.name, ruleId: rule.id, ruleType: rule.type, voucher, perLine, amount }
+    if (rule.type === 'points_multiplier') mine.push({ ...base, pointsMultiplierE4: rule.multiplierE4 })
+    else if (amount > 0n) mine.push(base)
+  }
+  return mine
 }
