@@ -56,6 +56,7 @@ CREATE TABLE campaign_redemptions (
   id text NOT NULL,
   campaign_id text NOT NULL,
   order_id text NOT NULL,
+  location_id text NOT NULL,
   voucher_id text,
   customer_id text,
   discount_amount bigint NOT NULL CHECK (discount_amount >= 0),
@@ -103,8 +104,8 @@ GRANT EXECUTE ON FUNCTION campaigns_due(timestamptz, integer) TO opentill_app;
 -- round trip): a voucher's use, the campaign's total and the customer's count each move only while under their
 -- limit, else the statement fails with SQLSTATE OT409 and the limit's error code as its message, and the whole
 -- order rolls back. Runs as the caller: row-level security applies.
-CREATE OR REPLACE FUNCTION campaign_claim(p_order_id text, p_customer_id text, p_currency text, p_order_total bigint,
-  p_claims jsonb) RETURNS integer LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION campaign_claim(p_order_id text, p_location_id text, p_customer_id text, p_currency text,
+  p_order_total bigint, p_claims jsonb) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   org text := current_setting('app.org_id', true);
   c record;
@@ -138,10 +139,10 @@ BEGIN
         RAISE EXCEPTION 'CAMPAIGN_CUSTOMER_LIMIT_REACHED' USING ERRCODE = 'OT409', DETAIL = c.campaign_id;
       END IF;
     END IF;
-    INSERT INTO campaign_redemptions (org_id, id, campaign_id, order_id, voucher_id, customer_id, discount_amount,
-      order_total, currency, counted_usage, counted_customer)
-    VALUES (org, c.redemption_id, c.campaign_id, p_order_id, c.voucher_id, p_customer_id, c.discount, p_order_total,
-      p_currency, counted_usage, counted_customer);
+    INSERT INTO campaign_redemptions (org_id, id, campaign_id, order_id, location_id, voucher_id, customer_id,
+      discount_amount, order_total, currency, counted_usage, counted_customer)
+    VALUES (org, c.redemption_id, c.campaign_id, p_order_id, p_location_id, c.voucher_id, p_customer_id, c.discount,
+      p_order_total, p_currency, counted_usage, counted_customer);
   END LOOP;
   RETURN jsonb_array_length(p_claims);
 END $$;
@@ -171,4 +172,4 @@ BEGIN
   END LOOP;
   RETURN n;
 END $$;
-GRANT EXECUTE ON FUNCTION campaign_claim(text, text, text, bigint, jsonb), campaign_release(text) TO opentill_app;
+GRANT EXECUTE ON FUNCTION campaign_claim(text, text, text, text, bigint, jsonb), campaign_release(text) TO opentill_app;

@@ -239,3 +239,30 @@ export async function dueCampaigns(q: Queryable, at: Date, batch: number) {
   ])
   return result.rows
 }
+
+/** Discounts by campaign over local days (each redemption on its order's location's day), voided orders left out. */
+export async function discountsByCampaign(
+  q: Queryable,
+  orgId: string,
+  r: { from: string; to: string; locationId: string | null },
+) {
+  const result = await q.query<{
+    campaign_id: string
+    name: string
+    redemptions: string
+    orders: string
+    discount: string
+    revenue: string
+  }>(
+    `SELECT r.campaign_id, c.name, count(*) AS redemptions, count(DISTINCT r.order_id) AS orders,
+       sum(r.discount_amount) AS discount, sum(r.order_total) AS revenue
+     FROM campaign_redemptions r JOIN campaigns c ON c.org_id = r.org_id AND c.id = r.campaign_id
+     WHERE r.org_id = $1 AND r.released_at IS NULL
+       AND r.created_at >= ($2::date - 1)::timestamptz AND r.created_at < ($3::date + 2)::timestamptz
+       AND local_day(r.org_id, r.location_id, r.created_at) BETWEEN $2::date AND $3::date
+       AND ($4::text IS NULL OR r.location_id = $4)
+     GROUP BY r.campaign_id, c.name ORDER BY sum(r.discount_amount) DESC, r.campaign_id`,
+    [orgId, r.from, r.to, r.locationId],
+  )
+  return result.rows
+}

@@ -383,7 +383,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
     async claim(
       q: Queryable,
       ctx: RequestContext,
-      order: { id: string; customerId: string | null; currency: string; total: bigint },
+      order: { id: string; locationId: string; customerId: string | null; currency: string; total: bigint },
       applications: readonly Application[],
     ): Promise<void> {
       const byCampaign = new Map<string, { voucher: PresentedVoucher | null; discount: bigint }>()
@@ -430,6 +430,19 @@ export function createCampaignsService(deps: CampaignsDeps) {
       for (const e of events) e.catch(() => {})
       await claimed
       await Promise.all(events)
+    },
+
+    /** For reports: discount given by campaign over a range of local days. */
+    async discountsByCampaign(ctx: RequestContext, range: { from: string; to: string; locationId: string | null }) {
+      const rows = await ctx.db.read((q) => repo.discountsByCampaign(q, ctx.orgId, range))
+      return rows.map((r) => ({
+        campaign_id: r.campaign_id,
+        name: r.name,
+        redemptions: Number(r.redemptions),
+        orders: Number(r.orders),
+        discount: BigInt(r.discount),
+        revenue: BigInt(r.revenue),
+      }))
     },
 
     /** In a voiding order's transaction: its campaign uses are given back, once. */

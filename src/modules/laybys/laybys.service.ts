@@ -159,7 +159,13 @@ export function createLaybysService(deps: LaybysDeps) {
         await deps.campaigns.claim(
           q,
           ctx,
-          { id: row.id, customerId: input.customer_id, currency: priced.currency, total: priced.totals.total },
+          {
+            id: row.id,
+            locationId: input.location_id,
+            customerId: input.customer_id,
+            currency: priced.currency,
+            total: priced.totals.total,
+          },
           priced.campaigns.applications,
         )
         await deps.inventory.applyChanges(ctx, stockChanges(row, -1, 'layby_reserve'))

@@ -193,7 +193,13 @@ export function createOrdersService(deps: OrdersDeps) {
       const claimed = deps.campaigns.claim(
         q,
         ctx,
-        { id: orderId, customerId: input.customer_id ?? null, currency: priced.currency, total: priced.totals.total },
+        {
+          id: orderId,
+          locationId: input.location_id,
+          customerId: input.customer_id ?? null,
+          currency: priced.currency,
+          total: priced.totals.total,
+        },
         priced.campaigns.applications,
       )
       claimed.catch(() => {})
