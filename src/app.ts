@@ -22,6 +22,7 @@ import { orderRoutes } from './modules/orders/index.ts'
 import { partnerRoutes } from './modules/partners/index.ts'
 import { paymentRoutes } from './modules/payments/index.ts'
 import { registerRoutes } from './modules/registers/index.ts'
+import { reportRoutes } from './modules/reports/index.ts'
 import { taxRoutes } from './modules/tax/index.ts'
 import { webhooksRoutes } from './modules/webhooks/index.ts'
 import { responseCache } from './platform/cache/index.ts'
@@ -130,6 +131,7 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
       await v1.register(automationRoutes, { automations: services.automations })
       await v1.register(campaignRoutes, { campaigns: services.campaigns })
       await v1.register(loyaltyRoutes, { loyalty: services.loyalty })
+      await v1.register(reportRoutes, { reports: services.reports })
     },
     { prefix: '/api/v1' },
   )

@@ -15,6 +15,7 @@ const usage = `usage: opentill <command> [options]
   create-org --name N --email E --password P [--plan starter|growth|pro|enterprise] [--currency USD]
   create-app --org ORG_ID --name N --redirect-uri URI [--redirect-uri URI…] [--public] [--partner]
   migrate-embedded                       move a PGlite-era DATA_DIR onto the embedded PostgreSQL (once)
+  rebuild-reports --org ORG_ID           compute an org's report aggregates again from its orders and payments
 Without DATABASE_URL every command uses the embedded PostgreSQL of DATA_DIR: the running server's, or one it
 starts for the command and stops after.`
 
@@ -98,6 +99,21 @@ commands['create-app'] = async (args) => {
     process.stdout.write(
       `${JSON.stringify(clientSecret ? { clientId: app.client_id, clientSecret } : { clientId: app.client_id })}\n`,
     )
+  } finally {
+    await runtime.close()
+  }
+}
+
+commands['rebuild-reports'] = async (args) => {
+  const { values } = parseArgs({ args, options: { org: { type: 'string' } } })
+  if (!values.org || !/^org_[0-9a-z]{1,64}$/.test(values.org)) throw new Error('rebuild-reports needs --org ORG_ID')
+  const runtime = await openRuntime(loadConfig(), { migrate: true })
+  try {
+    const ctx = systemContext(runtime.database, values.org, MERCHANT_SCOPES)
+    const started = Date.now()
+    await createServices(runtime).reports.rebuild(ctx)
+    process.stdout.write(`${JSON.stringify({ orgId: values.org, rebuilt: true, ms: Date.now() - started })}
+`)
   } finally {
     await runtime.close()
   }

@@ -17,6 +17,7 @@ import { createOrgsService } from './modules/orgs/index.ts'
 import { createInvitationsService, createPartnersService } from './modules/partners/index.ts'
 import { createPaymentsService, TestProcessor } from './modules/payments/index.ts'
 import { createRegistersService } from './modules/registers/index.ts'
+import { createReportsService } from './modules/reports/index.ts'
 import { createTaxService } from './modules/tax/index.ts'
 import { createWebhooksService } from './modules/webhooks/index.ts'
 import type { Runtime } from './platform/runtime.ts'
@@ -89,6 +90,16 @@ export function createServices(runtime: Runtime) {
     campaigns,
   })
   const automations = createAutomationsService({ locations, webhooks, campaigns })
+  const reports = createReportsService({
+    orgs,
+    products: catalog.products,
+    variants: catalog.variants,
+    categories: catalog.categories,
+    inventory,
+    giftCards,
+    loyalty,
+    campaigns,
+  })
   return {
     auth,
     orgs,
@@ -113,6 +124,7 @@ export function createServices(runtime: Runtime) {
     invitations,
     partners,
     automations,
+    reports,
   }
 }
 

@@ -9,6 +9,7 @@ export interface ProductRow {
   sku: string
   barcodes: string[]
   base_price: string
+  cost: string | null
   category_id: string | null
   tags: string[]
   is_active: boolean
@@ -33,6 +34,7 @@ export interface ProductWrite {
   sku?: string
   barcodes?: string[]
   basePrice?: bigint
+  cost?: bigint | null
   categoryId?: string | null
   tags?: string[]
   isActive?: boolean
@@ -45,7 +47,7 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
  * Timestamps leave PostgreSQL as text already in the API's format: parsing each into a Date only to print it
  * again was a tenth of the list's CPU time.
  */
-const columns = `id, org_id, name, description, sku, barcodes, base_price, category_id, tags, is_active, version, ${iso('created_at')}, ${iso('updated_at')}`
+const columns = `id, org_id, name, description, sku, barcodes, base_price, cost, category_id, tags, is_active, version, ${iso('created_at')}, ${iso('updated_at')}`
 
 /**
  * Keyset page in creation order; `limit` is the number of rows to fetch (the caller asks one more than it serves).
@@ -134,9 +136,21 @@ export async function insertProduct(
   p: Required<ProductWrite>,
 ): Promise<ProductRow> {
   const result = await q.query<ProductRow>(
-    `INSERT INTO products (id, org_id, name, description, sku, barcodes, base_price, category_id, tags, is_active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,
-    [id, orgId, p.name, p.description, p.sku, p.barcodes, p.basePrice.toString(), p.categoryId, p.tags, p.isActive],
+    `INSERT INTO products (id, org_id, name, description, sku, barcodes, base_price, cost, category_id, tags, is_active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${columns}`,
+    [
+      id,
+      orgId,
+      p.name,
+      p.description,
+      p.sku,
+      p.barcodes,
+      p.basePrice.toString(),
+      p.cost?.toString() ?? null,
+      p.categoryId,
+      p.tags,
+      p.isActive,
+    ],
   )
   return result.rows[0]
 }
@@ -164,6 +178,7 @@ export async function updateProduct(
       sku: p.sku,
       barcodes: p.barcodes,
       base_price: p.basePrice?.toString(),
+      cost: p.cost === undefined ? undefined : (p.cost?.toString() ?? null),
       category_id: p.categoryId,
       tags: p.tags,
       is_active: p.isActive,

@@ -15,6 +15,7 @@ export interface Product {
   sku: string
   barcodes: string[]
   base_price: number
+  cost: number | null
   currency: string
   category_id: string | null
   tags: string[]
@@ -31,6 +32,7 @@ export interface ProductInput {
   sku?: string
   barcodes?: string[]
   base_price?: number
+  cost?: number | null
   category_id?: string | null
   tags?: string[]
   is_active?: boolean
@@ -52,6 +54,7 @@ export function toProduct(row: repo.ProductRow, currency: string): Product {
     sku: row.sku,
     barcodes: row.barcodes,
     base_price: toMajor(row.base_price, currency),
+    cost: row.cost === null ? null : toMajor(row.cost, currency),
     currency,
     category_id: row.category_id,
     tags: row.tags,
@@ -76,6 +79,7 @@ export function createProductsService(orgs: OrgsService) {
       sku: input.sku?.trim(),
       barcodes: input.barcodes && unique(input.barcodes),
       basePrice: input.base_price === undefined ? undefined : toMinor(input.base_price, currency, 'base_price'),
+      cost: input.cost === undefined ? undefined : input.cost === null ? null : toMinor(input.cost, currency, 'cost'),
       categoryId: input.category_id,
       tags: input.tags && unique(input.tags),
       isActive: input.is_active,
@@ -135,6 +139,7 @@ export function createProductsService(orgs: OrgsService) {
             sku: write.sku!,
             barcodes: write.barcodes ?? [],
             basePrice: write.basePrice ?? 0n,
+            cost: write.cost ?? null,
             categoryId: write.categoryId ?? null,
             tags: write.tags ?? [],
             isActive: write.isActive ?? true,

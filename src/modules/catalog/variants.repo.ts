@@ -9,6 +9,7 @@ export interface VariantRow {
   sku: string
   option_values: Record<string, string>
   price: string | null
+  cost: string | null
   barcodes: string[]
   is_active: boolean
   version: number
@@ -21,11 +22,12 @@ export interface VariantWrite {
   sku?: string
   optionValues?: Record<string, string>
   price?: bigint | null
+  cost?: bigint | null
   barcodes?: string[]
   isActive?: boolean
 }
 
-const columns = 'id, product_id, name, sku, option_values, price, barcodes, is_active, version, created_at, updated_at'
+const columns = 'id, product_id, name, sku, option_values, price, cost, barcodes, is_active, version, created_at, updated_at'
 
 export async function listVariants(
   q: Queryable,
@@ -54,8 +56,8 @@ export async function insertVariant(
   v: Required<VariantWrite>,
 ): Promise<VariantRow> {
   const result = await q.query<VariantRow>(
-    `INSERT INTO product_variants (id, org_id, product_id, name, sku, option_values, price, barcodes, is_active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${columns}`,
+    `INSERT INTO product_variants (id, org_id, product_id, name, sku, option_values, price, cost, barcodes, is_active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,
     [
       id,
       orgId,
@@ -64,6 +66,7 @@ export async function insertVariant(
       v.sku,
       JSON.stringify(v.optionValues),
       v.price?.toString() ?? null,
+      v.cost?.toString() ?? null,
       v.barcodes,
       v.isActive,
     ],
@@ -90,6 +93,7 @@ export async function updateVariant(
       option_values: v.optionValues && JSON.stringify(v.optionValues),
       // null is a real value here (back to the product's price), so it is kept apart from "not given".
       price: v.price === undefined ? undefined : (v.price?.toString() ?? null),
+      cost: v.cost === undefined ? undefined : (v.cost?.toString() ?? null),
       barcodes: v.barcodes,
       is_active: v.isActive,
     },

@@ -20,6 +20,7 @@ export const VariantSchema = Type.Object(
     price: Type.Union([Money, Type.Null()], {
       description: "the variant's own price; null sells at the product's base_price",
     }),
+    cost: Type.Union([Money, Type.Null()], { description: 'unit cost; null takes the product’s cost' }),
     currency: Type.String({ description: 'ISO 4217 currency of price (the org currency)' }),
     barcodes: Type.Array(Type.String()),
     is_active: Type.Boolean({ description: 'false once archived (DELETE)' }),
@@ -35,6 +36,7 @@ const writable = {
   sku: Type.String({ minLength: 1, maxLength: 100 }),
   option_values: OptionValues,
   price: Type.Union([Type.Number({ minimum: 0, description: 'decimal amount in the org currency' }), Type.Null()]),
+  cost: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'unit cost in the org currency' }),
   barcodes: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 }),
   is_active: Type.Boolean(),
 }
@@ -45,6 +47,7 @@ export const CreateVariantBody = Type.Object(
     sku: writable.sku,
     option_values: Type.Optional(writable.option_values),
     price: Type.Optional(writable.price),
+    cost: Type.Optional(writable.cost),
     barcodes: Type.Optional(writable.barcodes),
     is_active: Type.Optional(writable.is_active),
   },
@@ -57,6 +60,7 @@ export const UpdateVariantBody = Type.Object(
     sku: Type.Optional(writable.sku),
     option_values: Type.Optional(writable.option_values),
     price: Type.Optional(writable.price),
+    cost: Type.Optional(writable.cost),
     barcodes: Type.Optional(writable.barcodes),
     is_active: Type.Optional(writable.is_active),
     version: Type.Optional(Version),

@@ -18,6 +18,7 @@ export interface Variant {
   sku: string
   option_values: Record<string, string>
   price: number | null
+  cost: number | null
   currency: string
   barcodes: string[]
   is_active: boolean
@@ -31,6 +32,7 @@ export interface VariantInput {
   sku?: string
   option_values?: Record<string, string>
   price?: number | null
+  cost?: number | null
   barcodes?: string[]
   is_active?: boolean
 }
@@ -43,6 +45,7 @@ function toVariant(row: repo.VariantRow, currency: string): Variant {
     sku: row.sku,
     option_values: row.option_values,
     price: row.price === null ? null : toMajor(row.price, currency),
+    cost: row.cost === null ? null : toMajor(row.cost, currency),
     currency,
     barcodes: row.barcodes,
     is_active: row.is_active,
@@ -64,6 +67,7 @@ export function createVariantsService(orgs: OrgsService) {
       sku: input.sku?.trim(),
       optionValues: input.option_values,
       price: input.price === undefined || input.price === null ? input.price : toMinor(input.price, currency, 'price'),
+      cost: input.cost === undefined || input.cost === null ? input.cost : toMinor(input.cost, currency, 'cost'),
       barcodes: input.barcodes && unique(input.barcodes),
       isActive: input.is_active,
     }
@@ -128,6 +132,7 @@ export function createVariantsService(orgs: OrgsService) {
             sku: write.sku!,
             optionValues: write.optionValues ?? {},
             price: write.price ?? null,
+            cost: write.cost ?? null,
             barcodes: write.barcodes ?? [],
             isActive: write.isActive ?? true,
           })

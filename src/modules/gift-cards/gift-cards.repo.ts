@@ -147,3 +147,12 @@ export async function ledgerOf(
   )
   return result.rows
 }
+
+/** Cards with money left on them, and how much (reports). */
+export async function outstanding(q: Queryable, orgId: string) {
+  const result = await q.query<{ cards: string; balance: string | null }>(
+    "SELECT count(*) AS cards, sum(balance) AS balance FROM gift_cards WHERE org_id = $1 AND status = 'active' AND balance > 0",
+    [orgId],
+  )
+  return result.rows[0]
+}

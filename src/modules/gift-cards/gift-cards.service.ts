@@ -85,6 +85,12 @@ export function createGiftCardsService(
       })
     },
 
+    /** For reports: active cards with money left, and the balance outstanding in minor units. */
+    async outstanding(ctx: RequestContext): Promise<{ cards: number; balance: bigint }> {
+      const row = await ctx.db.read((q) => repo.outstanding(q, ctx.orgId))
+      return { cards: Number(row.cards), balance: BigInt(row.balance ?? 0) }
+    },
+
     async get(ctx: RequestContext, id: string): Promise<GiftCard> {
       const row = await ctx.db.read((q) => repo.giftCardById(q, ctx.orgId, id))
       if (!row) throw notFound('gift card')

@@ -428,3 +428,14 @@ export async function transferById(q: Queryable, orgId: string, id: string): Pro
   )
   return result.rows[0]
 }
+
+/** Units on hand of each item, over every location or one (reports' valuation). */
+export async function onHandByItem(q: Queryable, orgId: string, locationId: string | null) {
+  const result = await q.query<{ product_id: string; variant_id: string; on_hand: string }>(
+    `SELECT product_id, variant_id, sum(on_hand) AS on_hand FROM inventory_levels
+     WHERE org_id = $1 AND ($2::text IS NULL OR location_id = $2)
+     GROUP BY product_id, variant_id HAVING sum(on_hand) <> 0 ORDER BY product_id, variant_id`,
+    [orgId, locationId],
+  )
+  return result.rows
+}

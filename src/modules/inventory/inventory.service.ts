@@ -199,6 +199,12 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
       return toTransfer(row)
     },
 
+    /** For reports: units on hand per product and variant (variant '' for the product itself). */
+    async onHand(ctx: RequestContext, locationId: string | null) {
+      const rows = await ctx.db.read((q) => repo.onHandByItem(q, ctx.orgId, locationId))
+      return rows.map((r) => ({ productId: r.product_id, variantId: r.variant_id || null, onHand: Number(r.on_hand) }))
+    },
+
     async listLevels(
       ctx: RequestContext,
       query: ListQuery & { location_id?: string; product_id?: string; variant_id?: string },

@@ -559,6 +559,20 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
       })
     },
 
+    /** For reports: members, points not yet redeemed or expired, and what they are worth off orders (minor units). */
+    async outstanding(ctx: RequestContext) {
+      const at = clock()
+      return ctx.db.read(async (q) => {
+        const [row, program] = await Promise.all([repo.pointsOutstanding(q, ctx.orgId, at), repo.activeProgram(q, ctx.orgId)])
+        const points = BigInt(row.points ?? 0)
+        return {
+          members: Number(row.members),
+          points,
+          value: program ? (points * BigInt(program.point_value_e4)) / 10_000n : 0n,
+        }
+      })
+    },
+
     /** For campaigns' tier conditions: the customer's tier name, or null. */
     async tierOf(ctx: RequestContext, customerId: string): Promise<string | null> {
       const member = await ctx.db.read((q) => repo.memberByCustomer(q, ctx.orgId, customerId, clock()))

@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import { DataOf, errorResponses } from '../../platform/http/schemas.ts'
+import { toCsv } from './csv.ts'
+import { InventoryReportQuery, ReportQuery, ReportSchema, SalesQuery, SnapshotQuery } from './reports.schemas.ts'
+import type { Report, ReportsService } from './reports.service.ts'
+
+const tags = ['reports']
+const response = {
+  200: DataOf(Type.Ref('Report')),
+  ...errorResponses(400, 401, 403, 422),
+}
+
+/** JSON, or CSV when the query says `format=csv` or the client accepts text/csv (and not JSON first). */
+function wantsCsv(request: FastifyRequest<{ Querystring: { format?: string } }>): boolean {
+  if (request.query.format) return request.query.format === 'csv'
+  const accept = String(request.headers.accept ?? '')
+  return accept.includes('text/csv') && accept.indexOf('text/csv') < (accept.indexOf('json') + 1 || Infinity)
+}
+
+function send(request: FastifyRequest<{ Querystring: { format?: string } }>, reply: FastifyReply, report: Report) {
+  if (!wantsCsv(request)) return reply.send({ data: report })
+  const name = [report.report, report.group_by, report.from, report.to].filter(Boolean).join('-')
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${name}.csv"`)
+    .send(toCsv(report.rows))
+}
+
+export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }> = async (app, { reports }) => {
+  app.addSchema(ReportSchema)
+  const ranged = (path: string, summary: string, run: (request: FastifyRequest<{ Querystring: ReportQuery }>) => Promise<Report>) =>
+    app.get(
+      path,
+      { config: { scope: 'reports:read' }, schema: { tags, summary, querystring: ReportQuery, response } },
+      async (request, reply) => send(request, reply, await run(request)),
+    )
+
+  app.get(
+    '/reports/sales',
+    {
+      config: { scope: 'reports:read' },
+      schema: {
+        tags,
+        summary:
+          'Sales of completed orders by day, week, month, location, product, category or register (payments taken there), over local days; refunds on their own days',
+        querystring: SalesQuery,
+        response,
+      },
+    },
+    async (request, reply) => send(request, reply, await reports.sales(request.ctx, request.query)),
+  )
+  ranged('/reports/payments', 'Payments by method: captured and refunded', (r) => reports.payments(r.ctx, r.query))
+  ranged('/reports/refunds', 'Refunds by day', (r) => reports.refunds(r.ctx, r.query))
+  ranged('/reports/tax', 'Tax collected by rate, with the amount it was computed on', (r) => reports.tax(r.ctx, r.query))
+  ranged('/reports/discounts', 'Discounts by campaign (voided orders left out)', (r) => reports.discounts(r.ctx, r.query))
+
+  app.get(
+    '/reports/inventory',
+    {
+      config: { scope: 'reports:read' },
+      schema: {
+        tags,
+        summary: 'Units on hand now and their value at cost, per product and variant',
+        querystring: InventoryReportQuery,
+        response,
+      },
+    },
+    async (request, reply) => send(request, reply, await reports.inventory(request.ctx, request.query)),
+  )
+  const snapshot = (path: string, summary: string, run: (request: FastifyRequest) => Promise<Report>) =>
+    app.get(
+      path,
+      {
+        config: { scope: 'reports:read' },
+        schema: { tags, summary, querystring: SnapshotQuery, response },
+      },
+      async (request, reply) => send(request, reply, await run(request)),
+    )
+  snapshot('/reports/loyalty', 'Loyalty points outstanding now, and their value off orders', (r) => reports.loyalty(r.ctx))
+  snapshot('/reports/gift-cards', 'Gift card balances outstanding now', (r) => reports.giftCards(r.ctx))
+}
