@@ -192,8 +192,8 @@ BEGIN
   FOR p IN SELECT * FROM payments WHERE org_id = org AND captured_at IS NOT NULL LOOP
     PERFORM report_add_payment(p, p.amount, 0, 1, p.captured_at);
   END LOOP;
-  PERFORM report_add_payment(p, 0, r.amount, 0, r.created_at)
-  FROM payment_refunds r JOIN payments p ON p.org_id = r.org_id AND p.id = r.payment_id WHERE r.org_id = org;
+  PERFORM report_add_payment(paid, 0, r.amount, 0, r.created_at)
+  FROM payment_refunds r JOIN payments paid ON paid.org_id = r.org_id AND paid.id = r.payment_id WHERE r.org_id = org;
 END $$;
 
 CREATE INDEX campaign_redemptions_created ON campaign_redemptions (org_id, created_at) WHERE released_at IS NULL;

@@ -209,10 +209,18 @@ export interface Claim {
 /** The order's campaign uses, counted under their limits in one statement (campaign_claim in the migration). */
 export async function claim(
   q: Queryable,
-  o: { orderId: string; customerId: string | null; currency: string; orderTotal: bigint; claims: readonly Claim[] },
+  o: {
+    orderId: string
+    locationId: string
+    customerId: string | null
+    currency: string
+    orderTotal: bigint
+    claims: readonly Claim[]
+  },
 ): Promise<void> {
-  await q.prepared('campaign_claim', 'SELECT campaign_claim($1, $2, $3, $4, $5::jsonb)', [
+  await q.prepared('campaign_claim', 'SELECT campaign_claim($1, $2, $3, $4, $5, $6::jsonb)', [
     o.orderId,
+    o.locationId,
     o.customerId,
     o.currency,
     o.orderTotal.toString(),

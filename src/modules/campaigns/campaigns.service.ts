@@ -401,6 +401,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
       const claimed = repo
         .claim(q, {
           orderId: order.id,
+          locationId: order.locationId,
           customerId: order.customerId,
           currency: order.currency,
           orderTotal: order.total,

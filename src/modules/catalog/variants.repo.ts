@@ -27,7 +27,8 @@ export interface VariantWrite {
   isActive?: boolean
 }
 
-const columns = 'id, product_id, name, sku, option_values, price, cost, barcodes, is_active, version, created_at, updated_at'
+const columns =
+  'id, product_id, name, sku, option_values, price, cost, barcodes, is_active, version, created_at, updated_at'
 
 export async function listVariants(
   q: Queryable,

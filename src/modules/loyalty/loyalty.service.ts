@@ -563,7 +563,10 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
     async outstanding(ctx: RequestContext) {
       const at = clock()
       return ctx.db.read(async (q) => {
-        const [row, program] = await Promise.all([repo.pointsOutstanding(q, ctx.orgId, at), repo.activeProgram(q, ctx.orgId)])
+        const [row, program] = await Promise.all([
+          repo.pointsOutstanding(q, ctx.orgId, at),
+          repo.activeProgram(q, ctx.orgId),
+        ])
         const points = BigInt(row.points ?? 0)
         return {
           members: Number(row.members),

@@ -16,7 +16,7 @@ const KEYS = {
 } as const
 export type SalesKey = keyof typeof KEYS
 
-const within = "org_id = $1 AND day BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR location_id = $4)"
+const within = 'org_id = $1 AND day BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR location_id = $4)'
 const params = (orgId: string, r: Range) => [orgId, r.from, r.to, r.locationId]
 
 /** Sales and the refunds of the same periods (a refund counts on its own day). */

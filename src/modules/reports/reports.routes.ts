@@ -30,7 +30,11 @@ function send(request: FastifyRequest<{ Querystring: { format?: string } }>, rep
 
 export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }> = async (app, { reports }) => {
   app.addSchema(ReportSchema)
-  const ranged = (path: string, summary: string, run: (request: FastifyRequest<{ Querystring: ReportQuery }>) => Promise<Report>) =>
+  const ranged = (
+    path: string,
+    summary: string,
+    run: (request: FastifyRequest<{ Querystring: ReportQuery }>) => Promise<Report>,
+  ) =>
     app.get(
       path,
       { config: { scope: 'reports:read' }, schema: { tags, summary, querystring: ReportQuery, response } },
@@ -53,8 +57,12 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
   )
   ranged('/reports/payments', 'Payments by method: captured and refunded', (r) => reports.payments(r.ctx, r.query))
   ranged('/reports/refunds', 'Refunds by day', (r) => reports.refunds(r.ctx, r.query))
-  ranged('/reports/tax', 'Tax collected by rate, with the amount it was computed on', (r) => reports.tax(r.ctx, r.query))
-  ranged('/reports/discounts', 'Discounts by campaign (voided orders left out)', (r) => reports.discounts(r.ctx, r.query))
+  ranged('/reports/tax', 'Tax collected by rate, with the amount it was computed on', (r) =>
+    reports.tax(r.ctx, r.query),
+  )
+  ranged('/reports/discounts', 'Discounts by campaign (voided orders left out)', (r) =>
+    reports.discounts(r.ctx, r.query),
+  )
 
   app.get(
     '/reports/inventory',
@@ -78,6 +86,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
       },
       async (request, reply) => send(request, reply, await run(request)),
     )
-  snapshot('/reports/loyalty', 'Loyalty points outstanding now, and their value off orders', (r) => reports.loyalty(r.ctx))
+  snapshot('/reports/loyalty', 'Loyalty points outstanding now, and their value off orders', (r) =>
+    reports.loyalty(r.ctx),
+  )
   snapshot('/reports/gift-cards', 'Gift card balances outstanding now', (r) => reports.giftCards(r.ctx))
 }

@@ -9,9 +9,14 @@ import type { InventoryReportQuery, ReportQuery, SalesQuery } from './reports.sc
 export interface ReportsDeps {
   orgs: { pricingSettings(ctx: RequestContext): Promise<{ currency: string }> }
   products: {
-    byIds(ctx: RequestContext, ids: readonly string[]): Promise<{ id: string; name: string; category_id: string | null; cost: number | null }[]>
+    byIds(
+      ctx: RequestContext,
+      ids: readonly string[],
+    ): Promise<{ id: string; name: string; category_id: string | null; cost: number | null }[]>
   }
-  variants: { byIds(ctx: RequestContext, ids: readonly string[]): Promise<{ id: string; name: string; cost: number | null }[]> }
+  variants: {
+    byIds(ctx: RequestContext, ids: readonly string[]): Promise<{ id: string; name: string; cost: number | null }[]>
+  }
   categories: { get(ctx: RequestContext, id: string): Promise<{ id: string; name: string }> }
   inventory: {
     onHand(
@@ -25,7 +30,9 @@ export interface ReportsDeps {
     discountsByCampaign(
       ctx: RequestContext,
       range: repo.Range,
-    ): Promise<{ campaign_id: string; name: string; redemptions: number; orders: number; discount: bigint; revenue: bigint }[]>
+    ): Promise<
+      { campaign_id: string; name: string; redemptions: number; orders: number; discount: bigint; revenue: bigint }[]
+    >
   }
   clock?: () => Date
 }
@@ -76,7 +83,10 @@ export function createReportsService(deps: ReportsDeps) {
   }
 
   /** Gross, discounts, net (total less tax), tax and total, from minor-unit sums. */
-  function salesFigures(money: (m: bigint) => number, s: { gross: bigint; discounts: bigint; tax: bigint; total: bigint }) {
+  function salesFigures(
+    money: (m: bigint) => number,
+    s: { gross: bigint; discounts: bigint; tax: bigint; total: bigint },
+  ) {
     return {
       gross_sales: money(s.gross),
       discounts: money(s.discounts),
@@ -234,7 +244,10 @@ export function createReportsService(deps: ReportsDeps) {
       const levels = await deps.inventory.onHand(ctx, locationId)
       const [products, variants] = await Promise.all([
         deps.products.byIds(ctx, [...new Set(levels.map((l) => l.productId))]),
-        deps.variants.byIds(ctx, levels.flatMap((l) => (l.variantId ? [l.variantId] : []))),
+        deps.variants.byIds(
+          ctx,
+          levels.flatMap((l) => (l.variantId ? [l.variantId] : [])),
+        ),
       ])
       const productOf = new Map(products.map((p) => [p.id, p]))
       const variantOf = new Map(variants.map((v) => [v.id, v]))
@@ -262,7 +275,12 @@ export function createReportsService(deps: ReportsDeps) {
         ...head,
         location_id: locationId,
         rows,
-        totals: { items: rows.length, on_hand: units, value: money(value), items_without_cost: rows.filter((r) => r.cost === null).length },
+        totals: {
+          items: rows.length,
+          on_hand: units,
+          value: money(value),
+          items_without_cost: rows.filter((r) => r.cost === null).length,
+        },
       }
     },
 
@@ -294,7 +312,14 @@ export function createReportsService(deps: ReportsDeps) {
     head: Omit<Report, 'rows' | 'totals'>,
   ): Promise<Report> {
     const rows = await ctx.db.read((q) => repo.productSales(q, ctx.orgId, range))
-    const products = new Map((await deps.products.byIds(ctx, rows.map((r) => r.product_id))).map((p) => [p.id, p]))
+    const products = new Map(
+      (
+        await deps.products.byIds(
+          ctx,
+          rows.map((r) => r.product_id),
+        )
+      ).map((p) => [p.id, p]),
+    )
     const big = (r: object, f: string) => BigInt(String((r as Record<string, unknown>)[f]))
     const totals = {
       quantity: Number(sum(rows, 'quantity')),
@@ -314,13 +339,21 @@ export function createReportsService(deps: ReportsDeps) {
           name: products.get(r.product_id)?.name ?? '',
           category_id: products.get(r.product_id)?.category_id ?? null,
           quantity: Number(r.quantity),
-          ...salesFigures(money, { gross: big(r, 'gross'), discounts: big(r, 'discounts'), tax: big(r, 'tax'), total: big(r, 'total') }),
+          ...salesFigures(money, {
+            gross: big(r, 'gross'),
+            discounts: big(r, 'discounts'),
+            tax: big(r, 'tax'),
+            total: big(r, 'total'),
+          }),
         })),
         totals,
       }
     }
     // Categories as products have them now (a product moved to another category moves its history with it).
-    const byCategory = new Map<string, { quantity: bigint; gross: bigint; discounts: bigint; tax: bigint; total: bigint }>()
+    const byCategory = new Map<
+      string,
+      { quantity: bigint; gross: bigint; discounts: bigint; tax: bigint; total: bigint }
+    >()
     for (const r of rows) {
       const key = products.get(r.product_id)?.category_id ?? ''
       const acc = byCategory.get(key) ?? { quantity: 0n, gross: 0n, discounts: 0n, tax: 0n, total: 0n }
