@@ -8,16 +8,21 @@ export const LOGIN_CSRF_COOKIE = 'opentill_login_csrf'
 
 /**
  * Every page: no framing (DECISIONS.md "OAuth 2.0": `frame-ancestors 'none'`, clickjacking on the consent
- * screen), no scripts, no caching, no referrer (authorization URLs carry state). No `form-action`: Chrome applies
+ * screen), no scripts (but this origin's, where a page says so), no caching, no referrer (authorization URLs carry state). No `form-action`: Chrome applies
  * it to the redirect after the consent POST, which goes to the app's own redirect URI.
  */
+const BASE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+/** The policy of a page that runs this origin's scripts and styles (and nothing inline but styles). */
+export const SCRIPTED_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+
 export function installSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (_request, reply, payload) => {
+    // A page that runs scripts of this origin (the Reports charts) sets its own, as strict otherwise.
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', BASE_CSP)
     reply
-      .header(
-        'content-security-policy',
-        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
-      )
       .header('x-frame-options', 'DENY')
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')

@@ -8,6 +8,7 @@ import { authorizePages } from './authorize.ts'
 import { dashboardPages } from './dashboard.ts'
 import { html, page } from './html.ts'
 import { loginPages } from './login.ts'
+import { reportsPages } from './reports-page.ts'
 import { installSecurityHeaders } from './security.ts'
 import { webhooksPages } from './webhooks-page.ts'
 
@@ -46,5 +47,6 @@ export async function buildWebApp(runtime: Runtime, services: Services): Promise
   await app.register(authorizePages, { runtime, services })
   await app.register(dashboardPages, { runtime, services })
   await app.register(webhooksPages, { runtime, services })
+  await app.register(reportsPages, { runtime, services })
   return app
 }
