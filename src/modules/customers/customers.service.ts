@@ -93,10 +93,10 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
   // Pricing an order asks about its customer twice (does it exist, which tags has it): one read per request.
   const tagsByRequest = new WeakMap<RequestContext, Map<string, Promise<string[] | null>>>()
   const tagsOrNull = (ctx: RequestContext, id: string) => {
-    let seen = tagsByRequest.get(ctx)
-    if (!seen) tagsByRequest.set(ctx, (seen = new Map()))
-    let tags = seen.get(id)
-    if (!tags) seen.set(id, (tags = ctx.db.read((q) => repo.customerTags(q, ctx.orgId, id))))
+    const seen = tagsByRequest.get(ctx) ?? new Map<string, Promise<string[] | null>>()
+    tagsByRequest.set(ctx, seen)
+    const tags = seen.get(id) ?? ctx.db.read((q) => repo.customerTags(q, ctx.orgId, id))
+    seen.set(id, tags)
     return tags
   }
 
