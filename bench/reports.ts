@@ -38,7 +38,13 @@ if (engine === 'server') {
   databaseUrl = url.toString()
 }
 const runtime = await openRuntime(
-  loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, DATA_DIR: dataDir ?? '', REDIS_URL: '', LOG_LEVEL: 'warn' }),
+  loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir ?? '',
+    REDIS_URL: '',
+    LOG_LEVEL: 'warn',
+  }),
   { migrate: true },
 )
 const services = createServices(runtime)
@@ -82,7 +88,8 @@ try {
     ['payments', 'report_payment_captured'],
     ['payment_refunds', 'report_payment_refund_changed'],
   ]
-  for (const [table, trigger] of triggers) await sql(runtime.ownerUrl, `ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`)
+  for (const [table, trigger] of triggers)
+    await sql(runtime.ownerUrl, `ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`)
   await sql(
     runtime.ownerUrl,
     `INSERT INTO orders (id, org_id, location_id, status, currency, prices_include_tax, subtotal, discount_total,
@@ -163,7 +170,8 @@ try {
       times.push(performance.now() - t)
     }
     times.sort((a, b) => a - b)
-    const pct = (p: number) => Number(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(1))
+    const pct = (p: number) =>
+      Number(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(1))
     process.stdout.write(`${JSON.stringify({ engine, report: name, p50_ms: pct(50), p95_ms: pct(95) })}\n`)
   }
 } finally {

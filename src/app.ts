@@ -42,6 +42,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/
 export interface App {
   api: FastifyInstance
   services: Services
+  /** From now on `/readyz` answers 503: the process is stopping (a graceful shutdown's first step). */
+  drain(): void
 }
 
 /** The API: platform plugins first, then each domain under `/api/v1`. Tests build exactly this app. */
@@ -49,6 +51,7 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
   const { config } = runtime
   const api = Fastify({
     bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
     logger: {
       level: config.logLevel,
       redact: {
@@ -105,7 +108,8 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
   await api.register(responseCache, runtime)
   await api.register(oauthWellKnownRoutes, { config: runtime.config, database: runtime.database })
   await api.register(idempotency, runtime)
-  await api.register(healthRoutes, { database: runtime.database })
+  const state = { draining: false }
+  await api.register(healthRoutes, { database: runtime.database, state })
   await api.register(catalogGraphql, { catalog: services.catalog, orgs: services.orgs, runtime })
   api.get('/openapi.json', { config: { scope: false }, schema: { hide: true } }, async () => api.swagger())
 
@@ -136,5 +140,11 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
     { prefix: '/api/v1' },
   )
 
-  return { api, services }
+  return {
+    api,
+    services,
+    drain() {
+      state.draining = true
+    },
+  }
 }

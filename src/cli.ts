@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { loadConfig, type Plan } from './config.ts'
+import { loadCheckedConfig, loadConfig, type Plan } from './config.ts'
 import { MERCHANT_SCOPES } from './modules/auth/index.ts'
 import { importPglite } from './platform/db/pglite-import.ts'
 import { systemContext } from './platform/http/system-context.ts'
@@ -21,11 +21,11 @@ starts for the command and stops after.`
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
   async serve() {
-    await serve(loadConfig())
+    await serve(loadCheckedConfig())
   },
 
   async worker() {
-    await runWorker(loadConfig())
+    await runWorker(loadCheckedConfig())
   },
 
   async migrate() {

@@ -29,6 +29,47 @@ export interface Config {
   readonly seedDemo: boolean
   /** Run the background workers (webhook delivery) inside `serve`; WORKERS=false leaves them to `opentill worker`. */
   readonly workers: boolean
+  /**
+   * Fastify's trustProxy (TRUST_PROXY): false; a hop count (`1` behind one proxy); or the proxies' addresses and
+   * CIDR ranges, comma-separated. Client addresses (per-address limits, logs) come from X-Forwarded-For through it.
+   */
+  readonly trustProxy: boolean | string[] | ((address: string, hop: number) => boolean)
+  /** How long a stopping process waits for requests and workers before it exits anyway (SHUTDOWN_TIMEOUT_MS). */
+  readonly shutdownTimeoutMs: number
+}
+
+function trustProxyOf(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined || raw === '' || raw === 'false') return false
+  if (raw === 'true') return true
+  if (/^\d+$/.test(raw)) {
+    // Behind N proxies: the N nearest hops are trusted (proxy-addr's hop count, as a function Fastify's types take).
+    const hops = Number(raw)
+    return (_address: string, hop: number) => hop < hops
+  }
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+}
+
+const isLoopback = (url: string) => ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname)
+
+/**
+ * Production refuses what is only safe on a developer's machine, one line naming the variable for each: the demo
+ * org (a published password), and public addresses that are not https.
+ */
+export function productionProblems(env: NodeJS.ProcessEnv, config: Config): string[] {
+  if (config.env !== 'production') return []
+  const problems: string[] = []
+  if (env.SEED_DEMO !== 'false')
+    problems.push('SEED_DEMO must be false in production: the demo org has a published password')
+  for (const name of ['BASE_URL', 'APP_URL'] as const) {
+    const value = env[name]
+    if (!value) problems.push(`${name} must be set in production: the public https address clients use`)
+    else if (!/^https:/.test(value) && !isLoopback(value))
+      problems.push(`${name} must be an https address in production (got ${value})`)
+  }
+  return problems
 }
 
 /**
@@ -97,5 +138,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     seedDemo: env.SEED_DEMO !== 'false',
     workers: env.WORKERS !== 'false',
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
   })
+}
+
+/** The configuration to run with, or an error listing what production refuses. */
+export function loadCheckedConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const config = loadConfig(env)
+  const problems = productionProblems(env, config)
+  if (problems.length) throw new Error(problems.join('\n'))
+  return config
 }

@@ -9,7 +9,7 @@ import { startWorkers } from './worker.ts'
 /** `opentill serve`: open the database (migrating under its lock), seed a demo on first start, listen. */
 export async function serve(config: Config): Promise<void> {
   const runtime = await openRuntime(config, { migrate: true, serving: true })
-  const { api, services } = await buildApp(runtime)
+  const { api, services, drain } = await buildApp(runtime)
   const demo = config.seedDemo ? await seedDemoIfEmpty(runtime, services) : null
   await api.listen({ port: config.port, host: config.host })
   // Workers run here unless WORKERS=false leaves them to `opentill worker` processes.
@@ -37,15 +37,27 @@ export async function serve(config: Config): Promise<void> {
   process.stdout.write(`${lines.filter(Boolean).join('\n')}\n`)
 
   let closing = false
-  const shutdown = async () => {
+  /**
+   * Graceful shutdown (docs/operations.md): /readyz turns 503 at once so the load balancer stops sending; the
+   * listeners stop accepting while the requests in flight finish; the workers finish their batch and hand back
+   * their leases; then the database. SHUTDOWN_TIMEOUT_MS ends it anyway.
+   */
+  const shutdown = async (signal: string) => {
     if (closing) return
     closing = true
+    drain()
+    api.log.info({ signal, deadlineMs: config.shutdownTimeoutMs }, 'shutting down')
+    setTimeout(() => {
+      process.stderr.write(
+        `opentill serve: shutdown took longer than SHUTDOWN_TIMEOUT_MS=${config.shutdownTimeoutMs}\n`,
+      )
+      process.exit(1)
+    }, config.shutdownTimeoutMs).unref()
+    await Promise.all([api.close(), web.close()])
     await workers?.stop()
-    await web.close()
-    await api.close()
     await runtime.close()
     process.exit(0)
   }
-  process.once('SIGINT', shutdown)
-  process.once('SIGTERM', shutdown)
+  process.once('SIGINT', () => shutdown('SIGINT'))
+  process.once('SIGTERM', () => shutdown('SIGTERM'))
 }

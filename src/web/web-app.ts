@@ -18,6 +18,7 @@ import { webhooksPages } from './webhooks-page.ts'
  */
 export async function buildWebApp(runtime: Runtime, services: Services): Promise<FastifyInstance> {
   const app = Fastify({
+    trustProxy: runtime.config.trustProxy,
     logger: {
       level: runtime.config.logLevel,
       redact: { paths: ['req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },

@@ -4,8 +4,13 @@ import { AppError } from '../errors/app-error.ts'
 
 const Status = { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] } as const
 
-/** `/healthz`: the process answers. `/readyz`: and its database does. */
-export async function healthRoutes(app: FastifyInstance, { database }: { database: Database }) {
+/** Whether the process is stopping: `/readyz` then answers 503 so a load balancer sends no new requests. */
+export interface Draining {
+  readonly draining: boolean
+}
+
+/** `/healthz`: the process answers. `/readyz`: and its database does, and it is not stopping. */
+export async function healthRoutes(app: FastifyInstance, { database, state }: { database: Database; state: Draining }) {
   app.get(
     '/healthz',
     { config: { scope: false }, schema: { tags: ['health'], security: [], response: { 200: Status } } },
@@ -20,6 +25,8 @@ export async function healthRoutes(app: FastifyInstance, { database }: { databas
       schema: { tags: ['health'], security: [], response: { 200: Status, 503: { $ref: 'Problem' } } },
     },
     async () => {
+      if (state.draining)
+        throw new AppError('unavailable', 'this instance is shutting down', { headers: { 'retry-after': '1' } })
       try {
         await database.ping()
       } catch {

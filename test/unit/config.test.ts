@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { loadCheckedConfig, loadConfig, productionProblems } from '../../src/config.ts'
+
+describe('configuration', () => {
+  const production = {
+    NODE_ENV: 'production',
+    SEED_DEMO: 'false',
+    BASE_URL: 'https://api.shop.example',
+    APP_URL: 'https://app.shop.example',
+  }
+
+  it('refuses in production what only a developer machine may run, one line naming each variable', () => {
+    const problems = (env: NodeJS.ProcessEnv) => productionProblems(env, loadConfig(env))
+    assert.deepEqual(problems(production), [])
+    assert.deepEqual(problems({ NODE_ENV: 'production' }), [
+      'SEED_DEMO must be false in production: the demo org has a published password',
+      'BASE_URL must be set in production: the public https address clients use',
+      'APP_URL must be set in production: the public https address clients use',
+    ])
+    assert.deepEqual(problems({ ...production, BASE_URL: 'http://api.shop.example' }), [
+      'BASE_URL must be an https address in production (got http://api.shop.example)',
+    ])
+    // A loopback address may be plain http (a proxy on the same machine terminates TLS).
+    assert.deepEqual(problems({ ...production, APP_URL: 'http://127.0.0.1:3001' }), [])
+    // Outside production nothing is refused.
+    assert.deepEqual(problems({ NODE_ENV: 'development' }), [])
+    assert.throws(() => loadCheckedConfig({ NODE_ENV: 'production', SEED_DEMO: 'false' }), /BASE_URL must be set/)
+  })
+
+  it('reads TRUST_PROXY as off, on, a hop count or a list of proxies', () => {
+    assert.equal(loadConfig({}).trustProxy, false)
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5' }).trustProxy, ['10.0.0.0/8', '192.168.1.5'])
+    const hops = loadConfig({ TRUST_PROXY: '2' }).trustProxy as (a: string, hop: number) => boolean
+    assert.deepEqual([hops('10.0.0.1', 0), hops('10.0.0.1', 1), hops('10.0.0.1', 2)], [true, true, false])
+    assert.equal(loadConfig({}).shutdownTimeoutMs, 25_000)
+    assert.equal(loadConfig({ SHUTDOWN_TIMEOUT_MS: '5000' }).shutdownTimeoutMs, 5000)
+  })
+})
