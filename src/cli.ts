@@ -15,6 +15,7 @@ const usage = `usage: opentill <command> [options]
   create-org --name N --email E --password P [--plan starter|growth|pro|enterprise] [--currency USD]
   create-app --org ORG_ID --name N --redirect-uri URI [--redirect-uri URI…] [--public] [--partner]
   migrate-embedded                       move a PGlite-era DATA_DIR onto the embedded PostgreSQL (once)
+  set-org-limits --org ORG_ID --per-minute N --burst N   an org's own rate limit (plan enterprise)
   rebuild-reports --org ORG_ID           compute an org's report aggregates again from its orders and payments
 Without DATABASE_URL every command uses the embedded PostgreSQL of DATA_DIR: the running server's, or one it
 starts for the command and stops after.`
@@ -99,6 +100,29 @@ commands['create-app'] = async (args) => {
     process.stdout.write(
       `${JSON.stringify(clientSecret ? { clientId: app.client_id, clientSecret } : { clientId: app.client_id })}\n`,
     )
+  } finally {
+    await runtime.close()
+  }
+}
+
+commands['set-org-limits'] = async (args) => {
+  const { values } = parseArgs({
+    args,
+    options: { org: { type: 'string' }, 'per-minute': { type: 'string' }, burst: { type: 'string' } },
+  })
+  const positive = (name: string, raw: string | undefined) => {
+    const n = Number(raw)
+    if (!raw || !Number.isSafeInteger(n) || n < 1) throw new Error(`--${name} must be a positive whole number`)
+    return n
+  }
+  if (!values.org || !/^org_[0-9a-z]{1,64}$/.test(values.org)) throw new Error('set-org-limits needs --org ORG_ID')
+  const perMinute = positive('per-minute', values['per-minute'])
+  const burst = positive('burst', values.burst)
+  const runtime = await openRuntime(loadConfig(), { migrate: true })
+  try {
+    const ctx = systemContext(runtime.database, values.org, MERCHANT_SCOPES)
+    const result = await createServices(runtime).orgs.setCustomLimits(ctx, perMinute, burst)
+    process.stdout.write(`${JSON.stringify(result)}\n`)
   } finally {
     await runtime.close()
   }

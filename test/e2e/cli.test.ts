@@ -76,6 +76,17 @@ describe('the opentill command', () => {
       '--public',
     )
     assert.equal(pub.clientSecret, undefined)
+    assert.deepEqual(await opentill('set-org-limits', '--org', org.orgId, '--per-minute', '900', '--burst', '1200'), {
+      orgId: org.orgId,
+      perMinute: 900,
+      burst: 1200,
+    })
+    const rebuilt = await opentill('rebuild-reports', '--org', org.orgId)
+    assert.equal(rebuilt.rebuilt, true)
+    await assert.rejects(
+      opentill('set-org-limits', '--org', org.orgId, '--per-minute', '0', '--burst', '5'),
+      /--per-minute/,
+    )
   })
 
   it('answers a usage error with exit code 2 and an unknown org id with exit code 1', async () => {

@@ -35,6 +35,22 @@ describe('rate limits', () => {
   const atMost = (burst: number, perMinute: number, elapsedMs: number) =>
     burst + Math.ceil((elapsedMs * perMinute) / 60_000) + 1
 
+  it('applies an org’s custom limits (set-org-limits) within a second', async () => {
+    const custom = await createMerchant(app, { plan: 'pro' })
+    const api = clientFor(app.api, custom.token)
+    assert.equal((await api.get('/api/v1/products?limit=1')).status, 200)
+    const set = await app.services.orgs.setCustomLimits(
+      systemContext(app.runtime.database, custom.orgId, MERCHANT_SCOPES),
+      6,
+      4,
+    )
+    assert.deepEqual(set, { orgId: custom.orgId, perMinute: 6, burst: 4 })
+    await new Promise((r) => setTimeout(r, 1_100))
+    const { allowed, refused } = await untilRefused(() => api.get('/api/v1/products?limit=1'), 20)
+    assert.ok(allowed.length <= 5, `${allowed.length} allowed`)
+    assert.equal(refused.headers['x-ratelimit-limit'], '6')
+  })
+
   it('gives a Starter org 100 per minute with a burst of 150, then 429 with Retry-After', async () => {
     const api = clientFor(app.api, merchant.token)
     const { allowed, refused, elapsedMs } = await untilRefused(() => api.get('/api/v1/products?limit=1'), 400)

@@ -32,3 +32,13 @@ export async function orgById(q: Queryable, id: string): Promise<OrgRow | undefi
   const result = await q.prepared<OrgRow>('org_by_id', `SELECT ${columns} FROM orgs WHERE id = $1`, [id])
   return result.rows[0]
 }
+
+/** An org's own rate limit (SPEC's "custom"): the enterprise plan with these figures. */
+export async function setCustomLimits(q: Queryable, id: string, perMinute: number, burst: number) {
+  const result = await q.query<OrgRow>(
+    `UPDATE orgs SET plan = 'enterprise', rate_limit_per_minute = $2, rate_limit_burst = $3, version = version + 1,
+       updated_at = now() WHERE id = $1 RETURNING ${columns}`,
+    [id, perMinute, burst],
+  )
+  return result.rows[0]
+}

@@ -85,6 +85,13 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
     },
 
     /** The org's ISO 4217 currency, which every money amount of the org is in. */
+    /** `opentill set-org-limits`: the org's own limits, applied by every instance within a second. */
+    async setCustomLimits(ctx: RequestContext, perMinute: number, burst: number) {
+      const row = await ctx.db.tx((q) => repo.setCustomLimits(q, ctx.orgId, perMinute, burst))
+      if (!row) throw notFound('org')
+      return { orgId: row.id, perMinute: row.rate_limit_per_minute, burst: row.rate_limit_burst }
+    },
+
     async currencyOf(ctx: RequestContext): Promise<string> {
       const cached = currencies.get(ctx.orgId)
       if (cached) return cached

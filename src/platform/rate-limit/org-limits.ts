@@ -3,12 +3,15 @@ import { orgPlan } from './org-limits.repo.ts'
 import { limitOf, PLAN_LIMITS } from './plans.ts'
 import type { PlatformParts } from './store.ts'
 
-/** Plans change rarely; reading the org row on every request would cost a database round trip each. */
-const PLAN_CACHE_MS = 30_000
+/**
+ * Plans change rarely; reading the org row on every request would cost a database round trip each. A second is
+ * how soon every instance applies a change (`opentill set-org-limits`): one small read per org per second.
+ */
+const PLAN_CACHE_MS = 1_000
 
 const lookups = new WeakMap<PlatformParts, (orgId: string) => Promise<Limit>>()
 
-/** The per-org limit by plan, cached for 30 s per process runtime (shared by the REST and GraphQL guards). */
+/** The per-org limit by plan, cached for a second per process runtime (shared by the REST and GraphQL guards). */
 export function orgLimitsOf(runtime: PlatformParts): (orgId: string) => Promise<Limit> {
   let lookup = lookups.get(runtime)
   if (lookup) return lookup
