@@ -30,8 +30,10 @@ import { authenticate } from './platform/http/authenticate.ts'
 import { frameworkErrorReply, installErrorHandler } from './platform/http/error-handler.ts'
 import { healthRoutes } from './platform/http/health.ts'
 import { idempotency } from './platform/http/idempotency.ts'
+import { installLoadShedding } from './platform/http/load-shedding.ts'
 import { ProblemSchema } from './platform/http/schemas.ts'
 import { buildValidator } from './platform/http/validator.ts'
+import { installMetrics } from './platform/metrics/metrics.ts'
 import { rateLimit } from './platform/rate-limit/index.ts'
 import './platform/http/route-config.ts'
 import type { Runtime } from './platform/runtime.ts'
@@ -103,6 +105,14 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
     await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } })
   }
 
+  // Shedding first: an overloaded process answers 503 before it spends anything on the request.
+  await installLoadShedding(api, {
+    database: runtime.database,
+    eventLoopDelayMs: config.shedEventLoopDelayMs,
+    eventLoopUtilization: config.shedEventLoopUtilization,
+    poolWaiting: config.shedPoolWaiting,
+  })
+  installMetrics(api, { database: runtime.database, redis: runtime.redis, token: config.metricsToken })
   await api.register(authenticate, runtime)
   await api.register(rateLimit, { runtime, loginRoutes: ['/api/v1/auth/login'], tokenRoutes: ['/api/v1/oauth/token'] })
   await api.register(responseCache, runtime)

@@ -34,6 +34,13 @@ export interface Config {
    * CIDR ranges, comma-separated. Client addresses (per-address limits, logs) come from X-Forwarded-For through it.
    */
   readonly trustProxy: boolean | string[] | ((address: string, hop: number) => boolean)
+  /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>` (METRICS_TOKEN). */
+  readonly metricsToken: string | undefined
+  /** Load shedding: the event-loop delay (ms) and the pool checkouts waiting beyond which requests get a 503. */
+  readonly shedEventLoopDelayMs: number
+  /** …and the share of a quarter second the event loop spent busy (0 to 1; 0, the default, does not look). */
+  readonly shedEventLoopUtilization: number
+  readonly shedPoolWaiting: number
   /** How long a stopping process waits for requests and workers before it exits anyway (SHUTDOWN_TIMEOUT_MS). */
   readonly shutdownTimeoutMs: number
 }
@@ -140,6 +147,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: env.WORKERS !== 'false',
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    shedEventLoopDelayMs: integer(env, 'SHED_EVENT_LOOP_DELAY_MS', 1_000),
+    shedPoolWaiting: integer(env, 'SHED_POOL_WAITING', 200),
+    // Off unless set: a throughput benchmark (or a burst the machine can take) keeps the loop near 100 % busy.
+    shedEventLoopUtilization: Number(env.SHED_EVENT_LOOP_UTILIZATION || 0),
   })
 }
 

@@ -194,6 +194,15 @@ export class Database {
     return (await this.pool.query(config)) as unknown as Rows<R>
   }
 
+  /** The pool's connections in use and idle, and the checkouts waiting for one (metrics, load shedding). */
+  poolStats(): { inUse: number; idle: number; waiting: number } {
+    return {
+      inUse: this.pool.totalCount - this.pool.idleCount,
+      idle: this.pool.idleCount,
+      waiting: this.pool.waitingCount,
+    }
+  }
+
   /** A connection for a unit of work that spans more than one call (an idempotent request); release it after. */
   connect(): Promise<pg.PoolClient> {
     return this.pool.connect()

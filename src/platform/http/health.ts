@@ -13,7 +13,11 @@ export interface Draining {
 export async function healthRoutes(app: FastifyInstance, { database, state }: { database: Database; state: Draining }) {
   app.get(
     '/healthz',
-    { config: { scope: false }, schema: { tags: ['health'], security: [], response: { 200: Status } } },
+    // Answers under load shedding too: the process is alive, only busy.
+    {
+      config: { scope: false, pressureHandler: () => undefined },
+      schema: { tags: ['health'], security: [], response: { 200: Status } },
+    },
     async () => ({
       status: 'ok',
     }),
