@@ -19,6 +19,8 @@ const config = loadConfig({
   REDIS_URL: process.env.BENCH_REDIS_URL ?? '',
   LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
   SEED_DEMO: 'false',
+  // A throughput benchmark saturates the process on purpose: load shedding would answer its excess with 503s.
+  SHED_EVENT_LOOP_DELAY_MS: process.env.BENCH_SHED_EVENT_LOOP_DELAY_MS ?? '0',
 })
 const runtime = await openRuntime(config, { migrate: true, serving: true })
 const { api, services } = await buildApp(runtime)

@@ -148,7 +148,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
     metricsToken: env.METRICS_TOKEN || undefined,
-    shedEventLoopDelayMs: integer(env, 'SHED_EVENT_LOOP_DELAY_MS', 1_000),
+    // Off unless set (docs/operations.md): a process's own start (compiling every route's schemas) stalls the loop
+    // for longer than any sane threshold, and would shed its first requests.
+    shedEventLoopDelayMs: integer(env, 'SHED_EVENT_LOOP_DELAY_MS', 0),
     shedPoolWaiting: integer(env, 'SHED_POOL_WAITING', 200),
     // Off unless set: a throughput benchmark (or a burst the machine can take) keeps the loop near 100 % busy.
     shedEventLoopUtilization: Number(env.SHED_EVENT_LOOP_UTILIZATION || 0),

@@ -108,7 +108,7 @@ export default async function campaigns(t: BenchTarget): Promise<BenchRow[]> {
       lines: [...picked].map((product_id, i) => ({ product_id, quantity: i + 1 })),
     })
   }
-  const sample = await call('POST', '/api/v1/orders/calculate', JSON.parse(body()))
+  const sample = await call('POST', '/api/v1/orders/calculate?explain=all', JSON.parse(body()))
   assert.ok(sample.data.campaigns.applied.length + sample.data.campaigns.not_applied.length >= 18)
 
   const once = async (path: string, durationS: number) => {
@@ -120,7 +120,11 @@ export default async function campaigns(t: BenchTarget): Promise<BenchRow[]> {
       requests: [{ method: 'POST', path, headers, setupRequest: (req: any) => ({ ...req, body: body() }) }],
     } as any)
     const failures = result.non2xx + result.errors + result.timeouts
-    if (failures > 0) throw new Error(`${path}: ${failures} failed requests of ${result.requests.total}`)
+    if (failures > 0) {
+      throw new Error(
+        `${path}: ${failures} failed requests of ${result.requests.total} (${JSON.stringify((result as { statusCodeStats?: unknown }).statusCodeStats)})`,
+      )
+    }
     const cpuAfter = cpuTimeUs(t.serverPid)
     const cpuUsPerReq =
       cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.requests.total

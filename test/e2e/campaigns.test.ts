@@ -155,6 +155,12 @@ describe('campaigns', () => {
       rules: [{ type: 'fixed_amount', amount: 5 }],
       conditions: { min_spend: 50 },
     })
+    const hat = await s.product(25, { stock: 5 })
+    await activate(s, {
+      name: 'Hats',
+      rules: [{ type: 'percentage', percent: 30 }],
+      conditions: { product_ids: [hat] },
+    })
     await activate(s, {
       name: 'Elsewhere',
       rules: [{ type: 'percentage', percent: 50 }],
@@ -189,6 +195,11 @@ describe('campaigns', () => {
     const why = Object.fromEntries(c.campaigns.not_applied.map((n: any) => [n.name, n.reason]))
     assert.equal(why['Big spender'], 'minimum spend 50.00 not reached')
     assert.equal(why.Elsewhere, 'not at this location')
+    // A campaign for products the order does not have is left out unless asked for.
+    assert.equal(why.Hats, undefined)
+    const all = await s.api.post('/api/v1/orders/calculate?explain=all', body)
+    const whyAll = Object.fromEntries(all.body.data.campaigns.not_applied.map((n: any) => [n.name, n.reason]))
+    assert.equal(whyAll.Hats, 'no eligible product in the order')
     const made = await s.api.post('/api/v1/orders', body)
     assert.equal(made.status, 201, JSON.stringify(made.body))
     const order = made.body.data

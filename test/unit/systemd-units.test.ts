@@ -34,7 +34,15 @@ describe('the systemd units of the production layout', { skip }, () => {
 
   it('give every process the environment it needs, from one file', () => {
     const env = readFileSync(join(units, 'opentill.env.example'), 'utf8')
-    for (const name of ['NODE_ENV=production', 'DATABASE_URL=', 'REDIS_URL=', 'BASE_URL=https://', 'APP_URL=https://', 'SEED_DEMO=false', 'METRICS_TOKEN='])
+    for (const name of [
+      'NODE_ENV=production',
+      'DATABASE_URL=',
+      'REDIS_URL=',
+      'BASE_URL=https://',
+      'APP_URL=https://',
+      'SEED_DEMO=false',
+      'METRICS_TOKEN=',
+    ])
       assert.ok(env.includes(name), name)
     for (const unit of ['opentill-serve@.service', 'opentill-worker@.service']) {
       const text = readFileSync(join(units, unit), 'utf8')

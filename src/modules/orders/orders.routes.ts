@@ -3,6 +3,7 @@ import { Type } from 'typebox'
 import { expectedVersion } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import {
+  CalculateQuery,
   CalculationSchema,
   CreateOrderBody,
   CustomerOrdersQuery,
@@ -61,12 +62,14 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
       config: { scope: 'orders:write' },
       schema: {
         tags,
-        summary: 'The totals an order would have, line by line; creates nothing',
+        summary:
+          'The totals an order would have, line by line, with the campaigns that applied and why others did not (explain=all also lists campaigns for products not in the order); creates nothing',
+        querystring: CalculateQuery,
         body: CreateOrderBody,
         response: { 200: DataOf(Type.Ref('OrderCalculation')), ...errorResponses(400, 401, 403, 422) },
       },
     },
-    async (request) => ({ data: await orders.calculate(request.ctx, request.body) }),
+    async (request) => ({ data: await orders.calculate(request.ctx, request.body, request.query) }),
   )
 
   app.get(

@@ -47,6 +47,18 @@ export const CreateOrderBody = Type.Object(
   { additionalProperties: false },
 )
 
+export const CalculateQuery = Type.Object(
+  {
+    explain: Type.Optional(
+      Type.Union([Type.Literal('relevant'), Type.Literal('all')], {
+        description:
+          'relevant (default): campaigns.not_applied leaves out campaigns limited to products not in the order; all lists them too',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
 /** A campaign rule's discount on one line. */
 const LineDiscountSchema = Type.Object({
   campaign_id: Type.String(),

@@ -218,9 +218,9 @@ export function createOrdersService(deps: OrdersDeps) {
 
   const service = {
     /** The totals an order would have; creates nothing. */
-    async calculate(ctx: RequestContext, input: CreateOrderInput) {
+    async calculate(ctx: RequestContext, input: CreateOrderInput, query: { explain?: 'relevant' | 'all' } = {}) {
       const [, priced] = await allInOrder(validateRefs(ctx, input), priceOrder(ctx, deps, input))
-      return toCalculation(priced)
+      return toCalculation(priced, query.explain ?? 'relevant')
     },
 
     /**

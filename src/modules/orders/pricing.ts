@@ -155,7 +155,7 @@ export function storedDiscounts(p: PricedOrder, lineIds: readonly string[]): Sto
 }
 
 /** The answer of POST /orders/calculate. */
-export function toCalculation(p: PricedOrder) {
+export function toCalculation(p: PricedOrder, explain: 'relevant' | 'all' = 'all') {
   const c = p.currency
   return {
     currency: c,
@@ -195,12 +195,15 @@ export function toCalculation(p: PricedOrder) {
         voucher_code: a.voucher?.code ?? null,
         amount: toMajor(a.amount, c),
       })),
-      not_applied: p.campaigns.skipped.map((s) => ({
-        campaign_id: s.campaignId,
-        name: s.name,
-        code: s.code,
-        reason: s.reason,
-      })),
+      // A campaign for products the order does not have is noise to a till, and most of the answer's bytes.
+      not_applied: p.campaigns.skipped
+        .filter((s) => explain === 'all' || s.code !== 'no_eligible_items')
+        .map((s) => ({
+          campaign_id: s.campaignId,
+          name: s.name,
+          code: s.code,
+          reason: s.reason,
+        })),
     },
     subtotal: toMajor(p.totals.subtotal, c),
     discount_total: toMajor(p.totals.discountTotal, c),
