@@ -28,14 +28,14 @@ export async function loginPages(
   const secure = runtime.config.appUrl.startsWith('https:')
 
   app.get<{ Querystring: { return_to?: string } }>('/login', async (request, reply) => {
-    const returnTo = safeReturnTo(request.query.return_to)
+    const returnTo = safeReturnTo(request.query.return_to, runtime.config.appUrl)
     if (await currentSession(request, services)) return reply.code(303).header('location', returnTo).send()
     return reply.type('text/html; charset=utf-8').send(loginPage(loginCsrf(request, reply, secure), returnTo))
   })
 
   app.post<{ Body: Record<string, unknown> }>('/login', async (request, reply) => {
     const body = request.body ?? {}
-    const returnTo = safeReturnTo(body.return_to)
+    const returnTo = safeReturnTo(body.return_to, runtime.config.appUrl)
     const csrf = loginCsrf(request, reply, secure)
     if (!csrfMatches(request.cookies[LOGIN_CSRF_COOKIE], body.csrf)) {
       return reply

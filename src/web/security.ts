@@ -53,7 +53,21 @@ export function csrfMatches(expected: string | undefined, given: unknown): boole
   )
 }
 
-/** A same-site path to return to after sign-in; anything else (other hosts, `//evil`) goes to the dashboard. */
-export function safeReturnTo(value: unknown): string {
-  return typeof value === 'string' && /^\/(?![/\\])/.test(value) && value.length < 4000 ? value : '/dashboard'
+/**
+ * A place on this site to return to after sign-in, as a path: the value is resolved against APP_URL the way a
+ * browser would (which drops tabs and newlines, so `/\t/evil.example` is `//evil.example`), and anything that is
+ * not of APP_URL's origin, or carries a control character, goes to the dashboard instead.
+ */
+export function safeReturnTo(value: unknown, appUrl: string): string {
+  const fallback = '/dashboard'
+  if (typeof value !== 'string' || value.length >= 4000 || !value.startsWith('/')) return fallback
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return fallback
+  let resolved: URL
+  try {
+    resolved = new URL(value, appUrl)
+  } catch {
+    return fallback
+  }
+  if (resolved.origin !== new URL(appUrl).origin) return fallback
+  return `${resolved.pathname}${resolved.search}${resolved.hash}`
 }
