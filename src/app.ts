@@ -114,7 +114,12 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
   })
   installMetrics(api, { database: runtime.database, redis: runtime.redis, token: config.metricsToken })
   await api.register(authenticate, runtime)
-  await api.register(rateLimit, { runtime, loginRoutes: ['/api/v1/auth/login'], tokenRoutes: ['/api/v1/oauth/token'] })
+  // Revocation and introspection take client credentials too: the same buckets as the token endpoint.
+  await api.register(rateLimit, {
+    runtime,
+    loginRoutes: ['/api/v1/auth/login'],
+    tokenRoutes: ['/api/v1/oauth/token', '/api/v1/oauth/revoke', '/api/v1/oauth/introspect'],
+  })
   await api.register(responseCache, runtime)
   await api.register(oauthWellKnownRoutes, { config: runtime.config, database: runtime.database })
   await api.register(idempotency, runtime)

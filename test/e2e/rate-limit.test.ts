@@ -51,6 +51,28 @@ describe('rate limits', () => {
     assert.equal(refused.headers['x-ratelimit-limit'], '6')
   })
 
+  it('limits revocation and introspection per client like the token endpoint', async () => {
+    for (const [path, address] of [
+      ['/api/v1/oauth/introspect', '192.0.2.10'],
+      ['/api/v1/oauth/revoke', '192.0.2.11'],
+    ]) {
+      const clientId = `guesser-${randomBytes(4).toString('hex')}`
+      const call = async () => {
+        // An address of its own, so this test does not spend the token endpoint's per-address budget.
+        const res = await app.api.inject({
+          method: 'POST',
+          url: path,
+          remoteAddress: address,
+          payload: { client_id: clientId, client_secret: 'wrong', token: 'x' },
+        })
+        return { status: res.statusCode, body: res.json(), headers: res.headers, raw: res } as Call
+      }
+      const { allowed, refused } = await untilRefused(call, 400)
+      assert.ok(allowed.length >= 240 && allowed.length < 260, `${path}: ${allowed.length} before the 429`)
+      assert.ok(Number(refused.headers['retry-after']) >= 1)
+    }
+  })
+
   it('gives a Starter org 100 per minute with a burst of 150, then 429 with Retry-After', async () => {
     const api = clientFor(app.api, merchant.token)
     const { allowed, refused, elapsedMs } = await untilRefused(() => api.get('/api/v1/products?limit=1'), 400)
