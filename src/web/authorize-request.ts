@@ -71,7 +71,7 @@ export async function checkAuthorizeRequest(
   })
   if (params.response_type !== 'code') return fail('unsupported_response_type', 'response_type must be code')
   if (params.state !== undefined && params.state.length > 1024) return fail('invalid_request', 'state is too long')
-  // RFC 7636 §4.3 makes an absent method mean `plain`, which RFC 9700 §2.1.1 and DECISIONS.md refuse.
+  // RFC 7636 §4.3 makes an absent method mean `plain`, which RFC 9700 §2.1.1 and docs/decisions.md refuse.
   if (params.code_challenge !== undefined || params.code_challenge_method !== undefined) {
     if (params.code_challenge_method !== 'S256')
       return fail('invalid_request', 'code_challenge_method must be S256 (plain is not supported)')

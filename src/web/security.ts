@@ -7,7 +7,7 @@ export const SESSION_COOKIE = 'opentill_session'
 export const LOGIN_CSRF_COOKIE = 'opentill_login_csrf'
 
 /**
- * Every page: no framing (DECISIONS.md "OAuth 2.0": `frame-ancestors 'none'`, clickjacking on the consent
+ * Every page: no framing (docs/decisions.md "OAuth 2.0": `frame-ancestors 'none'`, clickjacking on the consent
  * screen), no scripts (but this origin's, where a page says so), no caching, no referrer (authorization URLs carry state). No `form-action`: Chrome applies
  * it to the redirect after the consent POST, which goes to the app's own redirect URI.
  */

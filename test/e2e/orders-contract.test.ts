@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { startTestApp, type TestApp } from '../support/harness.ts'
 import { openShop, outbox, payInFull, type Shop } from './orders.fixtures.ts'
 
-/** Issue 14 items 12 and 13: what a client written against SPEC and DECISIONS.md expects of orders. */
+/** Issue 14 items 12 and 13: what a client written against SPEC and docs/decisions.md expects of orders. */
 describe('orders as the contract states them', () => {
   let app: TestApp
   let shop: Shop

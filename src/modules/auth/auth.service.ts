@@ -111,7 +111,7 @@ export function createAuthService(runtime: Runtime) {
 
     /**
      * Rotates a refresh token: each use issues a new one; presenting a used one revokes the whole family
-     * (SPEC "Rules" 1), and of two parallel uses exactly one succeeds (the row lock).
+     * (SPEC (docs/decisions.md) "Rules" 1), and of two parallel uses exactly one succeeds (the row lock).
      */
     async refresh(refreshToken: string): Promise<LoginSession> {
       const hash = sha256Hex(refreshToken)

@@ -1,6 +1,6 @@
 import type { Role } from '../../platform/http/context.ts'
 
-/** SPEC's scopes plus DECISIONS.md's campaigns scopes; `partners:write` is for partner apps only. */
+/** SPEC's scopes plus docs/decisions.md's campaigns scopes; `partners:write` is for partner apps only. */
 export const MERCHANT_SCOPES = [
   'catalog:read',
   'catalog:write',

@@ -6,7 +6,7 @@ import { canonicalEvent, isSubscribableEvent } from '../../platform/events/catal
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { LocationsService } from '../locations/index.ts'
 import type { WebhooksService } from '../webhooks/index.ts'
 import * as repo from './automations.repo.ts'
@@ -254,8 +254,10 @@ export function createAutomationsService(deps: AutomationsDeps) {
 
   return {
     async list(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<Automation>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
-      const rows = await ctx.db.read((q) => repo.listAutomations(q, ctx.orgId, { afterId, limit: query.limit + 1 }))
+      const afterId = afterIdOf(query.cursor)
+      const rows = await ctx.db.read((q) =>
+        repo.listAutomations(q, ctx.orgId, { afterId: afterId ?? undefined, limit: query.limit + 1 }),
+      )
       return toPage(rows, query.limit, (r) => [r.id], toAutomation)
     },
 
@@ -330,12 +332,12 @@ export function createAutomationsService(deps: AutomationsDeps) {
       automationId: string,
       query: { limit: number; cursor?: string; status?: string },
     ): Promise<Page<AutomationRun>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       return ctx.db.read(async (q) => {
         if (!(await repo.automationById(q, ctx.orgId, automationId))) throw notFound('automation')
         const rows = await repo.listRuns(q, ctx.orgId, {
           automationId,
-          afterId,
+          afterId: afterId ?? undefined,
           status: query.status,
           limit: query.limit + 1,
         })

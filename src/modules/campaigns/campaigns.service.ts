@@ -6,7 +6,7 @@ import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
 import { localClock } from '../../platform/time/local-clock.ts'
 import { compileCampaign } from './campaigns.compile.ts'
@@ -51,7 +51,7 @@ export interface CampaignPricing {
 /** Orgs whose live campaigns are kept per process. */
 const KEPT_ORGS = 10_000
 
-/** The explicit moves of DECISIONS.md's table; time moves (start, end) are settle()'s. */
+/** The explicit moves of docs/decisions.md's table; time moves (start, end) are settle()'s. */
 const MOVES: Record<CampaignStatus, readonly CampaignStatus[]> = {
   draft: ['scheduled'],
   scheduled: ['active'],
@@ -160,7 +160,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
 
   const service = {
     async list(ctx: RequestContext, query: CampaignListQuery): Promise<Page<Campaign>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listCampaigns(q, ctx.orgId, {
           afterId: afterId ?? null,
@@ -299,7 +299,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
     },
 
     async listVouchers(ctx: RequestContext, campaignId: string, query: { limit: number; cursor?: string }) {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read(async (q) => {
         await load(q, ctx, campaignId)
         return repo.listVouchers(q, ctx.orgId, campaignId, afterId ?? null, query.limit + 1)

@@ -2,7 +2,7 @@ import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.
 
 /** The id after which a keyset page starts: catalog lists are ordered by id alone, so the cursor has one part. */
 export function afterIdOf(cursor: string | undefined): string | undefined {
-  const [afterId] = (decodeCursor(cursor, 1) ?? []) as string[]
+  const afterId = afterIdOf(cursor)
   return afterId
 }
 

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './products.repo.ts'
@@ -98,11 +98,11 @@ export function createProductsService(orgs: OrgsService) {
 
   return {
     async list(ctx: RequestContext, query: ProductListQuery): Promise<Page<Product>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const currency = await orgs.currencyOf(ctx)
       const rows = await ctx.db.read((q) =>
         repo.listProducts(q, ctx.orgId, {
-          afterId,
+          afterId: afterId ?? undefined,
           categoryId: query.category_id,
           isActive: query.is_active,
           search: query.q,

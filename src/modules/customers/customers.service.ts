@@ -3,7 +3,7 @@ import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './customers.repo.ts'
@@ -102,7 +102,7 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
 
   return {
     async list(ctx: RequestContext, query: { limit: number; cursor?: string; q?: string }): Promise<Page<Customer>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listCustomers(q, ctx.orgId, { afterId: afterId ?? null, search: query.q ?? null, limit: query.limit + 1 }),
       )

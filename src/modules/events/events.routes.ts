@@ -9,7 +9,7 @@ const Envelope = Type.Ref('EventEnvelope')
 
 /**
  * The events API is the integration surface beside webhooks, so it takes the integrations scope
- * (`webhooks:write`, DECISIONS.md "Scopes") rather than a new one: whoever may subscribe to events may read them.
+ * (`webhooks:write`, docs/decisions.md "Scopes") rather than a new one: whoever may subscribe to events may read them.
  */
 const scope = 'webhooks:write'
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { PageQuery, Timestamp } from '../../platform/http/schemas.ts'
 
-/** The webhook envelope of SPEC "Events", so a missed delivery and its recovery look the same. */
+/** The webhook envelope of SPEC (docs/decisions.md) "Events", so a missed delivery and its recovery look the same. */
 export const EventEnvelopeSchema = Type.Object(
   {
     id: Type.String({ description: 'evt_… identifier; the same id as the webhook delivery of this event' }),

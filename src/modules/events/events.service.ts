@@ -5,7 +5,7 @@ import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.
 import { toEnvelope } from './envelope.ts'
 import * as repo from './events.repo.ts'
 
-/** How long the events API serves an event (DECISIONS.md "Added to SPEC": 30 days). */
+/** How long the events API serves an event (docs/decisions.md "Added to SPEC": 30 days). */
 export const EVENT_RETENTION_DAYS = 30
 
 export interface EventListQuery {

@@ -4,7 +4,7 @@ import type { Queryable } from '../../platform/db/database.ts'
 import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, toPage } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './gift-cards.repo.ts'
@@ -129,7 +129,7 @@ export function createGiftCardsService(
     },
 
     async ledger(ctx: RequestContext, id: string, query: { limit: number; cursor?: string }) {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       return ctx.db.read(async (q) => {
         const card = await repo.giftCardById(q, ctx.orgId, id)
         if (!card) throw notFound('gift card')

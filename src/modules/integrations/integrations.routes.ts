@@ -20,7 +20,7 @@ import {
 import type { IntegrationsService } from './integrations.service.ts'
 
 const tags = ['integrations']
-// DECISIONS.md "Scopes": webhooks:write for every integrations and webhooks endpoint, reads included.
+// docs/decisions.md "Scopes": webhooks:write for every integrations and webhooks endpoint, reads included.
 const scope = 'webhooks:write'
 const Integration = Type.Ref('Integration')
 const Endpoint = Type.Ref('WebhookEndpoint')

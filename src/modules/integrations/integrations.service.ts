@@ -1,7 +1,7 @@
 import { newId } from '../../platform/crypto/ids.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import type {
   RegisterWebhookInput,
   UpdateWebhookInput,
@@ -57,9 +57,13 @@ export function createIntegrationsService(webhooks: WebhooksService) {
       ctx: RequestContext,
       query: { limit: number; cursor?: string; type?: string },
     ): Promise<Page<Integration>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
-        repo.listIntegrations(q, ctx.orgId, { afterId, type: query.type, limit: query.limit + 1 }),
+        repo.listIntegrations(q, ctx.orgId, {
+          afterId: afterId ?? undefined,
+          type: query.type,
+          limit: query.limit + 1,
+        }),
       )
       return toPage(rows, query.limit, (r) => [r.id], toIntegration)
     },

@@ -2,7 +2,7 @@ import { newId } from '../../platform/crypto/ids.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { variantsByIds } from './catalog-lookups.ts'
 import * as repo from './inventory.repo.ts'
 import type { AdjustReason, CatalogPort, LocationsPort, OrgsPort } from './inventory.types.ts'
@@ -209,10 +209,10 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
       ctx: RequestContext,
       query: ListQuery & { location_id?: string; product_id?: string; variant_id?: string },
     ): Promise<Page<Level>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listLevels(q, ctx.orgId, {
-          afterId,
+          afterId: afterId ?? undefined,
           locationId: query.location_id,
           productId: query.product_id,
           variantId: query.variant_id,
@@ -224,10 +224,10 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
 
     /** Levels at or below their reorder point (low_stock) or at or below zero (out_of_stock). */
     async listAlerts(ctx: RequestContext, query: ListQuery & { location_id?: string }): Promise<Page<Level>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listLevels(q, ctx.orgId, {
-          afterId,
+          afterId: afterId ?? undefined,
           locationId: query.location_id,
           alertsOnly: true,
           limit: query.limit + 1,
@@ -249,10 +249,10 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
         to?: string
       },
     ): Promise<Page<Movement>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listMovements(q, ctx.orgId, {
-          afterId,
+          afterId: afterId ?? undefined,
           productId: query.product_id,
           variantId: query.variant_id,
           locationId: query.location_id,

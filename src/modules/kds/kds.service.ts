@@ -9,7 +9,7 @@ import * as repo from './kds.repo.ts'
 import { RedisSource } from './redis-source.ts'
 
 export interface KdsOptions {
-  /** Comment line interval that keeps proxies from closing an idle stream (DECISIONS.md: 15 s). */
+  /** Comment line interval that keeps proxies from closing an idle stream (docs/decisions.md: 15 s). */
   heartbeatMs: number
   /** How often the process's one poller reads the database. */
   pollMs: number

@@ -4,7 +4,7 @@ import type { Queryable } from '../../platform/db/database.ts'
 import { conflict, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
 import { e4ToPercent } from '../../platform/money/percent.ts'
 import type {
@@ -187,7 +187,7 @@ export function createLaybysService(deps: LaybysDeps) {
       ctx: RequestContext,
       query: { limit: number; cursor?: string; status?: string; customer_id?: string },
     ): Promise<Page<Layby>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listLaybys(q, ctx.orgId, {
           afterId: afterId ?? null,

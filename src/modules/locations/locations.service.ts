@@ -4,7 +4,7 @@ import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import * as repo from './locations.repo.ts'
 
 export interface Location {
@@ -72,9 +72,13 @@ export function createLocationsService() {
       ctx: RequestContext,
       query: { limit: number; cursor?: string; is_active?: boolean },
     ): Promise<Page<Location>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
-        repo.listLocations(q, ctx.orgId, { afterId, isActive: query.is_active, limit: query.limit + 1 }),
+        repo.listLocations(q, ctx.orgId, {
+          afterId: afterId ?? undefined,
+          isActive: query.is_active,
+          limit: query.limit + 1,
+        }),
       )
       return toPage(rows, query.limit, (r) => [r.id], toLocation)
     },

@@ -4,7 +4,7 @@ import { notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, encodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, encodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { currencyExponent, toMajor, toMinor, toScaled } from '../../platform/money/money.ts'
 import { LoyaltyErrors } from './loyalty.errors.ts'
 import * as repo from './loyalty.repo.ts'
@@ -270,7 +270,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
     core: MemberCore,
     query: { limit: number; cursor?: string },
   ) {
-    const [beforeId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+    const beforeId = afterIdOf(query.cursor)
     const rows = await repo.movementsOf(q, ctx.orgId, core.id, beforeId ?? null, query.limit + 1)
     const page = rows.slice(0, query.limit)
     const hasMore = rows.length > query.limit
@@ -283,7 +283,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
 
   const service = {
     async listPrograms(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<Program>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const [currency, rows] = await Promise.all([
         currencyOf(ctx),
         ctx.db.read((q) => repo.listPrograms(q, ctx.orgId, afterId ?? null, query.limit + 1)),

@@ -2,7 +2,7 @@ import { newId } from '../../platform/crypto/ids.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import { MERCHANT_SCOPES } from '../auth/index.ts'
 import * as repo from './apps.repo.ts'
@@ -104,8 +104,8 @@ export function createAppsService(runtime: Runtime) {
     },
 
     async list(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<OAuthApp>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
-      const rows = await ctx.db.read((q) => repo.listApps(q, ctx.orgId, afterId, query.limit + 1))
+      const afterId = afterIdOf(query.cursor)
+      const rows = await ctx.db.read((q) => repo.listApps(q, ctx.orgId, afterId ?? undefined, query.limit + 1))
       return toPage(rows, query.limit, (r) => [r.id], toApp)
     },
 

@@ -20,7 +20,7 @@ export class OAuthError extends Error {
   ) {
     super(description)
     this.name = 'OAuthError'
-    // `invalid_client` is a 401 (DECISIONS.md "OAuth 2.0"); everything else RFC 6749 §5.2 makes a 400.
+    // `invalid_client` is a 401 (docs/decisions.md "OAuth 2.0"); everything else RFC 6749 §5.2 makes a 400.
     this.status = options.status ?? (code === 'invalid_client' ? 401 : 400)
     this.headers = options.headers ?? {}
   }

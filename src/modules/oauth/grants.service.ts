@@ -105,7 +105,7 @@ export function createGrantsService(runtime: Runtime, apps: AppsService) {
     },
 
     /**
-     * Disconnects an app from the org (SPEC "Rules" 3): every grant it holds is revoked, its access tokens
+     * Disconnects an app from the org (SPEC (docs/decisions.md) "Rules" 3): every grant it holds is revoked, its access tokens
      * fail with 401 at once and its refresh tokens with `invalid_grant`.
      */
     async disconnect(ctx: RequestContext, clientId: string): Promise<void> {

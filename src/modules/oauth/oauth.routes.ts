@@ -12,7 +12,7 @@ import { revokeEndpoint } from './revoke.ts'
 import { type OAuthDeps, tokenEndpoint } from './token.ts'
 
 /**
- * The protocol endpoints answer RFC 6749 §5.2 JSON rather than problem details (DECISIONS.md "Errors"),
+ * The protocol endpoints answer RFC 6749 §5.2 JSON rather than problem details (docs/decisions.md "Errors"),
  * with `Cache-Control: no-store` on every answer (§5.1) and form-encoded bodies besides JSON.
  */
 function installOAuthErrors(app: FastifyInstance): void {

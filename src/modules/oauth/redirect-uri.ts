@@ -1,5 +1,5 @@
 /**
- * Redirect URIs (DECISIONS.md "OAuth 2.0", RFC 9700 §2.1, RFC 8252 §7.3): `https` URLs, or `http` on a loopback
+ * Redirect URIs (docs/decisions.md "OAuth 2.0", RFC 9700 §2.1, RFC 8252 §7.3): `https` URLs, or `http` on a loopback
  * address for native apps; no fragment (RFC 6749 §3.1.2); no user info. Matching is exact string comparison.
  */
 export function redirectUriProblem(uri: string): string | null {

@@ -10,7 +10,7 @@ import type { OAuthDeps } from './token.ts'
 
 /**
  * Revokes the grant behind a token of the calling client: a refresh token takes its whole family and every
- * access token derived from it (SPEC "Rules" 2); an access token takes its grant with it, which RFC 7009 §2.1
+ * access token derived from it (SPEC (docs/decisions.md) "Rules" 2); an access token takes its grant with it, which RFC 7009 §2.1
  * allows. The refresh token is tried first whatever the hint, as §2.1 lets the server search all types.
  */
 async function revokeToken(runtime: Runtime, grants: GrantsService, client: AppRow, token: string): Promise<void> {

@@ -3,7 +3,7 @@ import type { Queryable } from '../../platform/db/database.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import * as repo from './grants.repo.ts'
 
-/** SPEC "Token response": RFC 6749 §5.1 plus `org_id`. */
+/** SPEC (docs/decisions.md) "Token response": RFC 6749 §5.1 plus `org_id`. */
 export interface TokenResponse {
   access_token: string
   token_type: 'Bearer'

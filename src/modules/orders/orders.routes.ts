@@ -58,7 +58,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
   app.post(
     '/orders/calculate',
     {
-      // A POST, so orders:write (DECISIONS.md "Scopes"), though it changes nothing.
+      // A POST, so orders:write (docs/decisions.md "Scopes"), though it changes nothing.
       config: { scope: 'orders:write' },
       schema: {
         tags,

@@ -6,7 +6,7 @@ import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent, newEventId } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { currencyExponent } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './orders.repo.ts'
@@ -238,7 +238,7 @@ export function createOrdersService(deps: OrdersDeps) {
     },
 
     async list(ctx: RequestContext, query: OrderListQuery): Promise<Page<Order>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const date = (value: string | undefined, field: string) => {
         if (value === undefined) return null
         const d = new Date(value)

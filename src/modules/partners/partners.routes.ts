@@ -14,7 +14,7 @@ import type { PartnersService } from './partners.service.ts'
 
 const Tenant = Type.Ref('PartnerTenant')
 const CreatedTenant = Type.Ref('PartnerTenantCreated')
-/** A partner credential (client credentials of a partner app), never a merchant token (DECISIONS.md "Scopes"). */
+/** A partner credential (client credentials of a partner app), never a merchant token (docs/decisions.md "Scopes"). */
 const scope = 'partners:write'
 
 export const partnerRoutes: FastifyPluginAsyncTypebox<{

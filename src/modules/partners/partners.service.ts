@@ -4,7 +4,7 @@ import { withOrgScope } from '../../platform/db/org-db.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { OAuthService } from '../oauth/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { Invitation, InvitationsService } from './invitations.service.ts'
@@ -99,9 +99,9 @@ export function createPartnersService(orgs: OrgsService, oauth: OAuthService, in
 
     /** The tenants the calling partner app provisioned, oldest first. */
     async listTenants(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<Tenant>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
-        repo.listTenants(q, ctx.orgId, ctx.actor.clientId, afterId, query.limit + 1),
+        repo.listTenants(q, ctx.orgId, ctx.actor.clientId, afterId ?? undefined, query.limit + 1),
       )
       return toPage(rows, query.limit, (r) => [r.id], toTenant)
     },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 
 /**
- * The adapter a card processor plugs in behind (DECISIONS.md "Payments go through a processor adapter").
+ * The adapter a card processor plugs in behind (docs/decisions.md "Payments go through a processor adapter").
  * Every method is an outbound call: the payments service calls them outside any database transaction it opens
  * (authorize first, then record the outcome in a transaction).
  */

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { LocationsService } from '../locations/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
@@ -144,9 +144,13 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
       ctx: RequestContext,
       query: { limit: number; cursor?: string; location_id?: string },
     ): Promise<Page<Register>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
-        repo.listRegisters(q, ctx.orgId, { afterId, locationId: query.location_id, limit: query.limit + 1 }),
+        repo.listRegisters(q, ctx.orgId, {
+          afterId: afterId ?? undefined,
+          locationId: query.location_id,
+          limit: query.limit + 1,
+        }),
       )
       return toPage(
         rows,
@@ -197,10 +201,10 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
       query: { limit: number; cursor?: string; register_id?: string; status?: 'open' | 'closed' },
     ): Promise<Page<Shift>> {
       const currency = await orgs.currencyOf(ctx)
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listShifts(q, ctx.orgId, {
-          afterId,
+          afterId: afterId ?? undefined,
           registerId: query.register_id,
           status: query.status,
           limit: query.limit + 1,
@@ -220,10 +224,10 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
       query: { limit: number; cursor?: string },
     ): Promise<Page<CashMovement>> {
       const currency = await orgs.currencyOf(ctx)
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read(async (q) => {
         if (!(await repo.shiftById(q, ctx.orgId, shiftId))) throw notFound('shift')
-        return repo.listCashMovements(q, ctx.orgId, { shiftId, afterId, limit: query.limit + 1 })
+        return repo.listCashMovements(q, ctx.orgId, { shiftId, afterId: afterId ?? undefined, limit: query.limit + 1 })
       })
       return toPage(
         rows,

@@ -9,7 +9,7 @@ import type { TaxService } from './tax.service.ts'
 const tags = ['tax']
 const TaxRate = Type.Ref('TaxRate')
 
-// Tax rates are part of selling, so they take the orders scopes (DECISIONS.md names no tax area).
+// Tax rates are part of selling, so they take the orders scopes (docs/decisions.md names no tax area).
 export const taxRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService }> = async (app, { tax }) => {
   app.addSchema(TaxRateSchema)
   // Orders price through the catalog and tax rates kept under the catalog version: a tax write moves it on too.

@@ -3,7 +3,7 @@ import { newId } from '../../platform/crypto/ids.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './tax.repo.ts'
@@ -101,7 +101,7 @@ export function createTaxService(orgs: OrgsService) {
 
   return {
     async list(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<TaxRate>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const inc = await inclusive(ctx)
       const rows = await ctx.db.read((q) => repo.listTaxRates(q, ctx.orgId, afterId ?? null, query.limit + 1))
       return toPage(

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises'
 import { BlockList, isIP } from 'node:net'
 
 /**
- * Which addresses a webhook may reach (DECISIONS.md "Webhooks"): never private, loopback, link-local, ULA or
+ * Which addresses a webhook may reach (docs/decisions.md "Webhooks"): never private, loopback, link-local, ULA or
  * otherwise reserved ranges, unless an operator allows a network with WEBHOOK_ALLOW_NETWORKS.
  */
 const RESERVED_V4 = [

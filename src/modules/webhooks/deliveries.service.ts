@@ -1,6 +1,6 @@
 import { conflict, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import * as repo from './deliveries.repo.ts'
 import { signalDeliveryQueued } from './delivery-signal.ts'
 import * as endpoints from './endpoints.repo.ts'
@@ -21,14 +21,14 @@ const REPLAY_WINDOW_MS = 72 * 3_600_000
 export function createDeliveriesService() {
   return {
     async listAttempts(ctx: RequestContext, query: AttemptQuery): Promise<Page<ReturnType<typeof toAttempt>>> {
-      const [beforeId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const beforeId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listAttempts(q, ctx.orgId, {
           endpointId: query.webhook_id,
           deliveryId: query.delivery_id,
           event: query.event,
           succeeded: query.succeeded,
-          beforeId,
+          beforeId: beforeId ?? undefined,
           limit: query.limit + 1,
         }),
       )
@@ -39,9 +39,13 @@ export function createDeliveriesService() {
       ctx: RequestContext,
       query: { limit: number; cursor?: string; webhook_id?: string },
     ): Promise<Page<WebhookDelivery>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
-        repo.listFailed(q, ctx.orgId, { endpointId: query.webhook_id, afterId, limit: query.limit + 1 }),
+        repo.listFailed(q, ctx.orgId, {
+          endpointId: query.webhook_id,
+          afterId: afterId ?? undefined,
+          limit: query.limit + 1,
+        }),
       )
       return toPage(rows, query.limit, (r) => [r.id], toDelivery)
     },

@@ -3,7 +3,7 @@ import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
 import { API_VERSION, canonicalEvent, isSubscribableEvent } from '../../platform/events/catalog.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { AddressPolicy } from './address-policy.ts'
 import * as deliveries from './deliveries.repo.ts'
 import { signalDeliveryQueued } from './delivery-signal.ts'
@@ -18,7 +18,7 @@ export interface RegisterWebhookInput {
   description?: string
 }
 
-/** DECISIONS.md: the old secret keeps signing for 24 hours after a rotation. */
+/** docs/decisions.md: the old secret keeps signing for 24 hours after a rotation. */
 const ROTATION_GRACE_HOURS = 24
 
 function checkEvents(events: readonly string[]): string[] {
@@ -77,12 +77,12 @@ export function createEndpointsService(policy: AddressPolicy) {
       ctx: RequestContext,
       query: { limit: number; cursor?: string; integrationId?: string; status?: string },
     ): Promise<Page<WebhookEndpoint>> {
-      const [afterId] = (decodeCursor(query.cursor, 1) ?? []) as string[]
+      const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listEndpoints(q, ctx.orgId, {
           integrationId: query.integrationId,
           status: query.status,
-          afterId,
+          afterId: afterId ?? undefined,
           limit: query.limit + 1,
         }),
       )

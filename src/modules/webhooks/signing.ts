@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import type { EventEnvelope } from '../../platform/events/catalog.ts'
 
-/** DECISIONS.md: `whsec_` followed by base64 of 32 random bytes. */
+/** docs/decisions.md: `whsec_` followed by base64 of 32 random bytes. */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`
 }

@@ -2,7 +2,7 @@ import { invalid } from '../../platform/errors/app-error.ts'
 import type { AddressPolicy } from './address-policy.ts'
 
 /**
- * Registration-time check of a webhook URL (DECISIONS.md "Webhooks"): HTTPS only, no credentials, and a host
+ * Registration-time check of a webhook URL (docs/decisions.md "Webhooks"): HTTPS only, no credentials, and a host
  * with at least one address outside the reserved ranges. WHATWG parsing first turns decimal, hex and octal IPv4
  * forms (`https://2130706433/`, `https://0x7f.1/`) and IPv6 forms into canonical addresses, so they are judged
  * as the addresses they are. Delivery checks the connected address again (DNS rebinding).

@@ -1,7 +1,7 @@
 import type { Queryable } from './database.ts'
 
 /**
- * The UPDATE every PATCH runs (optimistic concurrency, DECISIONS.md): sets the given columns (undefined ones are left alone) when
+ * The UPDATE every PATCH runs (optimistic concurrency, docs/decisions.md): sets the given columns (undefined ones are left alone) when
  * `expectedVersion` is absent or current, bumps `version` and `updated_at`. Undefined result: no row matched, so
  * the caller tells a missing row from a stale version. Column names come from the repos, never from input.
  */

@@ -1,4 +1,4 @@
-/** One error catalog: a stable kind, its status and a safe title (DECISIONS.md "Errors"). */
+/** One error catalog: a stable kind, its status and a safe title (docs/decisions.md "Errors"). */
 export const errorKinds = {
   'bad-request': { status: 400, title: 'Bad Request' },
   unauthorized: { status: 401, title: 'Unauthorized' },

@@ -1,4 +1,4 @@
-/** The `apiVersion` of every event envelope, webhook or events API (DECISIONS.md "Webhooks"). */
+/** The `apiVersion` of every event envelope, webhook or events API (docs/decisions.md "Webhooks"). */
 export const API_VERSION = '2024-09-15'
 
 /** SPEC's webhook envelope: `id` is stable across retries, `timestamp` is the event's time and never changes. */
@@ -12,7 +12,7 @@ export interface EventEnvelope {
 }
 
 /**
- * SPEC's 17-event catalog plus the events DECISIONS.md adds. Subscribers choose from these and from the two
+ * SPEC's 17-event catalog plus the events docs/decisions.md adds. Subscribers choose from these and from the two
  * aliases, and receive each event under the name they subscribed with.
  */
 export const EVENT_CATALOG = [

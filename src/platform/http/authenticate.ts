@@ -45,7 +45,7 @@ export function contextOf(
 }
 
 /**
- * Revocation, the org's rate limit (DECISIONS.md "Rate limits") and the catalog version in one step: one Redis
+ * Revocation, the org's rate limit (docs/decisions.md "Rate limits") and the catalog version in one step: one Redis
  * round trip when instances share a Redis. Sets X-RateLimit-Limit and X-RateLimit-Remaining, also on a 429.
  * Returns null for a revoked session (no token is taken for it).
  */

@@ -31,6 +31,12 @@ export function decodeCursor(cursor: string | undefined, arity: number): (string
   return parsed
 }
 
+/** The id a one-part cursor (keyset by id) continues after, or null for the first page. */
+export function afterIdOf(cursor: string | undefined): string | null {
+  const [afterId] = decodeCursor(cursor, 1) ?? []
+  return afterId === undefined ? null : String(afterId)
+}
+
 /**
  * Builds a page from rows fetched with `limit + 1`: the extra row only proves there is more, so a total that is
  * an exact multiple of the page size never yields an empty last page.

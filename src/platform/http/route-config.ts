@@ -1,6 +1,6 @@
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The scope a bearer token needs for this route (DECISIONS.md "Scopes"); `false` marks a public route. */
+    /** The scope a bearer token needs for this route (docs/decisions.md "Scopes"); `false` marks a public route. */
     scope?: string | false
   }
   interface FastifyRequest {

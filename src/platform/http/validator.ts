@@ -11,7 +11,7 @@ function makeAjv(coerce: boolean, externalSchemas: Record<string, unknown>): Ajv
   const ajv = new Ajv({
     allErrors: true,
     coerceTypes: coerce ? 'array' : false,
-    // Unknown body fields are refused, never dropped (DECISIONS.md "REST conventions").
+    // Unknown body fields are refused, never dropped (docs/decisions.md "REST conventions").
     removeAdditional: false,
     useDefaults: true,
     strict: false,

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Mailer, MailMessage } from './mailer.ts'
 
-/** Without SMTP_URL a notice is a warning in the log (DECISIONS.md: "else the log and the dashboard"). */
+/** Without SMTP_URL a notice is a warning in the log (docs/decisions.md: "else the log and the dashboard"). */
 export class LogMailer implements Mailer {
   readonly channel = 'log' as const
 

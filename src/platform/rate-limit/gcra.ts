@@ -1,5 +1,5 @@
 /**
- * GCRA (generic cell rate algorithm), the exact form of DECISIONS.md's token bucket: it refills at `perMinute`,
+ * GCRA (generic cell rate algorithm), the exact form of docs/decisions.md's token bucket: it refills at `perMinute`,
  * holds at most `burst`, and needs one stored number per key, the theoretical arrival time (TAT).
  */
 export interface Limit {

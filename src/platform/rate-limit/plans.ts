@@ -1,7 +1,7 @@
 import type { Limit } from './gcra.ts'
 import type { OrgPlanRow } from './org-limits.repo.ts'
 
-/** SPEC "Rate limits": requests per minute and burst by plan; Enterprise is set per org. */
+/** SPEC (docs/decisions.md) "Rate limits": requests per minute and burst by plan; Enterprise is set per org. */
 export const PLAN_LIMITS: Record<Exclude<OrgPlanRow['plan'], 'enterprise'>, Limit> = {
   starter: { perMinute: 100, burst: 150 },
   growth: { perMinute: 500, burst: 750 },
@@ -15,7 +15,7 @@ export function limitOf(row: OrgPlanRow): Limit {
   return { perMinute, burst: Math.max(row.rate_limit_burst ?? perMinute * 1.5, 1) }
 }
 
-/** Login and token endpoints: per account (e-mail or client id) and per address (DECISIONS.md "Rate limits", issue 3 §7). */
+/** Login and token endpoints: per account (e-mail or client id) and per address (docs/decisions.md "Rate limits", issue 3 §7). */
 export const CREDENTIAL_LIMITS = {
   loginPerAccount: { perMinute: 5, burst: 10 },
   loginPerAddress: { perMinute: 60, burst: 120 },

@@ -28,7 +28,7 @@ function clientIdOf(request: FastifyRequest): string | null {
 
 /**
  * Per-account plus per-address limits on the login and token endpoints against credential guessing. The per-org
- * limits by plan (SPEC "Rate limits", GCRA token bucket, X-RateLimit-* headers) are taken by the REST guard and
+ * limits by plan (SPEC (docs/decisions.md) "Rate limits", GCRA token bucket, X-RateLimit-* headers) are taken by the REST guard and
  * the GraphQL context through admission.ts, on the same buckets.
  */
 export const rateLimit = fp(

@@ -1,5 +1,5 @@
 /**
- * The GraphQL catalog schema (SPEC "GraphQL catalog API"): camelCase fields, money as Float in the org currency's
+ * The GraphQL catalog schema (SPEC (docs/decisions.md) "GraphQL catalog API"): camelCase fields, money as Float in the org currency's
  * major unit, timestamps as ISO 8601 UTC strings. Root fields are nullable so that one refused field (scope,
  * org, input) leaves the rest of the answer intact, as the GraphQL envelope intends.
  */

@@ -15,7 +15,7 @@ export interface ClientCredentialsParams {
 const ORG_ID = /^org_[0-9a-z]{1,64}$/
 
 /**
- * Partner credentials (DECISIONS.md "Scopes"): a confidential partner app gets a token for its own org with
+ * Partner credentials (docs/decisions.md "Scopes"): a confidential partner app gets a token for its own org with
  * `partners:write` and its allowed scopes, or with `org_id` a token for a tenant it is connected to, with the
  * connection's scopes. Each issuance is its own grant under the connection, so a disconnect revokes it too.
  * No refresh token is issued (RFC 6749 §4.4.3).

@@ -19,7 +19,7 @@ type Outcome =
   | { kind: 'rotated'; row: repo.RefreshRow; next: string }
 
 /**
- * Strict rotation (SPEC "Rules" 1, RFC 9700 §4.14.2): each use returns a new refresh token; of two parallel
+ * Strict rotation (SPEC (docs/decisions.md) "Rules" 1, RFC 9700 §4.14.2): each use returns a new refresh token; of two parallel
  * uses exactly one wins (row lock); a superseded token presented again revokes the whole family.
  */
 export async function exchangeRefreshToken(
