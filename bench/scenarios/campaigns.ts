@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import autocannon from 'autocannon'
+import { apiOf } from '../lib/api.ts'
 import { CONNECTIONS, cpuTimeUs, median } from '../lib/measure.ts'
 import type { BenchRow, BenchTarget } from '../lib/types.ts'
 
@@ -14,17 +15,7 @@ const PRODUCTS = 60
  * Target: 70 % or more of the no-campaign rate.
  */
 export default async function campaigns(t: BenchTarget): Promise<BenchRow[]> {
-  const headers = { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${t.apiUrl}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    const json = (await res.json()) as any
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
-    return json
-  }
+  const { headers, call } = apiOf(t)
   const tag = randomBytes(3).toString('hex')
   const location = (await call('POST', '/api/v1/locations', { name: `Campaign bench ${tag}` })).data.id
   const products = (await call('GET', `/api/v1/products?limit=${PRODUCTS}`)).data as {

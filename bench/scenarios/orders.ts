@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { apiOf } from '../lib/api.ts'
 import { CONNECTIONS, cpuTimeUs, median } from '../lib/measure.ts'
 import type { BenchRow, BenchTarget } from '../lib/types.ts'
 
@@ -42,17 +43,7 @@ async function pgbenchOn(ownerUrl: string) {
  * transaction. Reported beside pgbench's TPC-B-like rate on the same server; the target is 40 % of it.
  */
 export default async function orders(t: BenchTarget): Promise<BenchRow[]> {
-  const headers = { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${t.apiUrl}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    const json = (await res.json()) as any
-    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
-    return json
-  }
+  const { headers, call } = apiOf(t)
   const location = (await call('POST', '/api/v1/locations', { name: `Bench store ${randomBytes(3).toString('hex')}` }))
     .data.id
   const products = (await call('GET', `/api/v1/products?limit=${PRODUCTS}`)).data.map((p: any) => p.id as string)

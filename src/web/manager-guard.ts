@@ -25,7 +25,12 @@ export function signOutForm(session: WebSession): Html {
  * The signed-in manager of a dashboard request, or null when a reply was already sent: the sign-in redirect, a
  * form whose CSRF token does not match (`post`), or a refusal for a user without the managing permission.
  */
-export function managerGuard(database: Database, services: Services) {
+export function managerGuard(
+  database: Database,
+  services: Services,
+  scope = MANAGE_SCOPE,
+  refusal = 'Only the store owner manages apps, connections and webhooks.',
+) {
   return async function guard(request: FastifyRequest, reply: FastifyReply, post: boolean): Promise<Manager | null> {
     const session = await currentSession(request, services)
     if (!session) {
@@ -45,14 +50,14 @@ export function managerGuard(database: Database, services: Services) {
         )
       return null
     }
-    if (!session.scopes.includes(MANAGE_SCOPE)) {
+    if (!session.scopes.includes(scope)) {
       await reply
         .code(403)
         .type('text/html; charset=utf-8')
         .send(
           page(
             'Not allowed',
-            html`<h1>Not allowed</h1><p class="error" role="alert">Only the store owner manages apps, connections and webhooks.</p>${signOutForm(session)}`,
+            html`<h1>Not allowed</h1><p class="error" role="alert">${refusal}</p>${signOutForm(session)}`,
           ),
         )
       return null

@@ -6,9 +6,8 @@ import { AppError } from '../platform/errors/app-error.ts'
 import { currencyExponent } from '../platform/money/money.ts'
 import type { Runtime } from '../platform/runtime.ts'
 import type { Services } from '../services.ts'
-import { contextOf, currentSession, toSignIn } from './context.ts'
 import { Html, html, page } from './html.ts'
-import { signOutForm } from './manager-guard.ts'
+import { managerGuard, signOutForm } from './manager-guard.ts'
 import { SCRIPTED_CSP } from './security.ts'
 
 const REPORTS_SCOPE = 'reports:read'
@@ -72,26 +71,8 @@ export async function reportsPages(
     return reply.type(asset.type).send(asset.body)
   })
 
-  async function reader(request: FastifyRequest, reply: FastifyReply) {
-    const session = await currentSession(request, services)
-    if (!session) {
-      await toSignIn(request, reply)
-      return null
-    }
-    if (!session.scopes.includes(REPORTS_SCOPE)) {
-      await reply
-        .code(403)
-        .type('text/html; charset=utf-8')
-        .send(
-          page(
-            'Not allowed',
-            html`<h1>Not allowed</h1><p class="error" role="alert">Reports are for the store owner and managers.</p>${signOutForm(session)}`,
-          ),
-        )
-      return null
-    }
-    return { session, ctx: contextOf(request, runtime.database, session) }
-  }
+  const guard = managerGuard(runtime.database, services, REPORTS_SCOPE, 'Reports are for the store owner and managers.')
+  const reader = (request: FastifyRequest, reply: FastifyReply) => guard(request, reply, false)
 
   app.get<{ Querystring: Query }>('/dashboard/reports', async (request, reply) => {
     const who = await reader(request, reply)
