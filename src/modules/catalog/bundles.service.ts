@@ -4,10 +4,10 @@ import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import type { Page } from '../../platform/http/pagination.ts'
+import { afterIdOf, type Page } from '../../platform/http/pagination.ts'
 import * as repo from './bundles.repo.ts'
 import * as catalogRepo from './catalog.repo.ts'
-import { afterIdOf, pageWithChildren } from './child-rows.ts'
+import { pageWithChildren } from './child-rows.ts'
 import { removeVersioned } from './versioned.ts'
 
 export interface BundleComponent {
@@ -104,7 +104,7 @@ export function createBundlesService() {
       const afterId = afterIdOf(query.cursor)
       return ctx.db.read(async (q) => {
         const rows = await repo.listBundles(q, ctx.orgId, {
-          afterId,
+          afterId: afterId ?? undefined,
           productId: query.product_id,
           limit: query.limit + 1,
         })

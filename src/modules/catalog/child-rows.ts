@@ -1,11 +1,5 @@
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 
-/** The id after which a keyset page starts: catalog lists are ordered by id alone, so the cursor has one part. */
-export function afterIdOf(cursor: string | undefined): string | undefined {
-  const afterId = afterIdOf(cursor)
-  return afterId
-}
-
 /**
  * Maps parent rows together with their child rows (prices, targets, components, options), loaded in one query
  * for all parents rather than one per parent; no query at all when there are no parents.

@@ -3,11 +3,11 @@ import type { Queryable } from '../../platform/db/database.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import type { Page } from '../../platform/http/pagination.ts'
+import { afterIdOf, type Page } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as catalogRepo from './catalog.repo.ts'
-import { afterIdOf, pageWithChildren } from './child-rows.ts'
+import { pageWithChildren } from './child-rows.ts'
 import * as repo from './markdowns.repo.ts'
 import { parseWindow, type WindowInput } from './pricing.schemas.ts'
 import { removeVersioned } from './versioned.ts'
@@ -101,7 +101,7 @@ export function createMarkdownsService(orgs: OrgsService) {
       const currency = await orgs.currencyOf(ctx)
       return ctx.db.read(async (q) => {
         const rows = await repo.listMarkdowns(q, ctx.orgId, {
-          afterId,
+          afterId: afterId ?? undefined,
           productId: query.product_id,
           categoryId: query.category_id,
           isActive: query.is_active,

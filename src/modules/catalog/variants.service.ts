@@ -2,11 +2,10 @@ import { newId } from '../../platform/crypto/ids.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as catalogRepo from './catalog.repo.ts'
-import { afterIdOf } from './child-rows.ts'
 import { skuTaken } from './products.repo.ts'
 import * as repo from './variants.repo.ts'
 import { missingOrStale } from './versioned.ts'
@@ -96,7 +95,7 @@ export function createVariantsService(orgs: OrgsService) {
       const rows = await ctx.db.read(async (q) => {
         if (!(await catalogRepo.productFlags(q, ctx.orgId, [productId])).has(productId)) throw notFound('product')
         return repo.listVariants(q, ctx.orgId, productId, {
-          afterId,
+          afterId: afterId ?? undefined,
           isActive: query.is_active,
           limit: query.limit + 1,
         })
