@@ -1,5 +1,5 @@
 -- Up Migration
--- Events are kept 30 days (docs/decisions.md: the events API serves every event of the org for 30 days); older ones are
+-- Events are kept 30 days (DECISIONS.md: the events API serves every event of the org for 30 days); older ones are
 -- deleted in batches by the retention job. An event still waiting in the webhook relay queue is kept whatever its
 -- age: the queue would otherwise lose it (its row cascades), and an acknowledged event is never lost.
 -- `before_id` bounds the walk on the primary key (event ids are ULIDs, so they sort by creation time); `created_at`
