@@ -130,6 +130,51 @@ describe('GraphQL catalog API: operations and nested selections', () => {
     assert.deepEqual(foodActive.products, [], 'the archived scone is left out when isActive: true')
   })
 
+  it('shows a product’s variants, and one variant by id (SPEC lists variants)', async () => {
+    const rest = clientFor(app.api, merchant.token)
+    const product = (await rest.post('/api/v1/products', { name: 'Tee', sku: 'TEE', base_price: 20 })).body.data
+    const small = await rest.post(`/api/v1/products/${product.id}/variants`, {
+      name: 'Small',
+      sku: 'TEE-S',
+      option_values: { size: 'S' },
+    })
+    assert.equal(small.status, 201, JSON.stringify(small.body))
+    const large = (
+      await rest.post(`/api/v1/products/${product.id}/variants`, {
+        name: 'Large',
+        sku: 'TEE-L',
+        option_values: { size: 'L' },
+        price: 22.5,
+      })
+    ).body.data
+    const answer = await gql(
+      'query V($id: ID!, $v: ID!) { product(id: $id) { variants { id sku optionValues { name value } price currency isActive } } variant(id: $v) { id productId name price } }',
+      { id: product.id, v: large.id },
+    )
+    assert.equal(answer.errors, undefined)
+    assert.deepEqual(answer.data.product.variants, [
+      {
+        id: small.body.data.id,
+        sku: 'TEE-S',
+        optionValues: [{ name: 'size', value: 'S' }],
+        price: null,
+        currency: 'NZD',
+        isActive: true,
+      },
+      {
+        id: large.id,
+        sku: 'TEE-L',
+        optionValues: [{ name: 'size', value: 'L' }],
+        price: 22.5,
+        currency: 'NZD',
+        isActive: true,
+      },
+    ])
+    assert.deepEqual(answer.data.variant, { id: large.id, productId: product.id, name: 'Large', price: 22.5 })
+    const missing = await gql('{ variant(id: "var_missing") { id } }')
+    assert.equal(missing.data.variant, null)
+  })
+
   it('lists modifier groups with their options, for the org and for one product', async () => {
     const rest = clientFor(app.api, merchant.token)
     const milk = await rest.post('/api/v1/modifiers', {

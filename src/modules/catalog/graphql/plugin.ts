@@ -44,7 +44,7 @@ declare module 'fastify' {
 export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (app, { catalog, orgs, runtime }) => {
   const reads = createGraphqlReads(orgs)
   const resolvers = { ...createResolvers(catalog, reads), ...scalarFieldResolvers }
-  const loaders = createLoaders(reads)
+  const loaders = createLoaders(reads, catalog)
   app.decorateRequest('graphqlAuth', null)
   app.decorateRequest('graphqlCacheKey', null)
   app.decorateRequest('graphqlMayWrite', false)

@@ -3,6 +3,7 @@ import { AppError } from '../../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../../platform/http/context.ts'
 import { encodeCursor } from '../../../platform/http/pagination.ts'
 import type { CatalogService } from '../catalog.service.ts'
+import type { Variant } from '../variants.service.ts'
 import { type GraphqlContext, guard } from './context.ts'
 import { toGraphqlError, userInputError } from './errors.ts'
 import { createInput, type GraphqlProduct, toGraphqlProduct, updateInput } from './products.mapping.ts'
@@ -86,6 +87,17 @@ export function createResolvers(catalog: CatalogService, reads: GraphqlReads): I
           }
         }),
 
+      variant: (_root: unknown, args: { id: string }, context: GraphqlContext) =>
+        run(async () => {
+          const ctx = guard(context, 'catalog:read')
+          try {
+            return toGraphqlVariant(await catalog.variants.get(ctx, args.id))
+          } catch (error) {
+            if (error instanceof AppError && error.kind === 'not-found') return null
+            throw error
+          }
+        }),
+
       categories: (
         _root: unknown,
         args: ListArgs & { parentId?: Maybe<string>; isActive?: Maybe<boolean> },
@@ -154,7 +166,7 @@ type Query<P, A = Record<string, never>> = { obj: P; params: A }
  * Nested fields resolve through mercurius loaders: every parent of one level is answered by one call, so a
  * list of 200 products with their categories costs two queries, not 201.
  */
-export function createLoaders(reads: GraphqlReads): MercuriusLoaders {
+export function createLoaders(reads: GraphqlReads, catalog: CatalogService): MercuriusLoaders {
   return {
     Product: {
       async category(queries: Query<GraphqlProduct>[], context: GraphqlContext) {
@@ -163,6 +175,13 @@ export function createLoaders(reads: GraphqlReads): MercuriusLoaders {
           const found = await reads.categoriesByIds(nestedCtx(context), ids)
           const byId = new Map(ids.map((id, i) => [id, found[i]]))
           return queries.map((q) => (q.obj.categoryId === null ? null : (byId.get(q.obj.categoryId) ?? null)))
+        })
+      },
+      async variants(queries: Query<GraphqlProduct>[], context: GraphqlContext) {
+        return run(async () => {
+          const ids = queries.map((q) => q.obj.id)
+          const all = await catalog.variants.byProducts(nestedCtx(context), ids)
+          return ids.map((id) => all.filter((v) => v.product_id === id).map(toGraphqlVariant))
         })
       },
       async modifierGroups(queries: Query<GraphqlProduct>[], context: GraphqlContext) {
@@ -224,4 +243,22 @@ export const scalarFieldResolvers = {
     createdAt: (c: Category) => c.createdAt.toISOString(),
     updatedAt: (c: Category) => c.updatedAt.toISOString(),
   },
+}
+
+/** A variant as GraphQL shows it: camelCase, option values as name/value pairs. */
+function toGraphqlVariant(v: Variant) {
+  return {
+    id: v.id,
+    productId: v.product_id,
+    name: v.name,
+    sku: v.sku,
+    optionValues: Object.entries(v.option_values).map(([name, value]) => ({ name, value })),
+    price: v.price,
+    currency: v.currency,
+    barcodes: v.barcodes,
+    isActive: v.is_active,
+    version: v.version,
+    createdAt: v.created_at.toISOString(),
+    updatedAt: v.updated_at.toISOString(),
+  }
 }

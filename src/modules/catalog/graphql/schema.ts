@@ -25,6 +25,8 @@ export const typeDefs = /* GraphQL */ `
     tags: [String!]!
     "Modifier groups offered with this product, in their display order."
     modifierGroups: [ModifierGroup!]!
+    "The product's variants (sizes, colours…), in creation order, archived ones included (see isActive)."
+    variants: [Variant!]!
     "Optimistic concurrency version; pass it to updateProduct to refuse lost updates."
     version: Int!
     "ISO 8601 UTC timestamp."
@@ -44,6 +46,30 @@ export const typeDefs = /* GraphQL */ `
     products(isActive: Boolean, limit: Int = ${DEFAULT_LIMIT}): [Product!]!
     createdAt: String!
     updatedAt: String!
+  }
+
+  "A variant of a product: its own SKU and option values, and its own price or the product's."
+  type Variant {
+    id: ID!
+    productId: ID!
+    name: String!
+    sku: String!
+    "The options that make this variant, e.g. size: L."
+    optionValues: [VariantOption!]!
+    "Decimal amount in the org currency's major unit; null sells at the product's basePrice."
+    price: Float
+    "ISO 4217 currency of price (the org currency)."
+    currency: String!
+    barcodes: [String!]!
+    isActive: Boolean!
+    version: Int!
+    createdAt: String!
+    updatedAt: String!
+  }
+
+  type VariantOption {
+    name: String!
+    value: String!
   }
 
   type ModifierGroup {
@@ -72,6 +98,8 @@ export const typeDefs = /* GraphQL */ `
     products(orgId: ID, categoryId: ID, isActive: Boolean, search: String, limit: Int = ${DEFAULT_LIMIT}, after: ID): [Product!]
     "One product of the org; null when the org has no such product."
     product(id: ID!): Product
+    "One variant of the org; null when the org has no such variant."
+    variant(id: ID!): Variant
     "Categories of the org in creation order, with their nested products. limit 1 to ${MAX_LIMIT}."
     categories(orgId: ID, parentId: ID, isActive: Boolean, limit: Int = ${MAX_LIMIT}, after: ID): [Category!]
     "Modifier groups with their options: all of the org's, or those attached to productId."
