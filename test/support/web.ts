@@ -1,4 +1,4 @@
-import { createServer } from 'node:net'
+
 import type { FastifyInstance } from 'fastify'
 import { freeLoopbackPort } from '../../src/platform/net/free-port.ts'
 import { buildWebApp } from '../../src/web/index.ts'

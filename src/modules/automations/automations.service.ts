@@ -6,7 +6,7 @@ import { canonicalEvent, isSubscribableEvent } from '../../platform/events/catal
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { LocationsService } from '../locations/index.ts'
 import type { WebhooksService } from '../webhooks/index.ts'
 import * as repo from './automations.repo.ts'

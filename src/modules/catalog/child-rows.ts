@@ -1,4 +1,4 @@
-import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { type Page, toPage } from '../../platform/http/pagination.ts'
 
 /**
  * Maps parent rows together with their child rows (prices, targets, components, options), loaded in one query

@@ -1,7 +1,7 @@
 import { newId } from '../../platform/crypto/ids.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import type {
   RegisterWebhookInput,
   UpdateWebhookInput,

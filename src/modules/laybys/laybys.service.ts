@@ -4,7 +4,7 @@ import type { Queryable } from '../../platform/db/database.ts'
 import { conflict, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
 import { e4ToPercent } from '../../platform/money/percent.ts'
 import type {

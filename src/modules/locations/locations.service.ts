@@ -4,7 +4,7 @@ import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import * as repo from './locations.repo.ts'
 
 export interface Location {

@@ -1,6 +1,6 @@
 import { conflict, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { afterIdOf, decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
+import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import * as repo from './deliveries.repo.ts'
 import { signalDeliveryQueued } from './delivery-signal.ts'
 import * as endpoints from './endpoints.repo.ts'

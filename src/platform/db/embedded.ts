@@ -11,7 +11,6 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs'
-import { createServer } from 'node:net'
 import { arch, platform, tmpdir, userInfo } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { OrgDb } from '../http/context.ts'
-import type { CommitNow, Database, Queryable } from './database.ts'
+import type { Database, Queryable } from './database.ts'
 
 const openTransaction = new AsyncLocalStorage<{ orgId: string; q: Queryable }>()
 
