@@ -1,13 +1,8 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so the package needs no build step. Signals reach the command (a service
-// manager's SIGTERM must stop the server cleanly, and its embedded PostgreSQL with it).
-import { spawn } from 'node:child_process'
-import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
+// Runs the TypeScript CLI through tsx's loader in this very process, so the package needs no build step and the
+// process a service manager starts is the one that serves: its SIGTERM reaches the server directly, and a
+// kill -9 kills the server, not a wrapper that would leave it running.
+import { register } from 'tsx/esm/api'
 
-const require = createRequire(import.meta.url)
-const tsx = require.resolve('tsx/cli')
-const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url))
-const child = spawn(process.execPath, [tsx, cli, ...process.argv.slice(2)], { stdio: 'inherit' })
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal))
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)))
+register()
+await import('../src/cli.ts')

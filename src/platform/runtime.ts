@@ -11,6 +11,7 @@ import { Database } from './db/database.ts'
 import { type EmbeddedServer, openEmbeddedServer } from './db/embedded.ts'
 import { lockDataDir } from './db/instance-lock.ts'
 import { migrate } from './db/migrate.ts'
+import { deploymentNameOf } from './deployment-name.ts'
 
 /** Everything a process shares between its HTTP app, its workers and its commands. */
 export interface Runtime {
@@ -108,7 +109,7 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
     const keys = await SigningKeys.load(database)
     const accessTokens = new AccessTokens(keys, config.baseUrl, config.accessTokenTtlS)
     const revocations: Revocations = redis
-      ? await RedisRevocations.load(database, redis)
+      ? await RedisRevocations.load(database, redis, await deploymentNameOf(database))
       : opened.soleInstance
         ? await MemoryRevocations.load(database)
         : new DatabaseRevocations(database)
@@ -124,6 +125,7 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
       soleInstance: opened.soleInstance,
       embeddedDir: opened.embeddedDir,
       async close() {
+        if (revocations instanceof RedisRevocations) revocations.close()
         await db.close()
         if (redis) redis.disconnect()
         await opened.close()

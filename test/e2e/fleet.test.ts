@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { once } from 'node:events'
+import { execFile } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,9 +9,9 @@ import { loadConfig } from '../../src/config.ts'
 import { freeLoopbackPort } from '../../src/platform/net/free-port.ts'
 import { openRuntime, type Runtime } from '../../src/platform/runtime.ts'
 import { createServices } from '../../src/services.ts'
-import { eventually } from '../support/eventually.ts'
 import { scratchServerDatabase } from '../support/harness.ts'
 import { HttpsReceiver, testPki } from '../support/https-receiver.ts'
+import { OpentillProcesses } from '../support/processes.ts'
 
 const run = promisify(execFile)
 const skip = process.env.REDIS_URL ? false : 'a fleet shares its state through Redis: REDIS_URL is not set'
@@ -22,7 +21,7 @@ const skip = process.env.REDIS_URL ? false : 'a fleet shares its state through R
  * layout runs them (README "Production layout"): what one instance does, the other sees at once.
  */
 describe('a fleet of two API instances and a worker', { skip }, () => {
-  const children: ChildProcess[] = []
+  const processes = new OpentillProcesses()
   let scratch: Awaited<ReturnType<typeof scratchServerDatabase>>
   let env: NodeJS.ProcessEnv
   let runtime: Runtime
@@ -31,25 +30,8 @@ describe('a fleet of two API instances and a worker', { skip }, () => {
   let credentials: { email: string; password: string }
   let receiver: HttpsReceiver
 
-  async function start(command: 'serve' | 'worker', extra: Record<string, string> = {}) {
-    const child = spawn(process.execPath, ['bin/opentill.js', command], {
-      env: { ...env, ...extra },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    children.push(child)
-    let out = ''
-    child.stdout!.on('data', (c) => {
-      out += c
-    })
-    child.stderr!.on('data', (c) => {
-      out += c
-    })
-    await eventually(async () => {
-      assert.equal(child.exitCode, null, out)
-      assert.match(out, command === 'serve' ? /listening/ : /worker running/)
-    }, 60_000)
-    return child
-  }
+  const start = (command: 'serve' | 'worker', extra: Record<string, string> = {}) =>
+    processes.start(command, { ...env, ...extra })
 
   before(async () => {
     scratch = await scratchServerDatabase()
@@ -84,8 +66,7 @@ describe('a fleet of two API instances and a worker', { skip }, () => {
     await start('worker', { NODE_EXTRA_CA_CERTS: ca, WEBHOOK_RETRY_DELAYS: '' })
   })
   after(async () => {
-    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM')
-    await Promise.all(children.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)))
+    await processes.stopAll()
     await receiver?.close()
     await runtime?.close()
     await scratch?.drop()

@@ -7,11 +7,16 @@ import type { Database } from '../db/database.ts'
  * the embedded database makes this the only process, and to the database otherwise.
  */
 /** The Redis key that marks a session revoked (also read by the rate limiter's one-round-trip admission). */
-export function revokedKey(sessionId: string): string {
-  return `opentill:revoked:${sessionId}`
+export function revokedKey(namespace: string, sessionId: string): string {
+  return `opentill:revoked:${namespace}:${sessionId}`
 }
 
+/** How often the Redis marks are written again from the database, in case Redis evicted or lost some. */
+export const REVOCATIONS_RESEED_MS = 60_000
+
 export interface Revocations {
+  /** Settles when the check can be trusted (Redis: once the marks are restored after a connect); rejects if not. */
+  restored(): Promise<void>
   isRevoked(sessionId: string): Promise<boolean>
   /** Revokes until `untilMs`, after which every token of the session has expired anyway. */
   revoke(sessionId: string, untilMs: number): Promise<void>
@@ -44,6 +49,8 @@ export class MemoryRevocations implements Revocations {
     return list
   }
 
+  async restored(): Promise<void> {}
+
   async isRevoked(sessionId: string): Promise<boolean> {
     const until = this.revoked.get(sessionId)
     if (until === undefined) return false
@@ -58,21 +65,48 @@ export class MemoryRevocations implements Revocations {
   }
 }
 
+/**
+ * Redis holds only marks (it may restart empty or evict them): they are written again from the database at start,
+ * after every reconnect and every REVOCATIONS_RESEED_MS. Until a reconnect's restore is done, checks wait for it,
+ * and fail (closed) if it fails.
+ */
 export class RedisRevocations implements Revocations {
+  private restoring: Promise<void>
+  private readonly reseed: NodeJS.Timeout
+
   private constructor(
     private readonly db: Database,
     private readonly redis: Redis,
-  ) {}
+    private readonly namespace: string,
+  ) {
+    this.restoring = this.restore()
+    // ioredis emits 'ready' on each (re)connect; the first one is covered by the restore above.
+    let connects = redis.status === 'ready' ? 1 : 0
+    redis.on('ready', () => {
+      if (connects++ > 0) this.restoring = this.restore()
+    })
+    this.reseed = setInterval(() => {
+      this.restore().catch(() => {})
+    }, REVOCATIONS_RESEED_MS).unref()
+  }
 
-  static async load(db: Database, redis: Redis): Promise<RedisRevocations> {
-    const list = new RedisRevocations(db, redis)
-    // Redis may have lost its data; the database is the record.
-    for (const row of await unexpired(db)) await list.remember(row.session_id, Number(row.until_ms))
+  static async load(db: Database, redis: Redis, namespace: string): Promise<RedisRevocations> {
+    const list = new RedisRevocations(db, redis, namespace)
+    await list.restoring
     return list
   }
 
+  restored(): Promise<void> {
+    // A failed restore is tried again by the next check rather than failing every check until the next reseed.
+    return this.restoring.catch(() => {
+      this.restoring = this.restore()
+      return this.restoring
+    })
+  }
+
   async isRevoked(sessionId: string): Promise<boolean> {
-    return (await this.redis.exists(revokedKey(sessionId))) === 1
+    await this.restored()
+    return (await this.redis.exists(revokedKey(this.namespace, sessionId))) === 1
   }
 
   async revoke(sessionId: string, untilMs: number): Promise<void> {
@@ -80,13 +114,27 @@ export class RedisRevocations implements Revocations {
     await this.remember(sessionId, untilMs)
   }
 
+  close(): void {
+    clearInterval(this.reseed)
+  }
+
+  private async restore(): Promise<void> {
+    const rows = await unexpired(this.db)
+    if (rows.length === 0) return
+    const batch = this.redis.multi()
+    for (const row of rows) batch.set(revokedKey(this.namespace, row.session_id), '1', 'PXAT', Number(row.until_ms))
+    await batch.exec()
+  }
+
   private async remember(sessionId: string, untilMs: number): Promise<void> {
-    if (untilMs > Date.now()) await this.redis.set(revokedKey(sessionId), '1', 'PXAT', untilMs)
+    if (untilMs > Date.now()) await this.redis.set(revokedKey(this.namespace, sessionId), '1', 'PXAT', untilMs)
   }
 }
 
 export class DatabaseRevocations implements Revocations {
   constructor(private readonly db: Database) {}
+
+  async restored(): Promise<void> {}
 
   async isRevoked(sessionId: string): Promise<boolean> {
     const result = await this.db.statement(

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, type ErrorKind } from '../errors/app-error.ts'
 import { problem } from '../errors/problem.ts'
+import { unavailableError } from '../errors/unavailable.ts'
 import { fieldErrors } from '../errors/validation.ts'
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8'
@@ -37,6 +38,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       // Fastify's own 4xx (malformed JSON, empty body with a JSON content type, bad headers).
       return sendProblem(reply, problem('bad-request', safeClientMessage(error), instance))
+    }
+    const unavailable = unavailableError(error)
+    if (unavailable) {
+      request.log.warn({ err: error }, unavailable.message)
+      reply.headers(unavailable.headers ?? {})
+      return sendProblem(reply, problem('unavailable', unavailable.message, instance, { code: unavailable.code }))
     }
     request.log.error({ err: error }, 'unhandled error')
     return sendProblem(

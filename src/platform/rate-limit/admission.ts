@@ -56,15 +56,18 @@ export class RedisAdmissions implements Admissions {
   constructor(
     redis: Redis,
     private readonly namespace: string,
+    private readonly revocations: Revocations,
   ) {
     redis.defineCommand('opentillAdmit', { numberOfKeys: 3, lua: SCRIPT })
     this.command = redis as unknown as AdmitCommand
   }
 
   async admit({ sessionId, orgId, limit }: AdmissionInput): Promise<Admission> {
+    // Redis's revocation marks are only trusted once restored from the database (after a restart of Redis).
+    await this.revocations.restored()
     const interval = 60_000 / limit.perMinute
     const [revoked, allowed, remaining, retry, version] = await this.command.opentillAdmit(
-      revokedKey(sessionId),
+      revokedKey(this.namespace, sessionId),
       bucketKey(this.namespace, `org:${orgId}`),
       catalogVersionKey(this.namespace, orgId),
       interval,
@@ -107,7 +110,8 @@ export function admissionsOf(runtime: PlatformParts): Promise<Admissions> {
   let found = admissions.get(runtime)
   if (!found) {
     found = (async () => {
-      if (runtime.redis) return new RedisAdmissions(runtime.redis, await deploymentNameOf(runtime.database))
+      if (runtime.redis)
+        return new RedisAdmissions(runtime.redis, await deploymentNameOf(runtime.database), runtime.revocations)
       const cache = await catalogCacheOf(runtime)
       return new LocalAdmissions(runtime.revocations, await rateLimitStoreOf(runtime), cache?.versions ?? null)
     })()
