@@ -61,12 +61,25 @@ bare.get('/bare', async (_request, reply) => reply.type('application/json; chars
 await bare.listen({ port: 0, host: '127.0.0.1' })
 const bareUrl = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}/bare`
 
+// The same app on the same runtime less one feature, to measure what that feature costs per request.
+const variants = [
+  await buildApp(runtime, services, { measuredWithout: ['metrics'] }),
+  await buildApp(runtime, services, { measuredWithout: ['org-rate-limit'] }),
+]
+const [withoutMetricsUrl, withoutOrgRateLimitUrl] = await Promise.all(
+  variants.map(async ({ api: variant }) => {
+    await variant.listen({ port: 0, host: '127.0.0.1' })
+    return `http://127.0.0.1:${(variant.server.address() as AddressInfo).port}`
+  }),
+)
+
 process.stdout.write(
-  `${JSON.stringify({ apiUrl, bareUrl, token, orgId: org.id, ownerUrl: runtime.ownerUrl, restBytes: body.length })}\n`,
+  `${JSON.stringify({ apiUrl, bareUrl, withoutMetricsUrl, withoutOrgRateLimitUrl, token, orgId: org.id, ownerUrl: runtime.ownerUrl, restBytes: body.length })}\n`,
 )
 
 const stop = async () => {
   await bare.close()
+  for (const { api: variant } of variants) await variant.close()
   await api.close()
   await runtime.close()
   process.exit(0)

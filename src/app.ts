@@ -49,7 +49,16 @@ export interface App {
 }
 
 /** The API: platform plugins first, then each domain under `/api/v1`. Tests build exactly this app. */
-export async function buildApp(runtime: Runtime, services: Services = createServices(runtime)): Promise<App> {
+export interface BuildOptions {
+  /** What bench/server.ts leaves out to measure its cost on the same routes; never set in production. */
+  measuredWithout?: ('metrics' | 'org-rate-limit')[]
+}
+
+export async function buildApp(
+  runtime: Runtime,
+  services: Services = createServices(runtime),
+  options: BuildOptions = {},
+): Promise<App> {
   const { config } = runtime
   const api = Fastify({
     bodyLimit: config.bodyLimitBytes,
@@ -112,8 +121,9 @@ export async function buildApp(runtime: Runtime, services: Services = createServ
     eventLoopUtilization: config.shedEventLoopUtilization,
     poolWaiting: config.shedPoolWaiting,
   })
-  installMetrics(api, { database: runtime.database, redis: runtime.redis, token: config.metricsToken })
-  await api.register(authenticate, runtime)
+  if (!options.measuredWithout?.includes('metrics'))
+    installMetrics(api, { database: runtime.database, redis: runtime.redis, token: config.metricsToken })
+  await api.register(authenticate, { runtime, orgRateLimit: !options.measuredWithout?.includes('org-rate-limit') })
   // Revocation and introspection take client credentials too: the same buckets as the token endpoint.
   await api.register(rateLimit, {
     runtime,

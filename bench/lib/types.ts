@@ -6,6 +6,9 @@ export interface BenchTarget {
   apiUrl: string
   /** GET: the REST product list's bytes, from memory, on a bare Fastify (the ceiling). */
   bareUrl: string
+  /** The same app on the same runtime without its metrics hooks, and without the org rate limit. */
+  withoutMetricsUrl: string
+  withoutOrgRateLimitUrl: string
   /** An owner's access token for the seeded org (all scopes). */
   token: string
   orgId: string

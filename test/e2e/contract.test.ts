@@ -52,9 +52,11 @@ describe('the API contract', () => {
   it('refuses to register a route that declares no scope', async () => {
     const bare = Fastify()
     await bare.register(authenticate, {
-      database: app.runtime.database,
-      accessTokens: app.runtime.accessTokens,
-      revocations: app.runtime.revocations,
+      runtime: {
+        database: app.runtime.database,
+        accessTokens: app.runtime.accessTokens,
+        revocations: app.runtime.revocations,
+      },
     })
     assert.throws(() => bare.get('/unguarded', async () => 'open'), /declares no scope/)
     await bare.close()

@@ -44,6 +44,11 @@ describe('GET /metrics and load shedding', () => {
     assert.equal(sample(text, 'http_requests_total', { method: 'GET', route: '/api/v1/products', status: '200' }), 3)
     assert.equal(sample(text, 'http_requests_total', { route: '/api/v1/products/:id', status: '404' }), 1)
     assert.equal(sample(text, 'http_request_duration_seconds_count', { route: '/api/v1/products', status: '200' }), 3)
+    const bucket = (le: string) =>
+      sample(text, 'http_request_duration_seconds_bucket', { route: '/api/v1/products', status: '200', le })
+    assert.equal(bucket('+Inf'), 3)
+    assert.equal(bucket('5'), 3, 'each answer took under 5 s')
+    assert.ok((bucket('0.005') ?? 0) <= (bucket('0.01') ?? 0), 'buckets are cumulative')
     assert.ok((sample(text, 'errors_total', { kind: 'not-found' }) ?? 0) >= 1)
     for (const state of ['in_use', 'idle', 'waiting'])
       assert.notEqual(sample(text, 'db_pool_connections', { state }), undefined)

@@ -1,17 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client'
 import { constantTimeEqual } from '../crypto/tokens.ts'
 import type { Database } from '../db/database.ts'
 import { type ErrorKind, errorKinds, unauthorized } from '../errors/app-error.ts'
+import { HttpMetrics } from './http-metrics.ts'
 
 /** The problem kind of an error status, for `errors_total` (docs/api-conventions.md "Errors"). */
 const kindOf = new Map<number, ErrorKind>(
   (Object.entries(errorKinds) as [ErrorKind, { status: number }][]).map(([kind, { status }]) => [status, kind]),
 )
-
-const started = Symbol('metrics.started')
-type Timed = FastifyRequest & { [started]?: bigint }
 
 /**
  * `GET /metrics` in Prometheus text format (prom-client), one registry per app: HTTP requests and their duration
@@ -24,20 +22,7 @@ export function installMetrics(
 ): void {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
-  const labelNames = ['method', 'route', 'status'] as const
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered',
-    labelNames,
-    registers: [registry],
-  })
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time to answer an HTTP request',
-    labelNames,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  })
+  const http = new HttpMetrics(registry)
   const errors = new Counter({
     name: 'errors_total',
     help: 'Error answers by problem kind',
@@ -81,19 +66,11 @@ export function installMetrics(
   gauge('automation_runs_open', 'Automation runs pending or running', ['state'])
   gauge('automation_runs_finished_5m', 'Automation runs finished in the last five minutes by state', ['state'])
 
-  app.addHook('onRequest', async (request: Timed) => {
-    request[started] = process.hrtime.bigint()
-  })
-  app.addHook('onResponse', async (request: Timed, reply: FastifyReply) => {
-    const labels = {
-      method: request.method,
-      route: request.routeOptions.url ?? 'unmatched',
-      status: String(reply.statusCode),
-    }
-    requests.inc(labels)
-    if (request[started] !== undefined)
-      duration.observe(labels, Number(process.hrtime.bigint() - request[started]) / 1e9)
+  // A callback hook (no promise per request) and Fastify's own start time.
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    http.record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
     if (reply.statusCode >= 400) errors.inc({ kind: kindOf.get(reply.statusCode) ?? String(reply.statusCode) })
+    done()
   })
 
   app.get(

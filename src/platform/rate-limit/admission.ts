@@ -11,14 +11,15 @@ import { type PlatformParts, rateLimitStoreOf } from './store.ts'
 export interface AdmissionInput {
   sessionId: string
   orgId: string
-  limit: Limit
+  /** null: take no token (bench/ measuring what the org rate limit costs). */
+  limit: Limit | null
 }
 
 /** What an authenticated request needs to know before it runs: all of it in one round trip where Redis is used. */
 export interface Admission {
   /** The session was revoked: nothing else was done (no token taken). */
   revoked: boolean
-  /** The org's rate-limit verdict; null when revoked. */
+  /** The org's rate-limit verdict; null when revoked or when no limit was asked for. */
   decision: Decision | null
   /** The org's catalog version, read before any database read; null when answers are not cached. */
   catalogVersion: string | null
@@ -35,6 +36,11 @@ local d = take(KEYS[2], tonumber(ARGV[1]), tonumber(ARGV[2]))
 return {0, d[1], d[2], d[3], versionOf(KEYS[3])}
 `
 
+const SCRIPT_WITHOUT_LIMIT = `${INIT_VERSION_LUA}
+if redis.call('EXISTS', KEYS[1]) == 1 then return {1} end
+return {0, 1, 0, 0, versionOf(KEYS[2])}
+`
+
 type AdmitCommand = {
   opentillAdmit(
     revoked: string,
@@ -43,6 +49,7 @@ type AdmitCommand = {
     interval: number,
     capacity: number,
   ): Promise<[number, number?, number?, string?, string?]>
+  opentillAdmitWithoutLimit(revoked: string, version: string): Promise<[number, number?, number?, string?, string?]>
 }
 
 /**
@@ -59,12 +66,22 @@ export class RedisAdmissions implements Admissions {
     private readonly revocations: Revocations,
   ) {
     redis.defineCommand('opentillAdmit', { numberOfKeys: 3, lua: SCRIPT })
+    redis.defineCommand('opentillAdmitWithoutLimit', { numberOfKeys: 2, lua: SCRIPT_WITHOUT_LIMIT })
     this.command = redis as unknown as AdmitCommand
   }
 
   async admit({ sessionId, orgId, limit }: AdmissionInput): Promise<Admission> {
     // Redis's revocation marks are only trusted once restored from the database (after a restart of Redis).
     await this.revocations.restored()
+    if (!limit) {
+      const [revoked, , , , version] = await this.command.opentillAdmitWithoutLimit(
+        revokedKey(this.namespace, sessionId),
+        catalogVersionKey(this.namespace, orgId),
+      )
+      return revoked === 1
+        ? { revoked: true, decision: null, catalogVersion: null }
+        : { revoked: false, decision: null, catalogVersion: String(version) }
+    }
     const interval = 60_000 / limit.perMinute
     const [revoked, allowed, remaining, retry, version] = await this.command.opentillAdmit(
       revokedKey(this.namespace, sessionId),
@@ -97,7 +114,7 @@ export class LocalAdmissions implements Admissions {
 
   async admit({ sessionId, orgId, limit }: AdmissionInput): Promise<Admission> {
     if (await this.revocations.isRevoked(sessionId)) return { revoked: true, decision: null, catalogVersion: null }
-    const decision = await this.store.take(`org:${orgId}`, limit)
+    const decision = limit ? await this.store.take(`org:${orgId}`, limit) : null
     const catalogVersion = this.versions ? await this.versions.current(orgId) : null
     return { revoked: false, decision, catalogVersion }
   }
