@@ -15,7 +15,7 @@ import { createOAuthService } from './modules/oauth/index.ts'
 import { createOrdersService, createRefundsService } from './modules/orders/index.ts'
 import { createOrgsService } from './modules/orgs/index.ts'
 import { createInvitationsService, createPartnersService } from './modules/partners/index.ts'
-import { createPaymentsService, TestProcessor } from './modules/payments/index.ts'
+import { createPaymentsService, type PaymentProcessor, TestProcessor } from './modules/payments/index.ts'
 import { createRegistersService } from './modules/registers/index.ts'
 import { createReportsService } from './modules/reports/index.ts'
 import { createTaxService } from './modules/tax/index.ts'
@@ -23,7 +23,12 @@ import { createWebhooksService } from './modules/webhooks/index.ts'
 import type { Runtime } from './platform/runtime.ts'
 
 /** Each domain's service, wired once per process: domains call each other only through these. */
-export function createServices(runtime: Runtime) {
+export interface ServiceOptions {
+  /** The card processor adapter (the built-in test processor unless given). */
+  processor?: PaymentProcessor
+}
+
+export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
   const auth = createAuthService(runtime)
   const orgs = createOrgsService(runtime, auth)
   const catalog = createCatalogService(orgs)
@@ -69,7 +74,7 @@ export function createServices(runtime: Runtime) {
     orgs,
     orders,
     giftCards,
-    processor: new TestProcessor(),
+    processor: options.processor ?? new TestProcessor(),
     registers: () => registers,
   })
   const refunds = createRefundsService({

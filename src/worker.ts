@@ -6,6 +6,7 @@ import { startCampaignClock } from './modules/campaigns/index.ts'
 import { startEventRetention } from './modules/events/index.ts'
 import { startPointsExpiry } from './modules/loyalty/index.ts'
 import { startWebhookWorker } from './modules/webhooks/index.ts'
+import { startIdempotencyPurge } from './platform/http/idempotency-purge.ts'
 import { openRuntime, type Runtime } from './platform/runtime.ts'
 import { createServices, type Services } from './services.ts'
 
@@ -15,6 +16,7 @@ export interface Workers {
 
 /**
  * Every background worker of the process: webhook delivery (relay from the outbox, attempts), event retention,
+ * the purge of idempotency keys past their 24 hours,
  * automations (DBOS Transact launches and shuts down with them), the campaign clock (starts and ends) and the
  * expiry of loyalty points.
  */
@@ -25,6 +27,7 @@ export function startWorkers(
 ): Workers {
   const webhooks = startWebhookWorker(runtime, { log: log.child({ worker: 'webhooks' }) })
   const retention = startEventRetention(runtime.database, log.child({ worker: 'event-retention' }))
+  const idempotencyPurge = startIdempotencyPurge(runtime.database, log.child({ worker: 'idempotency-keys' }))
   const automations = startAutomationWorker(runtime, services, { log: log.child({ worker: 'automations' }) })
   const campaignClock = startCampaignClock(runtime.database, services.campaigns, log.child({ worker: 'campaigns' }))
   const pointsExpiry = startPointsExpiry(runtime.database, services.loyalty, log.child({ worker: 'loyalty' }))
@@ -33,6 +36,7 @@ export function startWorkers(
       await Promise.all([
         webhooks.stop(),
         retention.stop(),
+        idempotencyPurge.stop(),
         automations.stop(),
         campaignClock.stop(),
         pointsExpiry.stop(),

@@ -181,17 +181,29 @@ describe('the events API', () => {
 
   it('holds back an event whose transaction is still open, then serves it after events already read', async () => {
     const api = clientFor(app.api, merchant.token)
-    const client = await app.runtime.database.connect()
+    // A transaction held open by the test: its event is emitted, its COMMIT waits for the test's word.
+    let commit!: () => void
+    const committing = new Promise<void>((r) => {
+      commit = r
+    })
+    let lateId!: (id: string) => void
+    const emitted = new Promise<string>((r) => {
+      lateId = r
+    })
+    const open = app.runtime.database.transaction(merchant.orgId, async (q) => {
+      lateId(await emitEvent(q, merchant.orgId, 'order.updated', { id: 'ord_late' }))
+      await committing
+    })
     try {
-      const q = await app.runtime.database.begin(client, merchant.orgId)
-      const late = await emitEvent(q, merchant.orgId, 'order.updated', { id: 'ord_late' })
+      const late = await emitted
       const [early] = await emit(app, merchant.orgId, [{ type: 'order.updated', data: { id: 'ord_early' } }])
       const during = await api.get('/api/v1/events?type=order.updated')
       assert.deepEqual(
         during.body.data.map((e: { id: string }) => e.id),
         [],
       )
-      await client.query('COMMIT')
+      commit()
+      await open
       await eventually(async () => {
         const afterCommit = await api.get('/api/v1/events?type=order.updated')
         assert.deepEqual(
@@ -200,7 +212,8 @@ describe('the events API', () => {
         )
       })
     } finally {
-      client.release()
+      commit()
+      await open.catch(() => {})
     }
   })
 })

@@ -4,7 +4,7 @@ import pg from 'pg'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig, withDefaultUser } from '../../src/config.ts'
 import { openRuntime, type Runtime } from '../../src/platform/runtime.ts'
-import type { Services } from '../../src/services.ts'
+import { createServices, type ServiceOptions, type Services } from '../../src/services.ts'
 
 export interface TestApp {
   api: FastifyInstance
@@ -40,7 +40,7 @@ export async function scratchServerDatabase(): Promise<{ url: string; drop(): Pr
  * sets it to its embedded cluster; dropped afterwards), or a throw-away embedded cluster (memory://) when a file
  * runs on its own; with Redis when REDIS_URL is set.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestApp> {
   const scratch = await scratchServerDatabase()
   const databaseUrl = scratch?.url ?? 'memory://'
   const config = loadConfig({
@@ -51,7 +51,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   })
   const runtime = await openRuntime(config, { migrate: true })
-  const { api, services } = await buildApp(runtime)
+  const { api, services } = await buildApp(runtime, createServices(runtime, options))
   await api.ready()
   return {
     api,

@@ -81,7 +81,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
   app.get(
     '/integrations/:id/webhooks',
     {
-      config: { scope },
+      config: { scope, idempotency: { notStored: ['secret'] } },
       schema: {
         tags,
         summary: 'List the webhook endpoints of an integration',
@@ -96,7 +96,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
   app.post(
     '/integrations/:id/webhooks',
     {
-      config: { scope },
+      config: { scope, idempotency: { notStored: ['secret'] } },
       schema: {
         tags,
         summary: 'Register an HTTPS webhook endpoint; the signing secret is shown only in this answer',
@@ -144,7 +144,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
   app.post(
     '/integrations/:id/webhooks/:webhookId/rotate-secret',
     {
-      config: { scope },
+      config: { scope, idempotency: { notStored: ['secret'] } },
       schema: {
         tags,
         summary:

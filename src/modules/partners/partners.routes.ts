@@ -27,7 +27,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/partners/tenants',
     {
-      config: { scope },
+      config: { scope, idempotency: { notStored: ['invitation.url'] } },
       schema: {
         tags: ['partners'],
         summary:
@@ -42,7 +42,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/partners/tenants',
     {
-      config: { scope },
+      config: { scope, idempotency: { notStored: ['invitation.url'] } },
       schema: {
         tags: ['partners'],
         summary: 'The tenants this partner app provisioned, oldest first',

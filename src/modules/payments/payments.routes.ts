@@ -20,7 +20,8 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
   app.post(
     '/payments',
     {
-      config: { scope: 'payments:write' },
+      // A retry resumes from the recorded payment id and authorization: the card is never charged twice.
+      config: { scope: 'payments:write', idempotency: { resumable: true } },
       schema: {
         tags,
         summary: 'Take a payment for an order (split tender: several payments); a declined card answers status failed',

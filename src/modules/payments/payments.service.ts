@@ -2,7 +2,7 @@ import { newId } from '../../platform/crypto/ids.ts'
 import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
-import type { RequestContext } from '../../platform/http/context.ts'
+import { once, type RequestContext } from '../../platform/http/context.ts'
 import { allocateRefund, toMajor, toMinor } from '../../platform/money/money.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { OrderPaymentsPort, OrdersService, RefundPart } from '../orders/index.ts'
@@ -162,10 +162,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
         throw invalid('gift_card_code', 'is required for gift card payments', 'required')
       if (input.shift_id && input.method !== 'cash')
         throw invalid('shift_id', 'applies to cash payments only', 'invalid')
+      // The id is a step: a retry of an Idempotency-Key resumes with it, and finds the payment if it was recorded.
+      const id = await once(ctx, 'payment.id', async () => newId('pay'))
+      const recorded = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
+      if (recorded) return toPayment(recorded)
       // Fail fast before calling the processor; the check is repeated under the lock when recording.
       await ctx.db.tx(() => checkPayable(ctx, target, amount))
 
-      const id = newId('pay')
       const base: repo.NewPayment = {
         id,
         orderId: target.orderId,
@@ -184,13 +187,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (input.method !== 'card') return record(ctx, base, target, input.gift_card_code)
 
       const capture = target.laybyId !== null || input.capture === true
-      const auth = await processor.authorize({
-        amount,
-        currency,
-        token: input.payment_method_token!,
-        capture,
-        reference: id,
-      })
+      // Recorded before anything else can fail: a retry never authorizes twice (the processor also dedupes on
+      // `reference`, for a crash between its answer and this record).
+      const auth = await once(ctx, 'payment.authorize', () =>
+        processor.authorize({ amount, currency, token: input.payment_method_token!, capture, reference: id }),
+      )
       if (!auth.ok) {
         return ctx.db.tx(async (q) => {
           const row = await repo.insertPayment(q, ctx.orgId, {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
  */
 export interface PaymentProcessor {
   readonly name: string
+  /** `reference` (the payment's id) is sent as the processor's idempotency key: a repeat gets the first answer. */
   authorize(request: {
     amount: bigint
     currency: string
@@ -26,19 +27,32 @@ export interface PaymentProcessor {
 
 export type ProcessorResult = { ok: true; processorRef: string } | { ok: false; code: string; message: string }
 
+/** How many authorizations the test processor remembers by reference. */
+const REMEMBERED = 10_000
+
 /** The token the test processor declines, as Stripe's test cards do. */
 export const DECLINED_TOKEN = 'pm_card_declined'
 
 /**
  * The built-in test processor: declines `pm_card_declined`, approves every other token, in process and at once.
- * It keeps no state (a restart must not strand captured test payments); amounts are guarded by the database.
+ * Like a real processor it answers a repeated `reference` with its first answer (its idempotency key), for the
+ * authorizations of the last while (kept in memory only: a restart must not strand captured test payments).
  */
 export class TestProcessor implements PaymentProcessor {
   readonly name = 'test'
+  private readonly answered = new Map<string, ProcessorResult>()
 
-  async authorize(request: { token: string }): Promise<ProcessorResult> {
-    if (request.token === DECLINED_TOKEN) return { ok: false, code: 'card_declined', message: 'the card was declined' }
-    return { ok: true, processorRef: `tp_${randomBytes(12).toString('hex')}` }
+  async authorize(request: { token: string; reference: string }): Promise<ProcessorResult> {
+    const earlier = this.answered.get(request.reference)
+    if (earlier) return earlier
+    const result: ProcessorResult =
+      request.token === DECLINED_TOKEN
+        ? { ok: false, code: 'card_declined', message: 'the card was declined' }
+        : { ok: true, processorRef: `tp_${randomBytes(12).toString('hex')}` }
+    this.answered.set(request.reference, result)
+    // A bounded memory: the oldest answers go first (Map keeps insertion order).
+    if (this.answered.size > REMEMBERED) this.answered.delete(this.answered.keys().next().value!)
+    return result
   }
 
   async capture(request: { processorRef: string }): Promise<ProcessorResult> {

@@ -155,7 +155,7 @@ export class Database {
    * Opens a transaction on a checked-out client and scopes it to `orgId` in the same round trip: `BEGIN` and a
    * prepared scope statement, pipelined (no statement to parse per transaction).
    */
-  async begin(client: pg.PoolClient, orgId: string): Promise<ClientQueryable> {
+  private async begin(client: pg.PoolClient, orgId: string): Promise<ClientQueryable> {
     assertOrgId(orgId)
     coalesceWrites(client)
     await Promise.all([
@@ -201,11 +201,6 @@ export class Database {
       idle: this.pool.idleCount,
       waiting: this.pool.waitingCount,
     }
-  }
-
-  /** A connection for a unit of work that spans more than one call (an idempotent request); release it after. */
-  connect(): Promise<pg.PoolClient> {
-    return this.pool.connect()
   }
 
   async ping(): Promise<void> {

@@ -7,13 +7,17 @@ const openTransaction = new AsyncLocalStorage<{ orgId: string; q: Queryable }>()
 /**
  * An org's view of the database. A call made while a transaction of the same org is open (a service calling
  * another domain's service inside its transaction) joins that transaction instead of taking a second
- * connection: it sees the uncommitted writes and commits with them.
+ * connection: it sees the uncommitted writes and commits with them. `beforeWork` gives a statement to run first
+ * in each transaction opened (an idempotent request marks that its work committed something).
  */
-export function orgDb(database: Database, orgId: string, ambient?: () => Queryable | undefined): OrgDb {
+export function orgDb(
+  database: Database,
+  orgId: string,
+  beforeWork?: () => ((q: Queryable) => Promise<unknown>) | undefined,
+): OrgDb {
   const joinable = (): Queryable | undefined => {
     const open = openTransaction.getStore()
-    if (open && open.orgId === orgId) return open.q
-    return ambient?.()
+    return open && open.orgId === orgId ? open.q : undefined
   }
   return {
     read(fn) {
@@ -24,9 +28,14 @@ export function orgDb(database: Database, orgId: string, ambient?: () => Queryab
       const q = joinable()
       // A joined transaction is committed by whoever opened it.
       if (q) return fn(q, null)
-      return database.transaction(orgId, (txq, commitNow) =>
-        openTransaction.run({ orgId, q: txq }, () => fn(txq, commitNow)),
-      )
+      return database.transaction(orgId, async (txq, commitNow) => {
+        // Sent first and awaited last: it commits exactly when the transaction's work does.
+        const marking = beforeWork?.()?.(txq)
+        marking?.catch(() => {})
+        const result = await openTransaction.run({ orgId, q: txq }, () => fn(txq, commitNow))
+        await marking
+        return result
+      })
     },
   }
 }

@@ -9,6 +9,7 @@ import { orgLimitsOf } from '../rate-limit/org-limits.ts'
 import type { PlatformParts } from '../rate-limit/store.ts'
 import type { Runtime } from '../runtime.ts'
 import type { RequestContext } from './context.ts'
+import { markWorkCommitted, recordStep } from './idempotency-store.ts'
 
 /** The registration options: the process runtime (or the parts of it the guard uses). */
 export interface AuthenticateOptions {
@@ -43,7 +44,19 @@ export function contextOf(
     sessionId: claims.sid,
     requestId: String(request.id),
     log: request.log,
-    db: orgDb(runtime.database, claims.orgId, () => request.ambientTx?.q),
+    db: orgDb(runtime.database, claims.orgId, () => {
+      const claimed = request.idempotency
+      return claimed && ((q) => markWorkCommitted(q, claimed))
+    }),
+    once: async (step, fn) => {
+      const claimed = request.idempotency
+      if (!claimed) return fn()
+      if (step in claimed.steps) return claimed.steps[step] as Awaited<ReturnType<typeof fn>>
+      const value = await fn()
+      await recordStep(runtime.database, claimed, step, value)
+      claimed.steps[step] = value
+      return value
+    },
     catalogVersion: request.catalogVersion,
   }
 }

@@ -16,7 +16,7 @@ export interface OrgDb {
   /** Reads scoped to the org (one round trip in the steady state). */
   read<T>(fn: (q: Queryable) => Promise<T>): Promise<T>
   /**
-   * One transaction scoped to the org; joins the request's transaction when an idempotent POST opened one.
+   * One transaction scoped to the org; a call made inside another transaction of the org joins it.
    * `commitNow` is given to the call that opened the transaction and null to one that joined it.
    */
   tx<T>(fn: (q: Queryable, commitNow: CommitNow | null) => Promise<T>): Promise<T>
@@ -36,4 +36,15 @@ export interface RequestContext {
    * writes change may be kept in memory under it. Null when nothing may be kept (no shared version to key by).
    */
   readonly catalogVersion: string | null
+  /**
+   * Runs an outbound step (a processor's authorization) once per Idempotency-Key: its result is recorded before
+   * anything else can fail, and a retry of the request gets it back instead of calling again. Results must be
+   * JSON. Absent outside requests that carry a key; call it through `once`.
+   */
+  readonly once?: <T>(step: string, fn: () => Promise<T>) => Promise<T>
+}
+
+/** `ctx.once` where the request carries an Idempotency-Key; the call itself otherwise. */
+export function once<T>(ctx: RequestContext, step: string, fn: () => Promise<T>): Promise<T> {
+  return ctx.once ? ctx.once(step, fn) : fn()
 }

@@ -1,25 +1,32 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import type pg from 'pg'
-import type { Database, Queryable } from '../db/database.ts'
-import { AppError, badRequest, conflict } from '../errors/app-error.ts'
+import type { Database } from '../db/database.ts'
+import { badRequest } from '../errors/app-error.ts'
+import { createError } from '../errors/codes.ts'
+import { claimKey, completeKey, type KeyRef, releaseKey } from './idempotency-store.ts'
 
-export interface AmbientTransaction {
-  client: pg.PoolClient
-  q: Queryable
-  scope: string
-  key: string
-  fingerprint: string
+/** The key a request carries, once claimed; the steps an earlier attempt recorded come with it. */
+export interface IdempotentRequest extends KeyRef {
+  steps: Record<string, unknown>
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
 
+export const IDEMPOTENCY_KEY_IN_USE = createError('IDEMPOTENCY_KEY_IN_USE', 'conflict')
+export const IDEMPOTENCY_KEY_INTERRUPTED = createError('IDEMPOTENCY_KEY_INTERRUPTED', 'conflict')
+export const IDEMPOTENCY_KEY_REUSED = createError('IDEMPOTENCY_KEY_REUSED', 'validation')
+
+/** What a stored answer holds instead of a secret it showed once (docs/api-conventions.md "Idempotency"). */
+export const NOT_STORED = '(shown once; not kept for replays)'
+
 /**
- * `Idempotency-Key` on any POST (draft-ietf-httpapi-idempotency-key-header). The request runs in one
- * transaction that also stores its response, so an effect is never committed without the answer that replays it:
- * the same key and body within 24 h returns the first response; another body, 422; while the first runs, 409.
- * Only successful answers are kept: a failed request changed nothing and may be retried with the same key.
+ * `Idempotency-Key` on any POST (draft-ietf-httpapi-idempotency-key-header), as Stripe keeps it: the key is
+ * committed "in progress" in a transaction of its own before the request's work runs; the work commits as it
+ * would without a key; outbound results are recorded as steps before anything else can fail (`ctx.once`); the
+ * answer is stored last. The same key and body within 24 h replays a stored answer; another body is a 422; while
+ * an attempt runs, a 409. No transaction is ever held open across the work (docs/architecture.md "No outbound call
+ * inside a transaction").
  */
 export const idempotency = fp(
   async (app: FastifyInstance, options: { database: Database }) => {
@@ -36,105 +43,74 @@ export const idempotency = fp(
         ])
       }
       const { ctx } = request
-      const scope = `${ctx.actor.clientId}:${ctx.actor.userId ?? ''}`
-      const fingerprint = fingerprintOf(request)
-      const client = await database.connect()
-      let handedOver = false
-      try {
-        const q = await database.begin(client, ctx.orgId)
-        const lock = await q.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [
-          `${ctx.orgId}|${scope}|${key}`,
-        ])
-        if (!lock.rows[0].ok) throw conflict('a request with this Idempotency-Key is still in progress; retry shortly')
-        const stored = await q.query<{
-          fingerprint: string
-          status_code: number
-          content_type: string
-          body: string
-          fresh: boolean
-        }>(
-          `SELECT fingerprint, status_code, content_type, body, created_at > now() - interval '24 hours' AS fresh
-           FROM idempotency_keys WHERE org_id = $1 AND client_id = $2 AND key = $3`,
-          [ctx.orgId, scope, key],
-        )
-        const previous = stored.rows[0]
-        if (previous?.fresh) {
-          if (previous.fingerprint !== fingerprint) {
-            throw new AppError('validation', 'this Idempotency-Key was used with a different request', {
-              errors: [
-                {
-                  field: 'Idempotency-Key',
-                  message: 'was already used with a different request',
-                  code: 'idempotency_key_reused',
-                },
-              ],
-            })
-          }
-          await client.query('ROLLBACK')
-          reply.header('idempotent-replayed', 'true').code(previous.status_code).type(previous.content_type)
-          return reply.send(previous.body)
-        }
-        if (previous)
-          await q.query('DELETE FROM idempotency_keys WHERE org_id = $1 AND client_id = $2 AND key = $3', [
-            ctx.orgId,
-            scope,
-            key,
-          ])
-        request.ambientTx = { client, q, scope, key, fingerprint }
-        handedOver = true
-      } finally {
-        if (!handedOver) {
-          await client.query('ROLLBACK').catch(() => {})
-          client.release()
-        }
+      const ref: KeyRef = { orgId: ctx.orgId, scope: `${ctx.actor.clientId}:${ctx.actor.userId ?? ''}`, key }
+      const resumable = request.routeOptions.config.idempotency?.resumable === true
+      const claim = await claimKey(database, ref, fingerprintOf(request), resumable)
+      switch (claim.kind) {
+        case 'run':
+          request.idempotency = { ...ref, steps: claim.steps }
+          return
+        case 'replay':
+          reply.header('idempotent-replayed', 'true').code(claim.statusCode).type(claim.contentType)
+          return reply.send(claim.body)
+        case 'reused':
+          throw IDEMPOTENCY_KEY_REUSED('this Idempotency-Key was used with a different request', {
+            errors: [
+              {
+                field: 'Idempotency-Key',
+                message: 'was already used with a different request',
+                code: 'idempotency_key_reused',
+              },
+            ],
+          })
+        case 'in-progress':
+          throw IDEMPOTENCY_KEY_IN_USE('a request with this Idempotency-Key is still in progress; retry shortly', {
+            headers: { 'retry-after': '1' },
+          })
+        case 'interrupted':
+          throw IDEMPOTENCY_KEY_INTERRUPTED(
+            'the first request with this Idempotency-Key stopped after changing data and before answering; look the result up instead of retrying',
+          )
       }
     })
 
     app.addHook('onSend', async (request, reply, payload) => {
-      const ambient = request.ambientTx
-      if (!ambient) return payload
-      request.ambientTx = undefined
+      const claimed = request.idempotency
+      if (!claimed) return payload
+      request.idempotency = undefined
       try {
         if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
-          await ambient.q.query(
-            `INSERT INTO idempotency_keys (org_id, client_id, key, fingerprint, status_code, content_type, body)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-            [
-              request.ctx.orgId,
-              ambient.scope,
-              ambient.key,
-              ambient.fingerprint,
-              reply.statusCode,
-              String(reply.getHeader('content-type') ?? 'application/json'),
-              payload,
-            ],
-          )
-          await ambient.client.query('COMMIT')
+          await completeKey(database, claimed, {
+            statusCode: reply.statusCode,
+            contentType: String(reply.getHeader('content-type') ?? 'application/json'),
+            body: withoutSecrets(payload, request.routeOptions.config.idempotency?.notStored),
+          })
         } else {
-          await ambient.client.query('ROLLBACK')
+          await releaseKey(database, claimed, reply.statusCode >= 400 && reply.statusCode < 500)
         }
       } catch (error) {
-        await ambient.client.query('ROLLBACK').catch(() => {})
-        throw error
-      } finally {
-        ambient.client.release()
+        // The work is done and its answer goes out; a retry finds the key in progress, then interrupted.
+        request.log.error({ err: error }, 'storing the idempotent answer failed')
       }
       return payload
     })
-
-    // A client that goes away mid-request must not leave the transaction open.
-    const abandon = async (request: FastifyRequest) => {
-      const ambient = request.ambientTx
-      if (!ambient) return
-      request.ambientTx = undefined
-      await ambient.client.query('ROLLBACK').catch(() => {})
-      ambient.client.release()
-    }
-    app.addHook('onRequestAbort', abandon)
-    app.addHook('onResponse', abandon)
   },
   { name: 'opentill-idempotency', dependencies: ['opentill-authenticate'] },
 )
+
+/** The answer as stored for replays: each `data` field named by the route is replaced by NOT_STORED. */
+function withoutSecrets(payload: string, paths: readonly string[] | undefined): string {
+  if (!paths?.length) return payload
+  const parsed = JSON.parse(payload) as { data?: Record<string, unknown> }
+  for (const path of paths) {
+    const parts = path.split('.')
+    let node: Record<string, unknown> | undefined = parsed.data
+    for (const part of parts.slice(0, -1)) node = node?.[part] as Record<string, unknown> | undefined
+    const last = parts[parts.length - 1]
+    if (node && last in node) node[last] = NOT_STORED
+  }
+  return JSON.stringify(parsed)
+}
 
 function fingerprintOf(request: FastifyRequest): string {
   return createHash('sha256')

@@ -2,11 +2,18 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a bearer token needs for this route (docs/decisions.md "Scopes"); `false` marks a public route. */
     scope?: string | false
+    /** Idempotency-Key handling of a POST route (docs/api-conventions.md "Idempotency"). */
+    idempotency?: {
+      /** A retry may run again after an attempt that committed something: the route resumes from its steps. */
+      resumable?: boolean
+      /** `data` fields (dot paths) shown once and never stored for replays: secrets, one-time links. */
+      notStored?: readonly string[]
+    }
   }
   interface FastifyRequest {
     ctx: import('./context.ts').RequestContext
-    /** The transaction an idempotent POST runs in, so its effects and its stored response commit together. */
-    ambientTx?: import('./idempotency.ts').AmbientTransaction
+    /** The Idempotency-Key this request holds, once claimed. */
+    idempotency?: import('./idempotency.ts').IdempotentRequest
   }
 }
 

@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { after, before, describe, it } from 'node:test'
+import type { PaymentProcessor, ProcessorResult } from '../../src/modules/payments/index.ts'
+import { NOT_STORED } from '../../src/platform/http/idempotency.ts'
+import { purgeExpiredKeys } from '../../src/platform/http/idempotency-store.ts'
+import { eventually } from '../support/eventually.ts'
+import { startTestApp, type TestApp } from '../support/harness.ts'
+import { openShop, type Shop } from './orders.fixtures.ts'
+
+/**
+ * A card processor the test steers: it charges once per reference (as real processors dedupe on their
+ * idempotency key), can hold its answer until released, and can lose its answer after approving.
+ */
+class SteeredProcessor implements PaymentProcessor {
+  readonly name = 'steered'
+  readonly charges = new Map<string, string>()
+  calls = 0
+  hold: Promise<void> | undefined
+  called: (() => void) | undefined
+  loseNextAnswer = false
+
+  async authorize(request: { reference: string }): Promise<ProcessorResult> {
+    this.calls++
+    this.called?.()
+    await this.hold
+    let ref = this.charges.get(request.reference)
+    if (!ref) {
+      ref = `st_${randomBytes(6).toString('hex')}`
+      this.charges.set(request.reference, ref)
+    }
+    if (this.loseNextAnswer) {
+      this.loseNextAnswer = false
+      throw new Error('the connection to the processor was reset after it approved')
+    }
+    return { ok: true, processorRef: ref }
+  }
+  async capture(request: { processorRef: string }): Promise<ProcessorResult> {
+    return { ok: true, processorRef: request.processorRef }
+  }
+  async void(request: { processorRef: string }): Promise<ProcessorResult> {
+    return { ok: true, processorRef: request.processorRef }
+  }
+  async refund(): Promise<ProcessorResult> {
+    return { ok: true, processorRef: `str_${randomBytes(6).toString('hex')}` }
+  }
+}
+
+describe('Idempotency-Key: the key first, the work on its own, the answer last', () => {
+  const processor = new SteeredProcessor()
+  let app: TestApp
+  let shop: Shop
+  const key = () => ({ 'idempotency-key': `k-${randomBytes(6).toString('hex')}` })
+
+  async function order(total: number) {
+    const product = await shop.product(total, { stock: 5 })
+    const res = await shop.api.post('/api/v1/orders', {
+      location_id: shop.locationId,
+      lines: [{ product_id: product, quantity: 1 }],
+    })
+    assert.equal(res.status, 201)
+    return res.body.data.id as string
+  }
+  const card = (orderId: string, amount: number) => ({
+    order_id: orderId,
+    amount,
+    method: 'card',
+    payment_method_token: 'pm_card_visa',
+    capture: true,
+  })
+  const keyRow = async (orgId: string, k: string) =>
+    (
+      await app.runtime.database.transaction(orgId, (q) =>
+        q.query('SELECT state, steps, work_committed FROM idempotency_keys WHERE org_id = $1 AND key = $2', [orgId, k]),
+      )
+    ).rows[0]
+
+  const paymentsOf = async (orderId: string) =>
+    (
+      await app.runtime.database.transaction(shop.merchant.orgId, (q) =>
+        q.query<{ n: number }>('SELECT count(*)::int AS n FROM payments WHERE org_id = $1 AND order_id = $2', [
+          shop.merchant.orgId,
+          orderId,
+        ]),
+      )
+    ).rows[0].n
+
+  before(async () => {
+    app = await startTestApp({}, { processor })
+    shop = await openShop(app)
+  })
+  after(() => app.close())
+
+  it('holds no connection and no lock while the processor answers slowly', async () => {
+    const orderId = await order(30)
+    let release!: () => void
+    processor.hold = new Promise((r) => {
+      release = r
+    })
+    const called = new Promise<void>((r) => {
+      processor.called = r
+    })
+    const paying = shop.api.post('/api/v1/payments', card(orderId, 20), key())
+    await called
+    assert.equal(app.runtime.database.poolStats().inUse, 0, 'no pooled connection is held across the call')
+    // The order is not locked meanwhile: another tender on it goes through at once.
+    const cash = await shop.api.post('/api/v1/payments', { order_id: orderId, amount: 10, method: 'cash' }, key())
+    assert.equal(cash.status, 201, JSON.stringify(cash.body))
+    release()
+    processor.hold = undefined
+    processor.called = undefined
+    const paid = await paying
+    assert.equal(paid.status, 201, JSON.stringify(paid.body))
+    assert.equal((await shop.api.get(`/api/v1/orders/${orderId}`)).body.data.status, 'completed')
+  })
+
+  it('charges once when the processor approved but its answer was lost: the retry resumes', async () => {
+    const orderId = await order(12)
+    const k = key()
+    const callsBefore = processor.calls
+    processor.loseNextAnswer = true
+    const first = await shop.api.post('/api/v1/payments', card(orderId, 12), k)
+    assert.equal(first.status, 500)
+    const retry = await shop.api.post('/api/v1/payments', card(orderId, 12), k)
+    assert.equal(retry.status, 201, JSON.stringify(retry.body))
+    assert.equal(processor.calls - callsBefore, 2, 'the processor was asked again, with the same reference')
+    assert.equal(processor.charges.get(retry.body.data.id), retry.body.data.processor_reference)
+    assert.equal(await paymentsOf(orderId), 1)
+    const replay = await shop.api.post('/api/v1/payments', card(orderId, 12), k)
+    assert.equal(replay.headers['idempotent-replayed'], 'true')
+    assert.deepEqual(replay.body, retry.body)
+  })
+
+  it('answers a retry after a crash between the work and the stored answer without doing the work twice', async () => {
+    // A payment: the route resumes, and finds the payment its recorded id names.
+    const orderId = await order(9)
+    const k = key()
+    const paid = await shop.api.post('/api/v1/payments', card(orderId, 9), k)
+    assert.equal(paid.status, 201)
+    const crashed = (orgId: string, idempotencyKey: string) =>
+      app.runtime.database.transaction(orgId, (q) =>
+        q.query(
+          `UPDATE idempotency_keys SET state = 'in_progress', body = NULL, locked_until = now() - interval '1 second'
+           WHERE org_id = $1 AND key = $2`,
+          [orgId, idempotencyKey],
+        ),
+      )
+    await crashed(shop.merchant.orgId, k['idempotency-key'])
+    const resumed = await shop.api.post('/api/v1/payments', card(orderId, 9), k)
+    assert.equal(resumed.status, 201)
+    assert.equal(resumed.body.data.id, paid.body.data.id)
+    assert.equal(await paymentsOf(orderId), 1)
+
+    // A customer: the route cannot resume, so the retry is told, and nothing is created twice.
+    const c = key()
+    const body = { first_name: 'Once', email: `once-${Date.now()}@example.test` }
+    assert.equal((await shop.api.post('/api/v1/customers', body, c)).status, 201)
+    assert.equal((await keyRow(shop.merchant.orgId, c['idempotency-key'])).work_committed, true)
+    await crashed(shop.merchant.orgId, c['idempotency-key'])
+    const interrupted = await shop.api.post('/api/v1/customers', body, c)
+    assert.equal(interrupted.status, 409)
+    assert.equal(interrupted.body.code, 'IDEMPOTENCY_KEY_INTERRUPTED')
+    const found = await shop.api.get(`/api/v1/customers?q=${encodeURIComponent(body.email)}`)
+    assert.equal(found.body.data.length, 1)
+  })
+
+  it('refuses a second attempt while the first runs, and forgets a refused request', async () => {
+    const orderId = await order(5)
+    let release!: () => void
+    processor.hold = new Promise((r) => {
+      release = r
+    })
+    const called = new Promise<void>((r) => {
+      processor.called = r
+    })
+    const k = key()
+    const first = shop.api.post('/api/v1/payments', card(orderId, 5), k)
+    await called
+    const second = await shop.api.post('/api/v1/payments', card(orderId, 5), k)
+    assert.equal(second.status, 409)
+    assert.equal(second.body.code, 'IDEMPOTENCY_KEY_IN_USE')
+    assert.ok(second.headers['retry-after'])
+    release()
+    processor.hold = undefined
+    processor.called = undefined
+    assert.equal((await first).status, 201)
+
+    // Refused (nothing to pay any more): the key is forgotten, so a corrected retry with it runs.
+    const r = key()
+    const refused = await shop.api.post('/api/v1/payments', card(orderId, 5), r)
+    assert.equal(refused.status, 409)
+    assert.equal(await keyRow(shop.merchant.orgId, r['idempotency-key']), undefined)
+  })
+
+  it('stores an answer without the secret it showed once', async () => {
+    const integration = await shop.api.post('/api/v1/integrations', { name: 'Books', type: 'accounting' })
+    const k = key()
+    const body = { url: 'https://93.184.215.14/hooks/opentill', events: ['order.created'] }
+    const path = `/api/v1/integrations/${integration.body.data.id}/webhooks`
+    const first = await shop.api.post(path, body, k)
+    assert.equal(first.status, 201, JSON.stringify(first.body))
+    assert.match(first.body.data.secret, /^whsec_/)
+    const replay = await shop.api.post(path, body, k)
+    assert.equal(replay.status, 201)
+    assert.equal(replay.headers['idempotent-replayed'], 'true')
+    assert.equal(replay.body.data.secret, NOT_STORED)
+    assert.equal(replay.body.data.id, first.body.data.id)
+  })
+
+  it('keeps keys 24 hours: then they are deleted and a reuse is a new request', async () => {
+    const k = key()
+    const body = { first_name: 'Day', email: `day-${Date.now()}@example.test` }
+    const first = await shop.api.post('/api/v1/customers', body, k)
+    assert.equal(first.status, 201)
+    await app.runtime.database.transaction(shop.merchant.orgId, (q) =>
+      q.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE org_id = $1 AND key = $2`, [
+        shop.merchant.orgId,
+        k['idempotency-key'],
+      ]),
+    )
+    await eventually(async () => assert.ok((await purgeExpiredKeys(app.runtime.database)) >= 0))
+    assert.equal(await keyRow(shop.merchant.orgId, k['idempotency-key']), undefined)
+    const again = await shop.api.post('/api/v1/customers', { ...body, email: `day2-${Date.now()}@example.test` }, k)
+    assert.equal(again.status, 201)
+    assert.equal(again.headers['idempotent-replayed'], undefined)
+  })
+})
