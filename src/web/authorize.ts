@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { CONSENT_SCOPE } from '../modules/auth/index.ts'
 import { grantedScopes, scopeDescriptions, type WebSession, withParams } from '../modules/oauth/index.ts'
 import type { Runtime } from '../platform/runtime.ts'
 import type { Services } from '../services.ts'
@@ -6,6 +7,8 @@ import { AUTHORIZE_PARAMS, type AuthorizeParams, checkAuthorizeRequest, pickPara
 import { currentSession, toSignIn } from './context.ts'
 import { hidden, html, page } from './html.ts'
 import { csrfMatches } from './security.ts'
+
+const ONLY_MANAGERS = "Only the store's owner or a manager can connect an application. Ask one of them to sign in."
 
 function errorPage(reply: FastifyReply, status: number, message: string) {
   return reply
@@ -58,6 +61,7 @@ export async function authorizePages(
     if (checked.kind === 'redirect') return reply.code(303).header('location', checked.location).send()
     const session = await currentSession(request, services)
     if (!session) return toSignIn(request, reply)
+    if (!session.scopes.includes(CONSENT_SCOPE)) return errorPage(reply, 403, ONLY_MANAGERS)
     const granted = grantedScopes(checked.requested, checked.app.allowedScopes, session.scopes)
     if (granted.length === 0) {
       const location = withParams(checked.redirectUri, {
@@ -79,6 +83,7 @@ export async function authorizePages(
     // A forged or stale form is refused on the page: it must never produce a redirect with a code.
     if (!csrfMatches(session.csrfToken, body.csrf))
       return errorPage(reply, 403, 'The consent form expired or did not come from this site.')
+    if (!session.scopes.includes(CONSENT_SCOPE)) return errorPage(reply, 403, ONLY_MANAGERS)
     const params = pickParams(body)
     if ('repeated' in params) return errorPage(reply, 400, `The parameter ${params.repeated} appears more than once.`)
     const checked = await checkAuthorizeRequest(services, issuer, params)

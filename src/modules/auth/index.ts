@@ -7,4 +7,4 @@ export {
   type LoginSession,
   ownerEmailOf,
 } from './auth.service.ts'
-export { MERCHANT_SCOPES, type Scope, scopesOfRole } from './scopes.ts'
+export { CONSENT_SCOPE, MERCHANT_SCOPES, type Scope, scopesOfRole } from './scopes.ts'

@@ -1,6 +1,10 @@
 import type { Role } from '../../platform/http/context.ts'
 
-/** SPEC's scopes plus docs/decisions.md's campaigns scopes; `partners:write` is for partner apps only. */
+/**
+ * SPEC's scopes plus docs/decisions.md's: the campaigns scopes, `gift_cards:write` (issuing, loading or disabling a
+ * gift card outside a paid sale) and `settings:write` (tax rates, payment methods), which staff do not hold.
+ * `partners:write` is for partner apps only.
+ */
 export const MERCHANT_SCOPES = [
   'catalog:read',
   'catalog:write',
@@ -20,6 +24,8 @@ export const MERCHANT_SCOPES = [
   'automations:write',
   'campaigns:read',
   'campaigns:write',
+  'gift_cards:write',
+  'settings:write',
 ] as const
 
 export type Scope = (typeof MERCHANT_SCOPES)[number]
@@ -37,6 +43,9 @@ const staffScopes: Scope[] = [
   'loyalty:write',
   'campaigns:read',
 ]
+
+/** Consenting to an app is for owners and managers (docs/decisions.md "Scopes"): the roles that hold it. */
+export const CONSENT_SCOPE: Scope = 'settings:write'
 
 /** The scopes a role's login tokens carry: owners everything, managers all but integrations, staff the till. */
 export function scopesOfRole(role: Role): Scope[] {

@@ -25,7 +25,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ giftCards: GiftCardsSer
   app.post(
     '/gift-cards',
     {
-      config: { scope: 'orders:write' },
+      config: { scope: 'gift_cards:write' },
       schema: {
         tags,
         summary: 'Issue a gift card with an initial balance; the code is generated',
@@ -67,7 +67,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ giftCards: GiftCardsSer
   app.post(
     '/gift-cards/:id/load',
     {
-      config: { scope: 'orders:write' },
+      config: { scope: 'gift_cards:write' },
       schema: {
         tags,
         summary: 'Add to the balance',
@@ -82,7 +82,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ giftCards: GiftCardsSer
   app.post(
     '/gift-cards/:id/disable',
     {
-      config: { scope: 'orders:write' },
+      config: { scope: 'gift_cards:write' },
       schema: {
         tags,
         summary: 'Disable a card for good',

@@ -46,4 +46,6 @@ export const scopeDescriptions: Record<string, string> = {
   'automations:write': 'Create and change automation rules',
   'campaigns:read': 'See your campaigns and their results',
   'campaigns:write': 'Create and change campaigns and vouchers',
+  'gift_cards:write': 'Issue, load and disable gift cards of any value, outside a sale',
+  'settings:write': 'Change your tax rates and accepted payment methods',
 }

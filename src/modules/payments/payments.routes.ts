@@ -48,7 +48,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
   app.put(
     '/payments/methods',
     {
-      config: { scope: 'payments:write' },
+      config: { scope: 'settings:write' },
       schema: {
         tags,
         summary: 'Choose the payment methods the org accepts; If-Match or version guards against lost updates',

@@ -32,7 +32,7 @@ export const taxRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService }> = async (
   app.post(
     '/tax-rates',
     {
-      config: { scope: 'orders:write' },
+      config: { scope: 'settings:write' },
       schema: {
         tags,
         summary: 'Create a tax rate',
@@ -60,7 +60,7 @@ export const taxRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService }> = async (
   app.patch(
     '/tax-rates/:id',
     {
-      config: { scope: 'orders:write' },
+      config: { scope: 'settings:write' },
       schema: {
         tags,
         summary: 'Update a tax rate; If-Match or version guards against lost updates',
