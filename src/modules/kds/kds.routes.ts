@@ -23,7 +23,7 @@ export const kdsRoutes: FastifyPluginAsyncTypebox<{ kds: KdsService }> = async (
         querystring: KdsStreamQuery,
         headers: KdsStreamHeaders,
         produces: ['text/event-stream'],
-        response: { 200: EventStreamSchema, ...errorResponses(400, 401, 403) },
+        response: { 200: EventStreamSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
@@ -35,19 +35,30 @@ export const kdsRoutes: FastifyPluginAsyncTypebox<{ kds: KdsService }> = async (
           { field: 'Last-Event-ID', message: 'is not an event id of this feed', code: 'invalid_cursor' },
         ])
       }
-      const screen = new ScreenStream(ctx.orgId, request.query.location_id, reply.raw, (s) => kds.detach(s))
-      await kds.attach(screen)
+      const seat = await kds.takeSeat(ctx.orgId)
+      const screen = new ScreenStream(ctx.orgId, request.query.location_id, reply.raw, (s) => {
+        kds.detach(s)
+        seat.release()
+      })
       let start: FeedCursor
       try {
+        await kds.attach(screen)
         // Before the headers: a client that acts on the open event (or an order placed after it) is after this.
         start = resumeFrom ?? (await kds.head())
       } catch (error) {
         kds.detach(screen)
+        seat.release()
         throw error
       }
       reply.hijack()
       screen.startAfter(start)
-      screen.open(reply.getHeaders(), kds.options.heartbeatMs)
+      screen.open(reply.getHeaders(), kds.options.heartbeatMs, {
+        endsAtMs: (ctx.credentialExpiresAt ?? Number.POSITIVE_INFINITY) * 1000,
+        stands: async () => {
+          await seat.refresh()
+          return kds.sessionStands(ctx.sessionId)
+        },
+      })
       try {
         if (resumeFrom) await kds.replay(ctx, resumeFrom, request.query.location_id, (events) => screen.replay(events))
         screen.goLive()

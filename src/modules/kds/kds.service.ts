@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { RequestContext } from '../../platform/http/context.ts'
+import { deploymentNameOf } from '../../platform/deployment-name.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import type { FeedCursor } from './feed-cursor.ts'
 import { type FeedEvent, toFeedEvent } from './feed-event.ts'
@@ -7,6 +8,7 @@ import { FEED_BATCH, PollingSource, readFeedHead } from './feed-source.ts'
 import { type FeedListener, KdsHub } from './hub.ts'
 import * as repo from './kds.repo.ts'
 import { RedisSource } from './redis-source.ts'
+import { MemorySeats, RedisSeats, type Seat, type StreamSeats } from './stream-seats.ts'
 
 export interface KdsOptions {
   /** Comment line interval that keeps proxies from closing an idle stream (docs/decisions.md: 15 s). */
@@ -15,6 +17,8 @@ export interface KdsOptions {
   pollMs: number
   /** With Redis: how often each process also reads the database to repair a lost message. */
   reconcileMs: number
+  /** Open streams an org may hold at once, across instances when they share a Redis. */
+  maxStreamsPerOrg: number
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -25,12 +29,13 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   return value
 }
 
-/** `KDS_HEARTBEAT_MS` (15000), `KDS_POLL_MS` (100), `KDS_RECONCILE_MS` (5000). */
+/** `KDS_HEARTBEAT_MS` (15000), `KDS_POLL_MS` (100), `KDS_RECONCILE_MS` (5000), `KDS_MAX_STREAMS_PER_ORG` (50). */
 export function kdsOptionsFromEnv(env: NodeJS.ProcessEnv): KdsOptions {
   return {
     heartbeatMs: positive(env, 'KDS_HEARTBEAT_MS', 15_000),
     pollMs: positive(env, 'KDS_POLL_MS', 100),
     reconcileMs: positive(env, 'KDS_RECONCILE_MS', 5_000),
+    maxStreamsPerOrg: positive(env, 'KDS_MAX_STREAMS_PER_ORG', 50),
   }
 }
 
@@ -53,6 +58,13 @@ export function createKdsService(runtime: Runtime, options: KdsOptions = kdsOpti
       : new PollingSource(runtime.database, options.pollMs, onError),
   )
   const open = new Set<OpenScreen>()
+  // A seat not refreshed for three heartbeats belonged to an instance that died.
+  const seats: Promise<StreamSeats> = runtime.redis
+    ? deploymentNameOf(runtime.database).then(
+        (name) => new RedisSeats(runtime.redis!, name, options.maxStreamsPerOrg, options.heartbeatMs * 3),
+      )
+    : Promise.resolve(new MemorySeats(options.maxStreamsPerOrg))
+  seats.catch(() => {})
 
   return {
     options,
@@ -60,6 +72,16 @@ export function createKdsService(runtime: Runtime, options: KdsOptions = kdsOpti
 
     useLogger(logger: FastifyBaseLogger): void {
       log = logger
+    },
+
+    /** A place for one more stream of the org; a 429 (KDS_STREAM_LIMIT) when it holds its maximum. */
+    async takeSeat(orgId: string): Promise<Seat> {
+      return (await seats).take(orgId)
+    },
+
+    /** Whether the credential a stream was opened with still stands (its session or grant not revoked). */
+    async sessionStands(sessionId: string): Promise<boolean> {
+      return !(await runtime.revocations.isRevoked(sessionId))
     },
 
     /** Registers a screen with the process's feed; resolves once live events reach it. */

@@ -7,6 +7,8 @@ import type { OpenScreen } from './kds.service.ts'
 const MAX_UNSENT_BYTES = 1_048_576
 /** Live events held while a screen replays what it missed; a replay that falls this far behind starts over. */
 const MAX_BUFFERED_EVENTS = 10_000
+/** setTimeout's largest delay; a credential that lives longer is still checked at every heartbeat. */
+const MAX_TIMER_MS = 2_147_483_647
 /** The reconnect delay EventSource clients use after a cut. */
 const RETRY_MS = 2_000
 
@@ -20,6 +22,7 @@ export class ScreenStream implements OpenScreen {
   private live = false
   private buffer: FeedEvent[] = []
   private heartbeat: NodeJS.Timeout | undefined
+  private expiry: NodeJS.Timeout | undefined
   private closed = false
 
   constructor(
@@ -33,8 +36,16 @@ export class ScreenStream implements OpenScreen {
     return this.closed
   }
 
-  /** Sends the headers and starts the heartbeat; a client gone already closes the screen. */
-  open(headers: Record<string, string | number | string[] | undefined>, heartbeatMs: number): void {
+  /**
+   * Sends the headers and starts the heartbeat; a client gone already closes the screen. The stream ends when its
+   * credential does: at `credential.endsAtMs`, or at the first heartbeat after `stands()` says it was revoked (or
+   * cannot tell: closed, not open).
+   */
+  open(
+    headers: Record<string, string | number | string[] | undefined>,
+    heartbeatMs: number,
+    credential?: { endsAtMs: number; stands: () => Promise<boolean> },
+  ): void {
     this.raw.on('close', () => this.close())
     this.raw.writeHead(200, {
       ...headers,
@@ -44,8 +55,22 @@ export class ScreenStream implements OpenScreen {
       'x-accel-buffering': 'no',
     })
     this.write(`retry: ${RETRY_MS}\n\n`)
-    this.heartbeat = setInterval(() => this.write(': heartbeat\n\n'), heartbeatMs)
+    this.heartbeat = setInterval(() => {
+      this.write(': heartbeat\n\n')
+      credential
+        ?.stands()
+        .then((stands) => stands || this.end('revoked'))
+        .catch(() => this.end('unverified'))
+    }, heartbeatMs)
+    if (credential)
+      this.expiry = setTimeout(() => this.end('expired'), Math.min(credential.endsAtMs - Date.now(), MAX_TIMER_MS))
     if (this.raw.destroyed) this.close()
+  }
+
+  /** Tells the screen why its stream ends (it reconnects with a fresh token), then ends it. */
+  end(reason: 'expired' | 'revoked' | 'unverified'): void {
+    this.write(`event: session_ended\ndata: ${JSON.stringify({ reason })}\n\n`)
+    this.close()
   }
 
   /** The cursor the screen has seen everything up to: its Last-Event-ID, or the head for a fresh screen. */
@@ -80,6 +105,7 @@ export class ScreenStream implements OpenScreen {
     if (this.closed) return
     this.closed = true
     clearInterval(this.heartbeat)
+    clearTimeout(this.expiry)
     this.buffer = []
     if (!this.raw.writableEnded) this.raw.end()
     this.onClose(this)

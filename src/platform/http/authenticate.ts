@@ -58,6 +58,7 @@ export function contextOf(
       return value
     },
     catalogVersion: request.catalogVersion,
+    credentialExpiresAt: claims.exp,
   }
 }
 

@@ -36,6 +36,8 @@ export interface RequestContext {
    * writes change may be kept in memory under it. Null when nothing may be kept (no shared version to key by).
    */
   readonly catalogVersion: string | null
+  /** When the request's access token expires (Unix seconds); absent for work no token started. */
+  readonly credentialExpiresAt?: number
   /**
    * Runs an outbound step (a processor's authorization) once per Idempotency-Key: its result is recorded before
    * anything else can fail, and a retry of the request gets it back instead of calling again. Results must be
