@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { getIntrospectionQuery } from 'graphql'
 import { buildApp } from '../../src/app.ts'
 import { countCatalogQueries, type GraphqlAnswer, graphqlClient, listen } from '../support/graphql.ts'
 import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
@@ -78,15 +79,31 @@ describe('GraphQL catalog API: credentials, org isolation, input errors and limi
     assert.equal(after.errors?.[0].message, 'Unauthorized: the access token has been revoked')
   })
 
-  it('lets anyone introspect the schema, which is documentation', async () => {
-    const answer = await graphqlClient(`${base}/graphql`)(
-      '{ __schema { queryType { name } mutationType { fields { name } } } }',
-    )
+  it('introspects the schema only with a token, within limits of its own', async () => {
+    const query = '{ __schema { queryType { name } mutationType { fields { name } } } }'
+    const anonymous = await graphqlClient(`${base}/graphql`)(query)
+    assert.equal(anonymous.data, null)
+    assert.equal(anonymous.errors?.[0].extensions?.code, 'UNAUTHENTICATED')
+    const answer = await graphqlClient(`${base}/graphql`, alice.token)(query)
     assert.equal(answer.errors, undefined)
     assert.deepEqual(
       answer.data.__schema.mutationType.fields.map((f: { name: string }) => f.name),
       ['createProduct', 'updateProduct', 'deleteProduct'],
     )
+    // GraphiQL's own introspection query passes; a type reference nested past it does not.
+    const full = await graphqlClient(`${base}/graphql`, alice.token)(getIntrospectionQuery())
+    assert.equal(full.errors, undefined, JSON.stringify(full.errors))
+    const nested = `{ __schema { types { ${'ofType { '.repeat(16)}name${' }'.repeat(16)} } } }`
+    const deep = await graphqlClient(`${base}/graphql`, alice.token)(nested)
+    assert.equal(deep.errors?.[0].extensions?.code, 'QUERY_TOO_DEEP')
+  })
+
+  it('refuses more than 100 aliases in one request', async () => {
+    const aliased = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(' ')} }`
+    const client = graphqlClient(`${base}/graphql`, alice.token)
+    assert.equal((await client(aliased(100))).errors, undefined)
+    const refused = await client(aliased(101))
+    assert.equal(refused.errors?.[0].extensions?.code, 'QUERY_TOO_MANY_ALIASES')
   })
 
   it('refuses an orgId argument naming another org with a Forbidden error, not data', async () => {
@@ -250,5 +267,19 @@ describe('GraphQL catalog API: credentials, org isolation, input errors and limi
     } finally {
       await production.api.close()
     }
+  })
+
+  // Last: it spends this address's bucket for requests without a token.
+  it('rate limits requests without a valid token by address', async () => {
+    const anonymous = graphqlClient(`${base}/graphql`)
+    let limited: GraphqlAnswer | undefined
+    for (let i = 0; i < 200 && !limited; i++) {
+      const answer = await anonymous('{ products { id } }')
+      if (answer.status === 429) limited = answer
+    }
+    assert.ok(limited, 'the address was limited within 200 requests')
+    assert.equal(limited.errors?.[0].extensions?.code, 'RATE_LIMITED')
+    // A valid token is not held back by the address's bucket.
+    assert.equal((await graphqlClient(`${base}/graphql`, alice.token)('{ products { id } }')).errors, undefined)
   })
 })

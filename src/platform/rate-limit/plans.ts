@@ -21,4 +21,6 @@ export const CREDENTIAL_LIMITS = {
   loginPerAddress: { perMinute: 60, burst: 120 },
   tokenPerClient: { perMinute: 120, burst: 240 },
   tokenPerAddress: { perMinute: 300, burst: 600 },
+  /** GraphQL requests without a valid token: they can only read the refusal, so a few suffice. */
+  anonymousGraphqlPerAddress: { perMinute: 60, burst: 120 },
 } satisfies Record<string, Limit>

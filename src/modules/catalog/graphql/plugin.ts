@@ -3,6 +3,7 @@ import type { GraphQLError } from 'graphql'
 import mercurius from 'mercurius'
 import { graphqlKey, serveCached } from '../../../platform/cache/index.ts'
 import { AppError } from '../../../platform/errors/app-error.ts'
+import { CREDENTIAL_LIMITS, rateLimitStoreOf, take } from '../../../platform/rate-limit/index.ts'
 import type { Runtime } from '../../../platform/runtime.ts'
 import type { OrgsService } from '../../orgs/index.ts'
 import type { CatalogService } from '../catalog.service.ts'
@@ -36,10 +37,14 @@ declare module 'fastify' {
   }
 }
 
+/** An operation that reads the schema (`__typename` alone is not introspection). */
+const INTROSPECTION = /\b__(schema|type)\b/
+
 /**
  * The GraphQL catalog API. Each path gets its own mercurius instance (mercurius serves one path) over the same
  * resolvers and loaders. Routes are public at the HTTP level (`scope: false`): the credential is checked per
- * operation, so errors answer in the GraphQL envelope and introspection needs no token.
+ * operation, so errors answer in the GraphQL envelope. Requests without a valid token are rate limited by
+ * address and may not introspect.
  */
 export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (app, { catalog, orgs, runtime }) => {
   const reads = createGraphqlReads(orgs)
@@ -57,8 +62,17 @@ export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (
     let admitted: Awaited<ReturnType<typeof admitGraphql>>
     try {
       admitted = await admitGraphql(runtime, request, reply)
+      // Without a valid token nothing but refusals can be read: a bucket per address keeps that cheap.
+      if (admitted.auth.error)
+        await take(
+          await rateLimitStoreOf(runtime),
+          reply,
+          `graphql:ip:${request.ip}`,
+          CREDENTIAL_LIMITS.anonymousGraphqlPerAddress,
+          'without a valid token from this address',
+        )
     } catch (error) {
-      // The org's rate limit: HTTP 429 with Retry-After, in the GraphQL envelope, before any operation runs.
+      // A rate limit: HTTP 429 with Retry-After, in the GraphQL envelope, before any operation runs.
       if (!(error instanceof AppError)) throw error
       const refusal = toGraphqlError(error) as GraphQLError
       return reply
@@ -68,7 +82,13 @@ export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (
     }
     request.graphqlAuth = admitted.auth
     const { ctx } = admitted.auth
-    if (!ctx) return
+    if (!ctx) {
+      // SPEC: every request carries a Bearer token; the schema is no exception (GraphiQL sends the one pasted in
+      // its Headers tab).
+      const query = operationOf(request)?.query ?? ''
+      if (INTROSPECTION.test(query)) return reply.send({ data: null, errors: [admitted.auth.error.toJSON()] })
+      return
+    }
     const operation = operationOf(request)
     const kind = operation && operationKind(operation.query, operation.operationName)
     if (kind !== 'query' || !operation) {
