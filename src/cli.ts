@@ -13,7 +13,7 @@ const usage = `usage: opentill <command> [options]
   worker                                 run background jobs (webhook delivery) without HTTP
   migrate                                apply pending database migrations
   create-org --name N --email E --password P [--plan starter|growth|pro|enterprise] [--currency USD]
-  create-app --org ORG_ID --name N --redirect-uri URI [--redirect-uri URI…] [--public] [--partner]
+  create-app --org ORG_ID --name N --redirect-uri URI [--redirect-uri URI…] [--public] [--partner [--plans starter,growth,pro]]
   migrate-embedded                       move a PGlite-era DATA_DIR onto the embedded PostgreSQL (once)
   set-org-limits --org ORG_ID --per-minute N --burst N   an org's own rate limit (plan enterprise)
   rebuild-reports --org ORG_ID           compute an org's report aggregates again from its orders and payments
@@ -82,12 +82,14 @@ commands['create-app'] = async (args) => {
       'redirect-uri': { type: 'string', multiple: true },
       public: { type: 'boolean', default: false },
       partner: { type: 'boolean', default: false },
+      plans: { type: 'string' },
     },
   })
   if (!values.org || !values.name || !values['redirect-uri']?.length) {
     throw new Error('create-app needs --org, --name and at least one --redirect-uri')
   }
   if (!/^org_[0-9a-z]{1,64}$/.test(values.org)) throw new Error('--org must be an org id (org_…)')
+  if (values.plans && !values.partner) throw new Error('--plans applies to partner apps (--partner)')
   const runtime = await openRuntime(loadConfig(), { migrate: true })
   try {
     const ctx = systemContext(runtime.database, values.org, MERCHANT_SCOPES)
@@ -96,6 +98,7 @@ commands['create-app'] = async (args) => {
       redirectUris: values['redirect-uri'],
       public: values.public,
       partner: values.partner,
+      partnerPlans: values.plans?.split(',').map((p) => p.trim()),
     })
     process.stdout.write(
       `${JSON.stringify(clientSecret ? { clientId: app.client_id, clientSecret } : { clientId: app.client_id })}\n`,

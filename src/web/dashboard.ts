@@ -44,7 +44,7 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
   <div><input type="radio" id="type-confidential" name="client_type" value="confidential" ${form.client_type !== 'public' ? html`checked` : ''}><label style="display:inline" for="type-confidential">Confidential (a server that keeps a secret)</label></div>
   <div><input type="radio" id="type-public" name="client_type" value="public" ${form.client_type === 'public' ? html`checked` : ''}><label style="display:inline" for="type-public">Public (mobile or single-page app, PKCE, no secret)</label></div>
   </fieldset>
-  <div><input type="checkbox" id="partner" name="partner" value="yes" ${form.partner ? html`checked` : ''}><label style="display:inline" for="partner">Partner app (may use client credentials for partner provisioning)</label></div>
+  <p><small>Partner status (provisioning stores for others) is granted by the platform's operator, not here.</small></p>
   <button class="primary" type="submit">Register app</button>
 </form>`
 }
@@ -112,7 +112,6 @@ ${appForm(session, error, form)}`,
         redirectUris: lines(form.redirect_uris),
         allowedScopes: list(form.allowed_scopes),
         public: form.client_type === 'public',
-        partner: Boolean(form.partner),
       })
       return reply
         .code(201)

@@ -11,13 +11,14 @@ describe('partner provisioning of reseller tenants', () => {
   let otherPartner: { clientId: string; clientSecret: string; token: string }
 
   /** A confidential partner app of `org` and a client-credentials token for it, through the real token endpoint. */
-  async function partnerApp(org: Merchant, allowedScopes?: string[]) {
+  async function partnerApp(org: Merchant, allowedScopes?: string[], partnerPlans?: string[]) {
     const ctx = systemContext(app.runtime.database, org.orgId, ['webhooks:write'])
     const { app: created, clientSecret } = await app.services.oauth.apps.create(ctx, {
       name: 'Reseller',
       redirectUris: ['https://partner.example/callback'],
       partner: true,
       allowedScopes,
+      partnerPlans,
     })
     const token = await clientFor(app.api).post('/api/v1/oauth/token', {
       grant_type: 'client_credentials',
@@ -205,5 +206,21 @@ describe('partner provisioning of reseller tenants', () => {
     assert.equal(taken.status, 409)
     assert.equal(taken.body.errors[0].field, 'email')
     assert.equal((await api.get('/api/v1/partners/tenants?limit=200')).body.data.length, before)
+  })
+
+  it('provisions only on the plans the operator allowed the partner (self-serve plans unless told)', async () => {
+    const starterOnly = await partnerApp(await createMerchant(app, { name: 'Small Reseller' }), undefined, ['starter'])
+    const api = clientFor(app.api, starterOnly.token)
+    const refused = await api.post('/api/v1/partners/tenants', tenantBody('plan-g'))
+    assert.equal(refused.status, 422)
+    assert.equal(refused.body.errors[0].field, 'plan')
+    assert.equal(refused.body.errors[0].code, 'plan_not_allowed')
+    assert.equal((await api.post('/api/v1/partners/tenants', tenantBody('plan-s', { plan: 'starter' }))).status, 201)
+    // The default partner (no plans named) may not provision enterprise tenants.
+    const enterprise = await clientFor(app.api, partner.token).post(
+      '/api/v1/partners/tenants',
+      tenantBody('plan-e', { plan: 'enterprise' }),
+    )
+    assert.equal(enterprise.status, 422)
   })
 })

@@ -53,6 +53,8 @@ describe('the dashboard: my apps', () => {
     const html = await list.text()
     assert.match(html, /<label for="name">App name<\/label>/)
     assert.equal(list.headers.get('x-frame-options'), 'DENY')
+    // Partner status is the operator's to grant (opentill create-app --partner), not a merchant's checkbox.
+    assert.doesNotMatch(html, /name="partner"/)
     csrf = hiddenValue(html, 'csrf')
     const created = await browser.post('/dashboard/apps', {
       csrf,
@@ -60,12 +62,20 @@ describe('the dashboard: my apps', () => {
       redirect_uris: 'https://labels.example/cb\nhttp://127.0.0.1:8080/cb',
       allowed_scopes: ['catalog:read', 'inventory:read'],
       client_type: 'confidential',
+      partner: 'yes',
     })
     assert.equal(created.status, 201)
     const page = await created.text()
     const clientId = /<code id="client-id">([^<]+)<\/code>/.exec(page)![1]
     const secret = /<code class="secret" id="client-secret">([^<]+)<\/code>/.exec(page)![1]
     assert.ok(await secretWorks(clientId, secret))
+    // A forged partner field is ignored: the app cannot use client credentials.
+    const token = await fetch(`${apps.baseUrl}/api/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }),
+    })
+    assert.equal(((await token.json()) as { error: string }).error, 'unauthorized_client')
     const detail = await (await browser.get(`/dashboard/apps/${clientId}`)).text()
     assert.doesNotMatch(detail, new RegExp(secret), 'the secret is shown only once')
     assert.match(detail, /https:\/\/labels\.example\/cb/)

@@ -8,6 +8,7 @@ export interface AppRow {
   allowed_scopes: string[]
   confidential: boolean
   partner: boolean
+  partner_plans: string[]
   secret_hash: string | null
   version: number
   created_at: Date
@@ -15,7 +16,7 @@ export interface AppRow {
 }
 
 const columns =
-  'id, org_id, name, redirect_uris, allowed_scopes, confidential, partner, secret_hash, version, created_at, updated_at'
+  'id, org_id, name, redirect_uris, allowed_scopes, confidential, partner, partner_plans, secret_hash, version, created_at, updated_at'
 
 /** The org an app belongs to, across orgs (SECURITY DEFINER): the next step is scoped to it. */
 export async function orgOfApp(q: Queryable, clientId: string): Promise<string | null> {
@@ -33,13 +34,15 @@ export async function insertApp(
     allowedScopes: string[]
     confidential: boolean
     partner: boolean
+    partnerPlans: string[]
     secretHash: string | null
     createdBy: string | null
   },
 ): Promise<AppRow> {
   const result = await q.query<AppRow>(
-    `INSERT INTO oauth_apps (id, org_id, name, redirect_uris, allowed_scopes, confidential, partner, secret_hash, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${columns}`,
+    `INSERT INTO oauth_apps
+       (id, org_id, name, redirect_uris, allowed_scopes, confidential, partner, partner_plans, secret_hash, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,
     [
       app.id,
       app.orgId,
@@ -48,6 +51,7 @@ export async function insertApp(
       app.allowedScopes,
       app.confidential,
       app.partner,
+      app.partnerPlans,
       app.secretHash,
       app.createdBy,
     ],

@@ -19,6 +19,8 @@ export interface OAuthApp {
   allowed_scopes: string[]
   client_type: 'confidential' | 'public'
   partner: boolean
+  /** The plans a partner app may provision tenants on (empty for other apps). */
+  partner_plans: string[]
   version: number
   created_at: Date
   updated_at: Date
@@ -29,8 +31,15 @@ export interface CreateAppInput {
   redirectUris: string[]
   allowedScopes?: string[]
   public?: boolean
+  /** Partner status is granted by the operator (`opentill create-app --partner`), never by a merchant. */
   partner?: boolean
+  /** The plans the partner may provision tenants on (default: the self-serve plans, starter to pro). */
+  partnerPlans?: string[]
 }
+
+/** What a partner app may provision unless the operator says otherwise: every plan but enterprise. */
+const DEFAULT_PARTNER_PLANS = ['starter', 'growth', 'pro']
+const PLANS = ['starter', 'growth', 'pro', 'enterprise']
 
 export function toApp(row: repo.AppRow): OAuthApp {
   return {
@@ -40,6 +49,7 @@ export function toApp(row: repo.AppRow): OAuthApp {
     allowed_scopes: row.allowed_scopes,
     client_type: row.confidential ? 'confidential' : 'public',
     partner: row.partner,
+    partner_plans: row.partner_plans,
     version: row.version,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -86,6 +96,9 @@ export function createAppsService(runtime: Runtime) {
       const confidential = !input.public
       if (input.partner && !confidential)
         throw invalid('partner', 'a partner app must be confidential (it uses client credentials)', 'invalid_value')
+      const partnerPlans = input.partner ? (input.partnerPlans ?? DEFAULT_PARTNER_PLANS) : []
+      const unknownPlan = partnerPlans.find((p) => !PLANS.includes(p))
+      if (unknownPlan) throw invalid('partner_plans', `names an unknown plan: ${unknownPlan}`, 'invalid_value')
       const clientSecret = confidential ? randomToken('ots') : null
       const row = await ctx.db.tx((q) =>
         repo.insertApp(q, {
@@ -96,6 +109,7 @@ export function createAppsService(runtime: Runtime) {
           allowedScopes,
           confidential,
           partner: Boolean(input.partner),
+          partnerPlans,
           secretHash: clientSecret ? sha256Hex(clientSecret) : null,
           createdBy: ctx.actor.userId,
         }),

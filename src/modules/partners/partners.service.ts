@@ -62,6 +62,14 @@ export function createPartnersService(orgs: OrgsService, oauth: OAuthService, in
       if (scopes.includes(PARTNER_SCOPE)) throw invalid('scopes', `must not include ${PARTNER_SCOPE}`, 'invalid_scope')
       if (scopes.length === 0) throw invalid('scopes', 'needs at least one scope', 'required')
       const clientId = ctx.actor.clientId
+      const plan = input.plan ?? 'starter'
+      const allowed = (await oauth.apps.findClient(clientId))?.partner_plans ?? []
+      if (!allowed.includes(plan))
+        throw invalid(
+          'plan',
+          `is not one this partner may provision (allowed: ${allowed.join(', ') || 'none'})`,
+          'plan_not_allowed',
+        )
       return ctx.db.tx(async (q) => {
         const { org, owner } = await orgs.createOrg(
           {
