@@ -16,6 +16,8 @@ export interface Config {
   readonly redisUrl: string | undefined
   readonly accessTokenTtlS: number
   readonly refreshTokenTtlS: number
+  /** A consent's absolute lifetime: after it, refresh tokens are refused and the app asks again (GRANT_MAX_AGE_S). */
+  readonly grantMaxAgeS: number
   readonly authCodeTtlS: number
   readonly webhookRetryDelaysMs: readonly number[]
   readonly webhookTimeoutMs: number
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     accessTokenTtlS: integer(env, 'ACCESS_TOKEN_TTL_S', 900),
     refreshTokenTtlS: integer(env, 'REFRESH_TOKEN_TTL_S', 2_592_000),
+    grantMaxAgeS: integer(env, 'GRANT_MAX_AGE_S', 7_776_000),
     authCodeTtlS: integer(env, 'AUTH_CODE_TTL_S', 60),
     webhookRetryDelaysMs: Object.freeze(parseDurations(env.WEBHOOK_RETRY_DELAYS ?? '1m,5m,25m,2h')),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 30_000),

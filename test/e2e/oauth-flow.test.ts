@@ -167,4 +167,26 @@ describe('OAuth with a real client library (oauth4webapi)', () => {
       (error: oauth.ResponseBodyError) => error.error === 'invalid_grant',
     )
   })
+
+  it('refuses to refresh a consent older than GRANT_MAX_AGE_S (90 days): the app asks again', async () => {
+    let refreshToken = (await authorize()).refresh_token!
+    const refresh = () =>
+      oauth
+        .refreshTokenGrantRequest(as, client, clientAuth, refreshToken, insecure)
+        .then((r) => oauth.processRefreshTokenResponse(as, client, r))
+    // 89 days old: still refreshes.
+    const age = (days: number) =>
+      apps.app.runtime.database.transaction(merchant.orgId, (q) =>
+        q.query(
+          `UPDATE oauth_grants SET created_at = now() - make_interval(days => $3)
+           WHERE org_id = $1 AND client_id = $2 AND kind = 'authorization_code'`,
+          [merchant.orgId, client.client_id, days],
+        ),
+      )
+    await age(89)
+    const fresh = await refresh()
+    refreshToken = fresh.refresh_token!
+    await age(91)
+    await assert.rejects(refresh, (error: oauth.ResponseBodyError) => error.error === 'invalid_grant')
+  })
 })

@@ -132,4 +132,30 @@ describe('partner apps: client credentials and tenant connections', () => {
     assert.equal(location.searchParams.get('error'), 'invalid_scope')
     assert.equal(location.searchParams.get('state'), 'z')
   })
+
+  it('shares one grant row among its client-credentials tokens; revoking one ends them all, the next starts anew', async () => {
+    const grants = () =>
+      apps.app.runtime.database.transaction(partner.orgId, async (q) => {
+        const { rows } = await q.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM oauth_grants WHERE org_id = $1 AND client_id = $2 AND kind = 'client_credentials'`,
+          [partner.orgId, partnerApp.id],
+        )
+        return rows[0].n
+      })
+    const first = await cc(partnerApp)
+    const before = await grants()
+    const tokens = [first.body.access_token as string]
+    for (let i = 0; i < 5; i++) tokens.push((await cc(partnerApp)).body.access_token)
+    assert.equal(await grants(), before, 'six tokens, no new grant row')
+    const revoked = await clientFor(apps.app.api).post('/api/v1/oauth/revoke', {
+      token: tokens[0],
+      client_id: partnerApp.id,
+      client_secret: partnerApp.secret,
+    })
+    assert.equal(revoked.status, 200)
+    for (const token of tokens) assert.equal((await clientFor(apps.app.api, token).get('/api/v1/products')).status, 401)
+    const next = await cc(partnerApp)
+    assert.equal((await clientFor(apps.app.api, next.body.access_token).get('/api/v1/products')).status, 200)
+    assert.equal(await grants(), before + 1)
+  })
 })

@@ -67,6 +67,24 @@ export async function liveGrants(q: Queryable, orgId: string): Promise<GrantRow[
   return result.rows
 }
 
+/**
+ * The client-credentials grant an app's tokens share (under `parentId`, a tenant connection, or the app's own org
+ * when null), if one is live and younger than `maxAgeS`: tokens do not add a grant row each.
+ */
+export async function reusableClientCredentialsGrant(
+  q: Queryable,
+  g: { orgId: string; clientId: string; parentId: string | null; maxAgeS: number },
+): Promise<GrantRow | undefined> {
+  const result = await q.query<GrantRow>(
+    `SELECT ${grantColumns} FROM oauth_grants
+     WHERE org_id = $1 AND client_id = $2 AND kind = 'client_credentials' AND revoked_at IS NULL
+       AND parent_id IS NOT DISTINCT FROM $3 AND created_at > now() - make_interval(secs => $4)
+     ORDER BY created_at DESC LIMIT 1`,
+    [g.orgId, g.clientId, g.parentId, g.maxAgeS],
+  )
+  return result.rows[0]
+}
+
 export async function touchGrant(q: Queryable, orgId: string, id: string): Promise<void> {
   await q.query('UPDATE oauth_grants SET last_used_at = now() WHERE org_id = $1 AND id = $2', [orgId, id])
 }
@@ -183,6 +201,7 @@ export interface RefreshRow {
   client_id: string
   user_id: string | null
   scopes: string[]
+  grant_created_at: Date
   expired: boolean
   used: boolean
   revoked: boolean
@@ -204,7 +223,8 @@ export async function insertRefreshToken(
   )
 }
 
-const refreshSelect = `SELECT rt.grant_id, g.client_id, g.user_id, g.scopes, rt.expires_at <= now() AS expired,
+const refreshSelect = `SELECT rt.grant_id, g.client_id, g.user_id, g.scopes, g.created_at AS grant_created_at,
+    rt.expires_at <= now() AS expired,
     rt.used_at IS NOT NULL AS used, g.revoked_at IS NOT NULL AS revoked
   FROM oauth_refresh_tokens rt JOIN oauth_grants g ON g.id = rt.grant_id AND g.org_id = rt.org_id
   WHERE rt.org_id = $1 AND rt.token_hash = $2`

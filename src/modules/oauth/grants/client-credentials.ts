@@ -1,4 +1,5 @@
 import { newId } from '../../../platform/crypto/ids.ts'
+import type { Queryable } from '../../../platform/db/database.ts'
 import type { Runtime } from '../../../platform/runtime.ts'
 import type { AppRow } from '../apps.service.ts'
 import { invalidGrant, invalidRequest, invalidScope, OAuthError } from '../errors.ts'
@@ -20,6 +21,24 @@ const ORG_ID = /^org_[0-9a-z]{1,64}$/
  * connection's scopes. Each issuance is its own grant under the connection, so a disconnect revokes it too.
  * No refresh token is issued (RFC 6749 §4.4.3).
  */
+/**
+ * The grant an app's client-credentials tokens share (per tenant connection, or for its own org): found while it
+ * is live and younger than GRANT_MAX_AGE_S, made otherwise. Revoking one token revokes it, and with it the
+ * others; the next token request makes a new one.
+ */
+async function sharedGrant(
+  q: Queryable,
+  runtime: Runtime,
+  g: { orgId: string; clientId: string; parentId: string | null; scopes: string[] },
+) {
+  const found = await repo.reusableClientCredentialsGrant(q, { ...g, maxAgeS: runtime.config.grantMaxAgeS })
+  if (found) {
+    await repo.touchGrant(q, g.orgId, found.id)
+    return found
+  }
+  return repo.insertGrant(q, { id: newId('grant'), kind: 'client_credentials', userId: null, ...g })
+}
+
 export async function exchangeClientCredentials(
   runtime: Runtime,
   client: AppRow,
@@ -40,16 +59,10 @@ export async function exchangeClientCredentials(
   if (tenant !== undefined && !ORG_ID.test(tenant)) throw invalidRequest('org_id is not an org id')
 
   if (tenant === undefined || tenant === client.org_id) {
-    const scopes = narrow([PARTNER_SCOPE, ...client.allowed_scopes])
+    const available = [PARTNER_SCOPE, ...client.allowed_scopes]
+    const scopes = narrow(available)
     const grant = await database.transaction(client.org_id, (q) =>
-      repo.insertGrant(q, {
-        id: newId('grant'),
-        orgId: client.org_id,
-        clientId: client.id,
-        kind: 'client_credentials',
-        userId: null,
-        scopes,
-      }),
+      sharedGrant(q, runtime, { orgId: client.org_id, clientId: client.id, parentId: null, scopes: available }),
     )
     return tokenResponse(
       runtime,
@@ -64,14 +77,11 @@ export async function exchangeClientCredentials(
     if (!connection) return null
     const scopes = narrow(connection.scopes)
     await repo.touchGrant(q, tenant, connection.id)
-    const grant = await repo.insertGrant(q, {
-      id: newId('grant'),
+    const grant = await sharedGrant(q, runtime, {
       orgId: tenant,
       clientId: client.id,
-      kind: 'client_credentials',
-      userId: null,
-      scopes,
       parentId: connection.id,
+      scopes: connection.scopes,
     })
     return { grant, scopes }
   })

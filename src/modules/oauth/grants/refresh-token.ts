@@ -44,6 +44,8 @@ export async function exchangeRefreshToken(
       return { kind: 'reused', revoked }
     }
     if (row.expired) return { kind: 'refused', reason: 'the refresh token has expired; authorize again' }
+    if (Date.now() - row.grant_created_at.getTime() > runtime.config.grantMaxAgeS * 1000)
+      return { kind: 'refused', reason: 'the consent is older than the grant lifetime allows; authorize again' }
     await repo.markRefreshTokenUsed(q, orgId, hash)
     await repo.touchGrant(q, orgId, row.grant_id)
     return { kind: 'rotated', row, next: await newRefreshToken(runtime, q, orgId, row.grant_id) }
