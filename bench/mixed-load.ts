@@ -49,6 +49,7 @@ try {
     BASE_URL: 'https://api.load.example',
     APP_URL: 'https://app.load.example',
     METRICS_TOKEN: 'bench',
+    SECRETS_KEY: randomBytes(32).toString('base64'),
   }
   const runtime = await openRuntime(loadConfig({ ...env, PORT: '0' } as Record<string, string>), { migrate: true })
   const credentials = { email: `load-${Date.now()}@example.test`, password: 'load-password-1' }

@@ -1,6 +1,10 @@
 import { parseArgs } from 'node:util'
+import pg from 'pg'
 import { loadCheckedConfig, loadConfig, type Plan } from './config.ts'
 import { MERCHANT_SCOPES } from './modules/auth/index.ts'
+import { resealWebhookSecrets } from './modules/webhooks/index.ts'
+import { SigningKeys } from './platform/crypto/signing-keys.ts'
+import type { Queryable, Rows } from './platform/db/database.ts'
 import { importPglite } from './platform/db/pglite-import.ts'
 import { systemContext } from './platform/http/system-context.ts'
 import { migrateConfigured, openRuntime } from './platform/runtime.ts'
@@ -17,6 +21,7 @@ const usage = `usage: opentill <command> [options]
   migrate-embedded                       move a PGlite-era DATA_DIR onto the embedded PostgreSQL (once)
   set-org-limits --org ORG_ID --per-minute N --burst N   an org's own rate limit (plan enterprise)
   rebuild-reports --org ORG_ID           compute an org's report aggregates again from its orders and payments
+  rotate-secrets-key                     seal every stored secret with SECRETS_KEY (the old key in SECRETS_KEY_PREVIOUS)
 Without DATABASE_URL every command uses the embedded PostgreSQL of DATA_DIR: the running server's, or one it
 starts for the command and stops after.`
 
@@ -127,6 +132,32 @@ commands['set-org-limits'] = async (args) => {
     const result = await createServices(runtime).orgs.setCustomLimits(ctx, perMinute, burst)
     process.stdout.write(`${JSON.stringify(result)}\n`)
   } finally {
+    await runtime.close()
+  }
+}
+
+commands['rotate-secrets-key'] = async () => {
+  const config = loadConfig()
+  if (!config.secretsKey)
+    throw new Error('rotate-secrets-key needs SECRETS_KEY (the new key; the old one in SECRETS_KEY_PREVIOUS)')
+  const runtime = await openRuntime(config, { migrate: true })
+  // As the owner, in one transaction: every org's rows, and nothing half done.
+  const owner = new pg.Client({ connectionString: runtime.ownerUrl })
+  try {
+    await owner.connect()
+    await owner.query('BEGIN')
+    const query = <R>(text: string, params?: readonly unknown[]) =>
+      owner.query(text, params as unknown[]) as unknown as Promise<Rows<R>>
+    const q: Queryable = { query, prepared: (_name, text, params) => query(text, params) }
+    const webhookSecrets = await resealWebhookSecrets(q, runtime.secrets)
+    const signingKeys = await SigningKeys.reseal(q, runtime.secrets)
+    await owner.query('COMMIT')
+    process.stdout.write(`${JSON.stringify({ webhookSecrets, signingKeys })}\n`)
+  } catch (error) {
+    await owner.query('ROLLBACK').catch(() => {})
+    throw error
+  } finally {
+    await owner.end()
     await runtime.close()
   }
 }

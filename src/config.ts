@@ -38,6 +38,9 @@ export interface Config {
   readonly trustProxy: boolean | string[] | ((address: string, hop: number) => boolean)
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>` (METRICS_TOKEN). */
   readonly metricsToken: string | undefined
+  /** Seals secrets at rest (SECRETS_KEY, base64 of 32 bytes); SECRETS_KEY_PREVIOUS opens what the last one sealed. */
+  readonly secretsKey: string | undefined
+  readonly secretsKeyPrevious: string | undefined
   /** Load shedding: the event-loop delay (ms) and the pool checkouts waiting beyond which requests get a 503. */
   readonly shedEventLoopDelayMs: number
   /** …and the share of a quarter second the event loop spent busy (0 to 1; 0, the default, does not look). */
@@ -72,6 +75,8 @@ export function productionProblems(env: NodeJS.ProcessEnv, config: Config): stri
   const problems: string[] = []
   if (env.SEED_DEMO !== 'false')
     problems.push('SEED_DEMO must be false in production: the demo org has a published password')
+  if (!env.SECRETS_KEY)
+    problems.push('SECRETS_KEY must be set in production: webhook secrets and signing keys are sealed with it')
   for (const name of ['BASE_URL', 'APP_URL'] as const) {
     const value = env[name]
     if (!value) problems.push(`${name} must be set in production: the public https address clients use`)
@@ -151,6 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
     metricsToken: env.METRICS_TOKEN || undefined,
+    secretsKey: env.SECRETS_KEY || undefined,
+    secretsKeyPrevious: env.SECRETS_KEY_PREVIOUS || undefined,
     // Off unless set (docs/operations.md): a process's own start (compiling every route's schemas) stalls the loop
     // for longer than any sane threshold, and would shed its first requests.
     shedEventLoopDelayMs: integer(env, 'SHED_EVENT_LOOP_DELAY_MS', 0),

@@ -1,6 +1,7 @@
 import { loadConfig } from '../../src/config.ts'
 import { createIntegrationsService } from '../../src/modules/integrations/index.ts'
 import { createWebhooksService, startWebhookWorker } from '../../src/modules/webhooks/index.ts'
+import { SecretBox } from '../../src/platform/crypto/secret-box.ts'
 import { Database } from '../../src/platform/db/database.ts'
 import { emitEvent } from '../../src/platform/events/outbox.ts'
 import { systemContext } from '../../src/platform/http/system-context.ts'
@@ -33,7 +34,7 @@ export default async function webhooks(t: BenchTarget): Promise<BenchRow[]> {
     max: 10,
   })
   // The worker needs only the configuration and the database of a runtime.
-  const runtime = { config, database } as unknown as Runtime
+  const runtime = { config, database, secrets: SecretBox.fromEnv({}) } as unknown as Runtime
   const ctx = systemContext(database, t.orgId, ['webhooks:write'])
   const integrations = createIntegrationsService(createWebhooksService(runtime))
   const integration = await integrations.install(ctx, { name: 'Bench receiver', type: 'custom' })

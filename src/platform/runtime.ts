@@ -5,6 +5,7 @@ import { Redis } from 'ioredis'
 import type { Config } from '../config.ts'
 import { AccessTokens } from './crypto/access-tokens.ts'
 import { DatabaseRevocations, MemoryRevocations, RedisRevocations, type Revocations } from './crypto/revocations.ts'
+import { SecretBox } from './crypto/secret-box.ts'
 import { SigningKeys } from './crypto/signing-keys.ts'
 import { ensureAppLogin } from './db/app-login.ts'
 import { Database } from './db/database.ts'
@@ -20,6 +21,8 @@ export interface Runtime {
   readonly accessTokens: AccessTokens
   readonly revocations: Revocations
   readonly redis: Redis | undefined
+  /** Seals and opens secrets at rest (SECRETS_KEY). */
+  readonly secrets: SecretBox
   /** The owner's connection string (migrations, tests); the app itself connects through `database`. */
   readonly ownerUrl: string
   /** The app's own login role's connection string (docs/operations.md, "Database roles"). */
@@ -106,7 +109,11 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
     const appUrl = await ensureAppLogin(opened.url)
     database = new Database({ connectionString: appUrl, max: 20 })
     redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) : undefined
-    const keys = await SigningKeys.load(database)
+    const secrets = SecretBox.fromEnv({
+      SECRETS_KEY: config.secretsKey,
+      SECRETS_KEY_PREVIOUS: config.secretsKeyPrevious,
+    })
+    const keys = await SigningKeys.load(database, secrets)
     const accessTokens = new AccessTokens(keys, config.baseUrl, config.accessTokenTtlS)
     const revocations: Revocations = redis
       ? await RedisRevocations.load(database, redis, await deploymentNameOf(database))
@@ -120,6 +127,7 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
       accessTokens,
       revocations,
       redis,
+      secrets,
       ownerUrl: opened.url,
       appUrl,
       soleInstance: opened.soleInstance,

@@ -6,6 +6,9 @@ import { loadConfig, withDefaultUser } from '../../src/config.ts'
 import { openRuntime, type Runtime } from '../../src/platform/runtime.ts'
 import { createServices, type ServiceOptions, type Services } from '../../src/services.ts'
 
+/** The SECRETS_KEY of test apps (32 bytes, base64). */
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64')
+
 export interface TestApp {
   api: FastifyInstance
   runtime: Runtime
@@ -48,6 +51,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Se
     DATABASE_URL: databaseUrl,
     REDIS_URL: process.env.REDIS_URL ?? '',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    // Secrets are sealed at rest in every test, as production requires.
+    SECRETS_KEY: TEST_SECRETS_KEY,
     ...env,
   })
   const runtime = await openRuntime(config, { migrate: true })

@@ -8,6 +8,7 @@ describe('configuration', () => {
     SEED_DEMO: 'false',
     BASE_URL: 'https://api.shop.example',
     APP_URL: 'https://app.shop.example',
+    SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
   }
 
   it('refuses in production what only a developer machine may run, one line naming each variable', () => {
@@ -15,6 +16,7 @@ describe('configuration', () => {
     assert.deepEqual(problems(production), [])
     assert.deepEqual(problems({ NODE_ENV: 'production' }), [
       'SEED_DEMO must be false in production: the demo org has a published password',
+      'SECRETS_KEY must be set in production: webhook secrets and signing keys are sealed with it',
       'BASE_URL must be set in production: the public https address clients use',
       'APP_URL must be set in production: the public https address clients use',
     ])

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { RequestContext } from '../../platform/http/context.ts'
 import { deploymentNameOf } from '../../platform/deployment-name.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import type { FeedCursor } from './feed-cursor.ts'
 import { type FeedEvent, toFeedEvent } from './feed-event.ts'

@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/database.ts'
 
 /** The public keys that verify access tokens (RFC 7517), retired ones included until their tokens expire. */
 export const jwksEndpoint: FastifyPluginAsync<{ database: Database }> = async (app, { database }) => {
-  const { publicJwks } = await SigningKeys.load(database)
+  const publicJwks = await SigningKeys.readPublicJwks(database)
   const keys = publicJwks.keys.map(({ kty, crv, x, y, kid, alg, use }) => ({ kty, crv, x, y, kid, alg, use }))
   app.get(
     '/.well-known/jwks.json',

@@ -211,3 +211,25 @@ export async function markSuspensionNotified(
     [orgId, id, suspendedVersion, by],
   )
 }
+
+/** Every endpoint's stored secrets, across orgs (the owner's connection: `opentill rotate-secrets-key`). */
+export async function allStoredSecrets(
+  q: Queryable,
+): Promise<{ org_id: string; id: string; secret: string; previous_secret: string | null }[]> {
+  const result = await q.query<{ org_id: string; id: string; secret: string; previous_secret: string | null }>(
+    'SELECT org_id, id, secret, previous_secret FROM webhook_endpoints FOR UPDATE',
+  )
+  return result.rows
+}
+
+export async function setStoredSecrets(
+  q: Queryable,
+  e: { org_id: string; id: string; secret: string; previous_secret: string | null },
+): Promise<void> {
+  await q.query('UPDATE webhook_endpoints SET secret = $3, previous_secret = $4 WHERE org_id = $1 AND id = $2', [
+    e.org_id,
+    e.id,
+    e.secret,
+    e.previous_secret,
+  ])
+}

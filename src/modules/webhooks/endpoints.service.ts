@@ -1,4 +1,5 @@
 import { newId } from '../../platform/crypto/ids.ts'
+import type { SecretBox } from '../../platform/crypto/secret-box.ts'
 import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
 import { API_VERSION, canonicalEvent, isSubscribableEvent } from '../../platform/events/catalog.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
@@ -42,7 +43,8 @@ export interface UpdateWebhookInput {
   description?: string
 }
 
-export function createEndpointsService(policy: AddressPolicy) {
+/** `secrets` seals each signing secret at rest (SECRETS_KEY); the answer shows it once, unsealed. */
+export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox) {
   async function endpointOf(ctx: RequestContext, integrationId: string | undefined, webhookId: string) {
     const row = await ctx.db.read((q) => repo.endpointById(q, ctx.orgId, webhookId, integrationId))
     if (!row) throw notFound('webhook')
@@ -67,7 +69,7 @@ export function createEndpointsService(policy: AddressPolicy) {
           url,
           events,
           description: input.description?.trim() ?? '',
-          secret,
+          secret: secrets.seal(secret),
         }),
       )
       return { ...toEndpoint(row), secret }
@@ -101,7 +103,7 @@ export function createEndpointsService(policy: AddressPolicy) {
     ): Promise<WebhookEndpoint & { secret: string }> {
       const secret = newWebhookSecret()
       const row = await ctx.db.tx((q) =>
-        repo.rotateSecret(q, ctx.orgId, webhookId, integrationId, secret, ROTATION_GRACE_HOURS),
+        repo.rotateSecret(q, ctx.orgId, webhookId, integrationId, secrets.seal(secret), ROTATION_GRACE_HOURS),
       )
       if (!row) throw notFound('webhook')
       return { ...toEndpoint(row), secret }

@@ -1,6 +1,7 @@
 /** Outbound webhooks: endpoints, signed deliveries from the outbox, the delivery log, replay. */
 
 export type { RegisterWebhookInput, UpdateWebhookInput } from './endpoints.service.ts'
+export { resealWebhookSecrets } from './reseal.ts'
 export type { WebhookDelivery, WebhookEndpoint } from './views.ts'
 export {
   SUSPEND_AFTER_FAILED_EVENTS,

@@ -165,7 +165,10 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
   }
 
   async function attempt(claim: relay.ClaimedAttempt): Promise<void> {
-    const secrets = claim.previous_secret ? [claim.secret, claim.previous_secret] : [claim.secret]
+    // Sealed at rest (SECRETS_KEY): opened only for the signature, in memory.
+    const secrets = (claim.previous_secret ? [claim.secret, claim.previous_secret] : [claim.secret]).map((s) =>
+      runtime.secrets.open(s),
+    )
     const headers = signatureHeaders(secrets, claim.id, claim.payload, new Date())
     const result = await sender.send(claim.url, claim.payload, headers)
     const suspended = await record(claim, result)

@@ -6,7 +6,7 @@ import { createEndpointsService } from './endpoints.service.ts'
 /** The webhooks module's use cases: endpoints (registration, rotation, tests, re-enabling) and deliveries. */
 export function createWebhooksService(runtime: Runtime) {
   return {
-    endpoints: createEndpointsService(new AddressPolicy(runtime.config.webhookAllowNetworks)),
+    endpoints: createEndpointsService(new AddressPolicy(runtime.config.webhookAllowNetworks), runtime.secrets),
     deliveries: createDeliveriesService(),
   }
 }

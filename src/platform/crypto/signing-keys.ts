@@ -1,6 +1,20 @@
 import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose'
-import type { Database } from '../db/database.ts'
+import type { Database, Queryable } from '../db/database.ts'
 import { newId } from './ids.ts'
+import type { SecretBox } from './secret-box.ts'
+
+/** A private JWK as stored: sealed (`{ sealed: "enc:v1:…" }`) when SECRETS_KEY is set, as is otherwise. */
+export type StoredJwk = JWK | { sealed: string }
+
+export function sealJwk(secrets: SecretBox, jwk: JWK): StoredJwk {
+  return secrets.encrypts ? { sealed: secrets.seal(JSON.stringify(jwk)) } : jwk
+}
+
+export function openJwk(secrets: SecretBox, stored: StoredJwk): JWK {
+  return 'sealed' in stored && typeof stored.sealed === 'string'
+    ? (JSON.parse(secrets.open(stored.sealed)) as JWK)
+    : (stored as JWK)
+}
 
 export interface SigningKey {
   kid: string
@@ -17,11 +31,36 @@ export class SigningKeys {
     readonly publicJwks: { keys: JWK[] },
   ) {}
 
-  static async load(db: Database): Promise<SigningKeys> {
+  /** The public keys alone (the JWKS endpoint): nothing to decrypt. */
+  static async readPublicJwks(db: Database): Promise<{ keys: JWK[] }> {
+    const result = await db.unscoped((q) =>
+      q.query<{ public_jwk: JWK }>('SELECT public_jwk FROM signing_keys ORDER BY created_at DESC'),
+    )
+    return { keys: result.rows.map((r) => r.public_jwk) }
+  }
+
+  /** Seals every private key with the active SECRETS_KEY (owner's connection, `opentill rotate-secrets-key`). */
+  static async reseal(q: Queryable, secrets: SecretBox): Promise<number> {
+    const { rows } = await q.query<{ kid: string; private_jwk: StoredJwk }>(
+      'SELECT kid, private_jwk FROM signing_keys FOR UPDATE',
+    )
+    let changed = 0
+    for (const row of rows) {
+      const stored = 'sealed' in row.private_jwk ? String(row.private_jwk.sealed) : ''
+      if (stored && !secrets.stale(stored)) continue
+      const resealed = sealJwk(secrets, openJwk(secrets, row.private_jwk))
+      await q.query('UPDATE signing_keys SET private_jwk = $2 WHERE kid = $1', [row.kid, resealed])
+      changed++
+    }
+    return changed
+  }
+
+  /** The active key (made on first start), its private half sealed at rest by `secrets` (SECRETS_KEY). */
+  static async load(db: Database, secrets: SecretBox): Promise<SigningKeys> {
     const rows = await db.unscoped(async (q) => {
       // Concurrent first starts must agree on one key: the lock serialises the check-then-create.
       await q.query('SELECT pg_advisory_xact_lock(7241865325823965)')
-      let result = await q.query<{ kid: string; private_jwk: JWK; public_jwk: JWK; retired_at: Date | null }>(
+      let result = await q.query<{ kid: string; private_jwk: StoredJwk; public_jwk: JWK; retired_at: Date | null }>(
         'SELECT kid, private_jwk, public_jwk, retired_at FROM signing_keys ORDER BY created_at DESC',
       )
       if (!result.rows.some((r) => r.retired_at === null)) {
@@ -31,7 +70,7 @@ export class SigningKeys {
         const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' }
         await q.query('INSERT INTO signing_keys (kid, private_jwk, public_jwk) VALUES ($1, $2, $3)', [
           kid,
-          privateJwk,
+          sealJwk(secrets, privateJwk),
           publicJwk,
         ])
         result = await q.query(
@@ -41,7 +80,7 @@ export class SigningKeys {
       return result.rows
     })
     const active = rows.find((r) => r.retired_at === null)!
-    const privateKey = (await importJWK(active.private_jwk, 'ES256')) as CryptoKey
+    const privateKey = (await importJWK(openJwk(secrets, active.private_jwk), 'ES256')) as CryptoKey
     return new SigningKeys({ kid: active.kid, privateKey }, { keys: rows.map((r) => r.public_jwk) })
   }
 }

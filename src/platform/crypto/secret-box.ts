@@ -1,0 +1,66 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+
+const PREFIX = 'enc:v1:'
+const IV_BYTES = 12
+const TAG_BYTES = 16
+
+interface Key {
+  id: string
+  bytes: Buffer
+}
+
+/** A key's id: the first 8 bytes of its SHA-256, so the id names the key without revealing it. */
+function keyOf(base64: string, variable: string): Key {
+  const bytes = Buffer.from(base64, 'base64')
+  if (bytes.length !== 32) throw new Error(`${variable} must be 32 random bytes in base64 (openssl rand -base64 32)`)
+  return { id: createHash('sha256').update(bytes).digest('hex').slice(0, 16), bytes }
+}
+
+/**
+ * Secrets at rest (webhook signing secrets, token-signing private keys): AES-256-GCM under `SECRETS_KEY`, each
+ * value stored as `enc:v1:<key id>:<base64 of iv, tag and ciphertext>` so that the key can be rotated
+ * (`SECRETS_KEY_PREVIOUS` still opens what the old key sealed; `opentill rotate-secrets-key` reseals it all). Without
+ * a key (development only: production refuses to start) values are kept as given.
+ */
+export class SecretBox {
+  private constructor(
+    private readonly active: Key | undefined,
+    private readonly previous: Key | undefined,
+  ) {}
+
+  static fromEnv(env: { SECRETS_KEY?: string; SECRETS_KEY_PREVIOUS?: string }): SecretBox {
+    return new SecretBox(
+      env.SECRETS_KEY ? keyOf(env.SECRETS_KEY, 'SECRETS_KEY') : undefined,
+      env.SECRETS_KEY_PREVIOUS ? keyOf(env.SECRETS_KEY_PREVIOUS, 'SECRETS_KEY_PREVIOUS') : undefined,
+    )
+  }
+
+  get encrypts(): boolean {
+    return this.active !== undefined
+  }
+
+  seal(plain: string): string {
+    if (!this.active) return plain
+    const iv = randomBytes(IV_BYTES)
+    const cipher = createCipheriv('aes-256-gcm', this.active.bytes, iv)
+    const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
+    return `${PREFIX}${this.active.id}:${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64')}`
+  }
+
+  open(stored: string): string {
+    if (!stored.startsWith(PREFIX)) return stored
+    const [id, payload] = stored.slice(PREFIX.length).split(':')
+    const key = [this.active, this.previous].find((k) => k?.id === id)
+    if (!key)
+      throw new Error(`a secret is sealed with key ${id}, which neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS is`)
+    const raw = Buffer.from(payload, 'base64')
+    const decipher = createDecipheriv('aes-256-gcm', key.bytes, raw.subarray(0, IV_BYTES))
+    decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES))
+    return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8')
+  }
+
+  /** Whether a stored value is not sealed with the active key (plain, or under the previous key). */
+  stale(stored: string): boolean {
+    return this.active !== undefined && !stored.startsWith(`${PREFIX}${this.active.id}:`)
+  }
+}
