@@ -41,7 +41,14 @@ class SteeredProcessor implements PaymentProcessor {
   async void(request: { processorRef: string }): Promise<ProcessorResult> {
     return { ok: true, processorRef: request.processorRef }
   }
+  refusals = 0
   async refund(): Promise<ProcessorResult> {
+    this.called?.()
+    await this.hold
+    if (this.refusals > 0) {
+      this.refusals--
+      return { ok: false, code: 'refund_failed', message: 'the processor refused the refund' }
+    }
     return { ok: true, processorRef: `str_${randomBytes(6).toString('hex')}` }
   }
 }
@@ -223,5 +230,47 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     const again = await shop.api.post('/api/v1/customers', { ...body, email: `day2-${Date.now()}@example.test` }, k)
     assert.equal(again.status, 201)
     assert.equal(again.headers['idempotent-replayed'], undefined)
+  })
+
+  it('cancels a lay-by with its card refunds outside any transaction; a refusal leaves it open', async () => {
+    const customer = await shop.api.post('/api/v1/customers', {
+      first_name: 'Lay',
+      email: `lay-${Date.now()}@x.example`,
+    })
+    const product = await shop.product(40, { stock: 2 })
+    const opened = await shop.api.post('/api/v1/laybys', {
+      customer_id: customer.body.data.id,
+      location_id: shop.locationId,
+      lines: [{ product_id: product, quantity: 1 }],
+      deposit: { amount: 10, method: 'card', payment_method_token: 'pm_card_visa' },
+    })
+    assert.equal(opened.status, 201, JSON.stringify(opened.body))
+    const layby = opened.body.data.id as string
+
+    processor.refusals = 1
+    const refused = await shop.api.post(`/api/v1/laybys/${layby}/cancel`, {})
+    assert.equal(refused.status, 409)
+    const still = (await shop.api.get(`/api/v1/laybys/${layby}`)).body.data
+    assert.equal(still.status, 'open')
+    assert.equal(still.payments[0].amount_refunded, 0)
+
+    let release!: () => void
+    processor.hold = new Promise((r) => {
+      release = r
+    })
+    const called = new Promise<void>((r) => {
+      processor.called = r
+    })
+    const cancelling = shop.api.post(`/api/v1/laybys/${layby}/cancel`, { reason: 'changed mind' })
+    await called
+    assert.equal(app.runtime.database.poolStats().inUse, 0, 'no connection is held across the refund')
+    assert.equal((await shop.api.get(`/api/v1/laybys/${layby}`)).body.data.status, 'cancelling')
+    release()
+    processor.hold = undefined
+    processor.called = undefined
+    const cancelled = await cancelling
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body))
+    assert.equal(cancelled.body.data.status, 'cancelled')
+    assert.equal(await shop.level(product), 2)
   })
 })

@@ -4,7 +4,7 @@ export interface LaybyRow {
   id: string
   customer_id: string
   location_id: string
-  status: 'open' | 'completed' | 'cancelled'
+  status: 'open' | 'cancelling' | 'completed' | 'cancelled'
   currency: string
   lines: unknown
   subtotal: string
@@ -99,4 +99,12 @@ export async function finish(
     [orgId, id, status, orderId],
   )
   return result.rows[0]
+}
+
+/** A lay-by between steps of its cancellation (docs/commerce.md "Lay-bys"). */
+export async function setStatus(q: Queryable, orgId: string, id: string, status: 'open' | 'cancelling'): Promise<void> {
+  await q.query(
+    'UPDATE laybys SET status = $3, version = version + 1, updated_at = now() WHERE org_id = $1 AND id = $2',
+    [orgId, id, status],
+  )
 }

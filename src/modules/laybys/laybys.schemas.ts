@@ -47,7 +47,14 @@ export const CompleteLaybyBody = Type.Object(
 export const LaybyListQuery = Type.Object(
   {
     ...PageQuery,
-    status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('completed'), Type.Literal('cancelled')])),
+    status: Type.Optional(
+      Type.Union([
+        Type.Literal('open'),
+        Type.Literal('cancelling'),
+        Type.Literal('completed'),
+        Type.Literal('cancelled'),
+      ]),
+    ),
     customer_id: Type.Optional(Id),
   },
   { additionalProperties: false },
@@ -69,7 +76,7 @@ const LaybyLine = Type.Object({
 export const LaybySchema = Type.Object(
   {
     id: Type.String(),
-    status: Type.String({ description: 'open, completed or cancelled' }),
+    status: Type.String({ description: 'open, cancelling (its refunds are under way), completed or cancelled' }),
     customer_id: Type.String(),
     location_id: Type.String(),
     currency: Type.String(),

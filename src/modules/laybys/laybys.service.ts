@@ -129,10 +129,12 @@ export function createLaybysService(deps: LaybysDeps) {
     },
   })
 
-  async function locked(q: Queryable, ctx: RequestContext, id: string) {
+  /** The lay-by, locked; only an open one may change (and a cancellation interrupted midway may resume). */
+  async function locked(q: Queryable, ctx: RequestContext, id: string, resumingCancel = false) {
     const row = await repo.laybyById(q, ctx.orgId, id, true)
     if (!row) throw notFound('lay-by')
-    if (row.status !== 'open') throw conflict(`a lay-by that is ${row.status} cannot change`)
+    if (row.status !== 'open' && !(resumingCancel && row.status === 'cancelling'))
+      throw conflict(`a lay-by that is ${row.status} cannot change`)
     return row
   }
 
@@ -229,10 +231,30 @@ export function createLaybysService(deps: LaybysDeps) {
       })
     },
 
+    /**
+     * Three steps, so that the processor's refunds run outside any transaction: the lay-by turns `cancelling` with
+     * its refunds reserved; the card refunds go to the processor; then the refunds settle, the stock comes back
+     * and the lay-by is `cancelled`. A refusal in the middle puts it back as it was (409); a cancellation
+     * interrupted by a crash is resumed by cancelling again.
+     */
     async cancel(ctx: RequestContext, id: string, input: { reason?: string; shift_id?: string }): Promise<Layby> {
+      const parts = await ctx.db.tx(async (q) => {
+        await locked(q, ctx, id, true)
+        await repo.setStatus(q, ctx.orgId, id, 'cancelling')
+        return deps.payments.reserveLaybyRefunds(ctx, id)
+      })
+      const outcome = await deps.payments.executeLaybyRefunds(ctx, id, parts)
+      if (!outcome.ok) {
+        await ctx.db.tx(async (q) => {
+          await deps.payments.releaseLaybyRefunds(ctx, id, parts)
+          await repo.setStatus(q, ctx.orgId, id, 'open')
+        })
+        throw conflict(`the payment processor refused the refund: ${outcome.reason}`)
+      }
+      const refunded = parts.reduce((sum, part) => sum + part.amount, 0n)
       return ctx.db.tx(async (q) => {
-        const row = await locked(q, ctx, id)
-        const refunded = await deps.payments.refundLayby(ctx, id, input.shift_id ?? null)
+        const row = await locked(q, ctx, id, true)
+        await deps.payments.settleLaybyRefunds(ctx, id, parts, input.shift_id ?? null)
         await deps.inventory.applyChanges(ctx, stockChanges(row, 1, 'layby_release'))
         await deps.campaigns.release(q, ctx, id)
         const done = toLayby(await repo.finish(q, ctx.orgId, id, 'cancelled', null))

@@ -220,3 +220,26 @@ export async function saveMethodSettings(
   )
   return result.rows[0]
 }
+
+/** The refunds reserved for a lay-by's cancellation and not yet settled (payment_refunds without a refund). */
+export async function laybyRefundParts(
+  q: Queryable,
+  orgId: string,
+  laybyId: string,
+): Promise<{ payment_id: string; amount: string }[]> {
+  const result = await q.query<{ payment_id: string; amount: string }>(
+    `SELECT pr.payment_id, pr.amount FROM payment_refunds pr
+     JOIN payments p ON p.org_id = pr.org_id AND p.id = pr.payment_id
+     WHERE pr.org_id = $1 AND p.layby_id = $2 AND pr.refund_id IS NULL ORDER BY pr.payment_id`,
+    [orgId, laybyId],
+  )
+  return result.rows
+}
+
+export async function deleteLaybyRefundParts(q: Queryable, orgId: string, laybyId: string): Promise<void> {
+  await q.query(
+    `DELETE FROM payment_refunds pr USING payments p
+     WHERE pr.org_id = $1 AND p.org_id = pr.org_id AND p.id = pr.payment_id AND p.layby_id = $2 AND pr.refund_id IS NULL`,
+    [orgId, laybyId],
+  )
+}

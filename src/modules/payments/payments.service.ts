@@ -302,17 +302,17 @@ export function createPaymentsService(deps: PaymentsDeps) {
       ctx.db.tx((q) => repo.attachLaybyPayments(q, ctx.orgId, laybyId, orderId)),
 
     /**
-     * For lay-bys: refunds every captured payment of a cancelled lay-by in full. Called inside the cancellation's
-     * transaction, so for cards the processor call is made there (documented in docs/commerce.md).
+     * Cancelling a lay-by, step 1 (joins the caller's transaction): reserves a full refund of every captured
+     * payment, or finds the reservation an interrupted cancellation left.
      */
-    async refundLayby(ctx: RequestContext, laybyId: string, shiftId: string | null): Promise<bigint> {
-      const payments = await ctx.db.read((q) => repo.paymentsOf(q, ctx.orgId, { laybyId }))
-      let total = 0n
-      for (const p of payments) {
-        const left = BigInt(p.amount) - BigInt(p.refunded_amount)
-        if (!['captured', 'partially_refunded'].includes(p.status) || left <= 0n) continue
-        const parts = [{ paymentId: p.id, amount: left }]
-        await ctx.db.tx(async (q) => {
+    async reserveLaybyRefunds(ctx: RequestContext, laybyId: string): Promise<RefundPart[]> {
+      return ctx.db.tx(async (q) => {
+        const reserved = await repo.laybyRefundParts(q, ctx.orgId, laybyId)
+        if (reserved.length) return reserved.map((r) => ({ paymentId: r.payment_id, amount: BigInt(r.amount) }))
+        const parts: RefundPart[] = []
+        for (const p of await repo.paymentsOf(q, ctx.orgId, { laybyId })) {
+          const left = BigInt(p.amount) - BigInt(p.refunded_amount)
+          if (!['captured', 'partially_refunded'].includes(p.status) || left <= 0n) continue
           await repo.addRefunded(q, ctx.orgId, p.id, left)
           await repo.insertPaymentRefund(q, ctx.orgId, {
             id: newId('prf'),
@@ -320,14 +320,30 @@ export function createPaymentsService(deps: PaymentsDeps) {
             refundId: null,
             amount: left,
           })
-        })
-        const outcome = await port.executeRefund(ctx, laybyId, parts)
-        if (!outcome.ok) throw conflict(`the payment processor refused the refund: ${outcome.reason}`)
-        await settleParts(ctx, parts, shiftId, { type: 'layby', id: laybyId })
-        total += left
-      }
-      return total
+          parts.push({ paymentId: p.id, amount: left })
+        }
+        return parts
+      })
     },
+
+    /**
+     * Step 2, outside any transaction: the card refunds at the processor, with the lay-by's id as their reference
+     * (processors dedupe on it, so a resumed cancellation does not refund twice).
+     */
+    executeLaybyRefunds: (ctx: RequestContext, laybyId: string, parts: RefundPart[]) =>
+      port.executeRefund(ctx, laybyId, parts),
+
+    /** Step 2 was refused: the reservation goes, and the lay-by stays as it was. */
+    async releaseLaybyRefunds(ctx: RequestContext, laybyId: string, parts: RefundPart[]): Promise<void> {
+      await ctx.db.tx(async (q) => {
+        for (const part of parts) await repo.addRefunded(q, ctx.orgId, part.paymentId, -part.amount)
+        await repo.deleteLaybyRefundParts(q, ctx.orgId, laybyId)
+      })
+    },
+
+    /** Step 3 (joins the caller's transaction): payment statuses, gift card credits and cash movements. */
+    settleLaybyRefunds: (ctx: RequestContext, laybyId: string, parts: RefundPart[], shiftId: string | null) =>
+      settleParts(ctx, parts, shiftId, { type: 'layby', id: laybyId }),
   }
 
   async function settleParts(
