@@ -42,7 +42,9 @@ class SteeredProcessor implements PaymentProcessor {
     return { ok: true, processorRef: request.processorRef }
   }
   refusals = 0
+  refunds = 0
   async refund(): Promise<ProcessorResult> {
+    this.refunds++
     this.called?.()
     await this.hold
     if (this.refusals > 0) {
@@ -238,12 +240,30 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
       email: `lay-${Date.now()}@x.example`,
     })
     const product = await shop.product(40, { stock: 2 })
-    const opened = await shop.api.post('/api/v1/laybys', {
+    const laybyBody = (quantity: number) => ({
       customer_id: customer.body.data.id,
       location_id: shop.locationId,
-      lines: [{ product_id: product, quantity: 1 }],
+      lines: [{ product_id: product, quantity }],
       deposit: { amount: 10, method: 'card', payment_method_token: 'pm_card_visa' },
     })
+    // The deposit is authorized before the lay-by's transaction, and given back when the lay-by cannot open.
+    const refundsBefore = processor.refunds
+    assert.equal((await shop.api.post('/api/v1/laybys', laybyBody(5))).status, 409)
+    assert.equal(processor.refunds, refundsBefore + 1)
+    let releaseDeposit!: () => void
+    processor.hold = new Promise((r) => {
+      releaseDeposit = r
+    })
+    const authorizing = new Promise<void>((r) => {
+      processor.called = r
+    })
+    const opening = shop.api.post('/api/v1/laybys', laybyBody(1))
+    await authorizing
+    assert.equal(app.runtime.database.poolStats().inUse, 0, 'no connection is held across the deposit')
+    releaseDeposit()
+    processor.hold = undefined
+    processor.called = undefined
+    const opened = await opening
     assert.equal(opened.status, 201, JSON.stringify(opened.body))
     const layby = opened.body.data.id as string
 

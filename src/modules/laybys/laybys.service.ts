@@ -19,7 +19,7 @@ import type {
 } from '../orders/index.ts'
 import { priceOrder, refuseUsedUpVouchers } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
-import type { CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
+import type { CardHold, CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
 import * as repo from './laybys.repo.ts'
 import type { CreateLaybyBody } from './laybys.schemas.ts'
 
@@ -138,45 +138,66 @@ export function createLaybysService(deps: LaybysDeps) {
     return row
   }
 
-  const service = {
-    async create(ctx: RequestContext, input: CreateLaybyInput): Promise<Layby> {
-      return ctx.db.tx(async (q) => {
-        await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
-        await deps.locations.assertExists(ctx, input.location_id, 'location_id')
-        const priced = await priceOrder(ctx, deps, input)
-        refuseUsedUpVouchers(priced)
-        const row = await repo.insertLayby(q, ctx.orgId, {
-          id: newId('lay'),
-          customerId: input.customer_id,
-          locationId: input.location_id,
-          currency: priced.currency,
-          lines: freeze(priced),
-          subtotal: priced.totals.subtotal,
-          discountTotal: priced.totals.discountTotal,
-          taxTotal: priced.totals.taxTotal,
-          total: priced.totals.total,
-          note: input.note ?? '',
-        })
-        // A lay-by's campaign uses count when it opens (against the lay-by) and come back if it is cancelled.
-        await deps.campaigns.claim(
-          q,
-          ctx,
-          {
-            id: row.id,
-            locationId: input.location_id,
-            customerId: input.customer_id,
-            currency: priced.currency,
-            total: priced.totals.total,
-          },
-          priced.campaigns.applications,
-        )
-        await deps.inventory.applyChanges(ctx, stockChanges(row, -1, 'layby_reserve'))
-        const deposit = await deps.payments.create(ctx, { ...input.deposit, capture: true }, target(row.id, false))
-        if (deposit.status === 'failed') throw conflict(`the deposit was declined: ${deposit.failure_message}`)
-        const layby = toLayby((await repo.laybyById(q, ctx.orgId, row.id))!, [deposit])
-        await emitEvent(q, ctx.orgId, 'layby.created', layby)
-        return layby
+  /** Opens the lay-by in one transaction: its lines, campaign uses, stock reservation and deposit. */
+  function open(
+    ctx: RequestContext,
+    input: CreateLaybyInput,
+    deposit: CreatePaymentInput,
+    hold: CardHold | null,
+  ): Promise<Layby> {
+    return ctx.db.tx(async (q) => {
+      await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
+      await deps.locations.assertExists(ctx, input.location_id, 'location_id')
+      const priced = await priceOrder(ctx, deps, input)
+      refuseUsedUpVouchers(priced)
+      const row = await repo.insertLayby(q, ctx.orgId, {
+        id: newId('lay'),
+        customerId: input.customer_id,
+        locationId: input.location_id,
+        currency: priced.currency,
+        lines: freeze(priced),
+        subtotal: priced.totals.subtotal,
+        discountTotal: priced.totals.discountTotal,
+        taxTotal: priced.totals.taxTotal,
+        total: priced.totals.total,
+        note: input.note ?? '',
       })
+      // A lay-by's campaign uses count when it opens (against the lay-by) and come back if it is cancelled.
+      await deps.campaigns.claim(
+        q,
+        ctx,
+        {
+          id: row.id,
+          locationId: input.location_id,
+          customerId: input.customer_id,
+          currency: priced.currency,
+          total: priced.totals.total,
+        },
+        priced.campaigns.applications,
+      )
+      await deps.inventory.applyChanges(ctx, stockChanges(row, -1, 'layby_reserve'))
+      const payment = await deps.payments.create(ctx, deposit, target(row.id, false), hold)
+      if (payment.status === 'failed') throw conflict(`the deposit was declined: ${payment.failure_message}`)
+      const layby = toLayby((await repo.laybyById(q, ctx.orgId, row.id))!, [payment])
+      await emitEvent(q, ctx.orgId, 'layby.created', layby)
+      return layby
+    })
+  }
+
+  const service = {
+    /**
+     * A card deposit is authorized before the lay-by's transaction (no processor call inside one), recorded in it,
+     * and given back if the lay-by cannot open.
+     */
+    async create(ctx: RequestContext, input: CreateLaybyInput): Promise<Layby> {
+      const deposit = { ...input.deposit, capture: true }
+      const hold = await deps.payments.holdCard(ctx, deposit)
+      try {
+        return await open(ctx, input, deposit, hold)
+      } catch (error) {
+        if (hold) await deps.payments.releaseHold(hold)
+        throw error
+      }
     },
 
     async get(ctx: RequestContext, id: string): Promise<Layby> {

@@ -2,6 +2,7 @@
 export { paymentRoutes } from './payments.routes.ts'
 export { PaymentSchema, TenderFields } from './payments.schemas.ts'
 export {
+  type CardHold,
   type CreatePaymentInput,
   createPaymentsService,
   PAYMENT_METHODS,

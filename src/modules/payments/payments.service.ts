@@ -8,7 +8,7 @@ import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { OrderPaymentsPort, OrdersService, RefundPart } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './payments.repo.ts'
-import type { PaymentProcessor } from './processor.ts'
+import type { PaymentProcessor, ProcessorResult } from './processor.ts'
 
 /** Tenders an org can turn on. `external` is money taken outside OpenTill (a cheque, a bank transfer). */
 export const PAYMENT_METHODS = ['card', 'cash', 'gift_card', 'external'] as const
@@ -39,6 +39,15 @@ export interface PaymentTarget {
   lock(ctx: RequestContext): Promise<{ payable: true; outstanding: bigint } | { payable: false; why: string }>
   /** Inside the same transaction, once money is captured. */
   captured(ctx: RequestContext, amount: bigint): Promise<void>
+}
+
+/** A card authorization taken ahead of the transaction that records it (a lay-by's deposit). */
+export interface CardHold {
+  id: string
+  processorRef: string
+  amount: bigint
+  currency: string
+  capture: boolean
 }
 
 export function toPayment(row: repo.PaymentRow) {
@@ -149,7 +158,49 @@ export function createPaymentsService(deps: PaymentsDeps) {
      * we open, then recorded in one; a decline is recorded as `failed` (payment.failed) and answered, not thrown.
      * Cash, gift card and external payments are captured at once.
      */
-    async create(ctx: RequestContext, input: CreatePaymentInput, target: PaymentTarget): Promise<Payment> {
+    /**
+     * Authorizes a card before the caller's transaction opens (no processor call inside one); null for other
+     * methods. A decline is a 409. The caller records it with `create(…, hold)` in its transaction, and gives it
+     * back with `releaseHold` if that transaction fails.
+     */
+    async holdCard(ctx: RequestContext, input: CreatePaymentInput): Promise<CardHold | null> {
+      if (input.method !== 'card') return null
+      if (!input.payment_method_token)
+        throw invalid('payment_method_token', 'is required for card payments', 'required')
+      const currency = await orgs.currencyOf(ctx)
+      const amount = toMinor(input.amount, currency, 'amount')
+      if (amount <= 0n) throw invalid('amount', 'must be greater than zero', 'out_of_range')
+      const id = newId('pay')
+      const capture = input.capture === true
+      const auth = await processor.authorize({
+        amount,
+        currency,
+        token: input.payment_method_token,
+        capture,
+        reference: id,
+      })
+      if (!auth.ok) throw conflict(`the card was declined: ${auth.message}`)
+      return { id, processorRef: auth.processorRef, amount, currency, capture }
+    },
+
+    /** Gives back a hold whose transaction failed, so the customer is not charged. */
+    async releaseHold(hold: CardHold): Promise<void> {
+      await (hold.capture
+        ? processor.refund({
+            processorRef: hold.processorRef,
+            amount: hold.amount,
+            currency: hold.currency,
+            reference: hold.id,
+          })
+        : processor.void({ processorRef: hold.processorRef }))
+    },
+
+    async create(
+      ctx: RequestContext,
+      input: CreatePaymentInput,
+      target: PaymentTarget,
+      hold: CardHold | null = null,
+    ): Promise<Payment> {
       const { methods } = await enabledMethods(ctx)
       if (!methods.includes(input.method))
         throw invalid('method', `is not enabled for this org (enabled: ${methods.join(', ')})`, 'not_enabled')
@@ -163,7 +214,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (input.shift_id && input.method !== 'cash')
         throw invalid('shift_id', 'applies to cash payments only', 'invalid')
       // The id is a step: a retry of an Idempotency-Key resumes with it, and finds the payment if it was recorded.
-      const id = await once(ctx, 'payment.id', async () => newId('pay'))
+      const id = hold?.id ?? (await once(ctx, 'payment.id', async () => newId('pay')))
       const recorded = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
       if (recorded) return toPayment(recorded)
       // Fail fast before calling the processor; the check is repeated under the lock when recording.
@@ -189,9 +240,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const capture = target.laybyId !== null || input.capture === true
       // Recorded before anything else can fail: a retry never authorizes twice (the processor also dedupes on
       // `reference`, for a crash between its answer and this record).
-      const auth = await once(ctx, 'payment.authorize', () =>
-        processor.authorize({ amount, currency, token: input.payment_method_token!, capture, reference: id }),
-      )
+      const auth: ProcessorResult = hold
+        ? { ok: true, processorRef: hold.processorRef }
+        : await once(ctx, 'payment.authorize', () =>
+            processor.authorize({ amount, currency, token: input.payment_method_token!, capture, reference: id }),
+          )
       if (!auth.ok) {
         return ctx.db.tx(async (q) => {
           const row = await repo.insertPayment(q, ctx.orgId, {
@@ -218,7 +271,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
           target,
         )
       } catch (error) {
-        // The balance moved while the card was authorized: release the hold so the customer is not charged.
+        // The balance moved while the card was authorized: release the hold so the customer is not charged (a
+        // hold taken by the caller is the caller's to release, once its own transaction has failed).
+        if (hold) throw error
         await (capture
           ? processor.refund({ processorRef: auth.processorRef, amount, currency, reference: id })
           : processor.void({ processorRef: auth.processorRef }))
