@@ -59,7 +59,7 @@ describe('campaigns', () => {
       { 'if-match': String(made.version) },
     )
     assert.equal(stale.status, 409)
-    assert.equal(stale.body.code, 'CONFLICT')
+    assert.equal(stale.body.code, 'STALE_VERSION')
   })
 
   it('refuses bad campaigns with a 422 naming the field, and another org sees a 404', async () => {

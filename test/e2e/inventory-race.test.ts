@@ -108,7 +108,7 @@ describe('inventory under concurrency', () => {
     assert.equal(statuses.filter((s) => s === 201).length, 10)
     assert.equal(statuses.filter((s) => s === 409).length, 40)
     const refusal = responses.find((r) => r.status === 409)!
-    assert.equal(refusal.body.type, 'https://errors.opentill.dev/conflict')
+    assert.equal(refusal.body.type, 'https://errors.opentill.dev/insufficient-stock')
     assert.equal(refusal.body.errors[0].field, 'quantity')
     assert.equal(refusal.body.errors[0].code, 'insufficient_stock')
     assert.equal(await level(productId, shop), 0)

@@ -31,7 +31,7 @@ describe('orders under concurrency', () => {
     )
     assert.equal(statuses.filter((s) => s === 409).length, 40)
     for (const r of results.filter((x) => x.status === 409)) {
-      assert.equal(r.body.type, 'https://errors.opentill.dev/conflict')
+      assert.equal(r.body.type, 'https://errors.opentill.dev/insufficient-stock')
       assert.equal(r.headers['content-type'], 'application/problem+json; charset=utf-8')
       assert.ok(r.body.detail.length > 0)
     }

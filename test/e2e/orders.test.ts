@@ -118,7 +118,7 @@ describe('orders', () => {
       lines: [{ product_id: a, quantity: 2 }],
     })
     assert.equal(res.status, 409)
-    assert.equal(res.body.type, 'https://errors.opentill.dev/conflict')
+    assert.equal(res.body.type, 'https://errors.opentill.dev/insufficient-stock')
     assert.equal(await shop.level(a), 1)
   })
 

@@ -171,7 +171,7 @@ describe('products over REST', () => {
     assert.equal((await api.patch(`/api/v1/products/${id}`, { name: 'V2', version: 1 })).status, 200)
     const stale = await api.patch(`/api/v1/products/${id}`, { name: 'V3', version: 1 })
     assert.equal(stale.status, 409)
-    assert.equal(stale.body.type, 'https://errors.opentill.dev/conflict')
+    assert.equal(stale.body.type, 'https://errors.opentill.dev/stale-version')
     const staleHeader = await api.patch(`/api/v1/products/${id}`, { name: 'V3' }, { 'if-match': '"1"' })
     assert.equal(staleHeader.status, 409)
     const fresh = await api.patch(`/api/v1/products/${id}`, { name: 'V3' }, { 'if-match': '"2"' })

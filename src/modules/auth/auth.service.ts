@@ -77,6 +77,7 @@ export function createAuthService(runtime: Runtime) {
     ): Promise<repo.UserRow> {
       if (await repo.emailTaken(q, input.email)) {
         throw new AppError('conflict', 'a user with this e-mail already exists', {
+          code: 'EMAIL_TAKEN',
           errors: [{ field: 'email', message: 'is already registered', code: 'taken' }],
         })
       }

@@ -1,7 +1,7 @@
 import type { Static, TSchema } from 'typebox'
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
-import { conflict, type FieldError, notFound } from '../../platform/errors/app-error.ts'
+import { type FieldError, notFound } from '../../platform/errors/app-error.ts'
 import { canonicalEvent, isSubscribableEvent } from '../../platform/events/catalog.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
@@ -9,6 +9,7 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { LocationsService } from '../locations/index.ts'
 import type { WebhooksService } from '../webhooks/index.ts'
+import { AutomationErrors } from './automations.errors.ts'
 import * as repo from './automations.repo.ts'
 import type {
   ActionSchema,
@@ -322,7 +323,9 @@ export function createAutomationsService(deps: AutomationsDeps) {
         const row = await repo.automationById(q, ctx.orgId, id, true)
         if (!row) throw notFound('automation')
         if (await repo.hasUnfinishedRuns(q, ctx.orgId, id))
-          throw conflict('the automation has a run under way; disable it and delete it when the run has finished')
+          throw AutomationErrors.RUN_UNDER_WAY(
+            'the automation has a run under way; disable it and delete it when the run has finished',
+          )
         await repo.deleteAutomation(q, ctx.orgId, id)
       })
     },
@@ -362,9 +365,11 @@ export function createAutomationsService(deps: AutomationsDeps) {
       await ctx.db.tx(async (q) => {
         const run = await repo.runById(q, ctx.orgId, runId)
         if (!run) throw notFound('automation run')
-        if (run.status !== 'failed') throw conflict(`only a failed run can be retried; this one is ${run.status}`)
+        if (run.status !== 'failed')
+          throw AutomationErrors.RUN_NOT_FAILED(`only a failed run can be retried; this one is ${run.status}`)
         const failed = (await repo.stepsOf(q, ctx.orgId, [runId])).find((s) => s.status === 'failed')
-        if (!failed || failed.dbos_step === null) throw conflict('the run has no failed step to resume from')
+        if (!failed || failed.dbos_step === null)
+          throw AutomationErrors.RUN_NOT_RESUMABLE('the run has no failed step to resume from')
         await repo.requestRetry(q, ctx.orgId, runId, failed.dbos_step)
         await repo.notifyWorkers(q)
       })

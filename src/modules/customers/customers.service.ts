@@ -1,11 +1,12 @@
 import { newId } from '../../platform/crypto/ids.ts'
-import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
+import { CustomerErrors } from './customers.errors.ts'
 import * as repo from './customers.repo.ts'
 
 /** A customer as the API shows it: its row without the tenant column. */
@@ -84,7 +85,7 @@ const taken = (error: unknown): never => {
   const e = error as { code?: string; constraint?: string }
   if (e?.code === '23505' && (e.constraint === 'customers_org_email' || e.constraint === 'customers_org_phone')) {
     const field = e.constraint === 'customers_org_email' ? 'email' : 'phone'
-    throw conflict(`another customer of this org already has this ${field}`)
+    throw CustomerErrors.CONTACT_TAKEN(`another customer of this org already has this ${field}`)
   }
   throw error
 }
@@ -135,7 +136,7 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
               return { customer, created: true }
             }
           }
-          throw conflict('the customer changed concurrently; retry')
+          throw CustomerErrors.CHANGED_CONCURRENTLY('the customer changed concurrently; retry')
         })
       } catch (error) {
         return taken(error)

@@ -1,12 +1,13 @@
 import { newId } from '../../platform/crypto/ids.ts'
 import { readableCode } from '../../platform/crypto/tokens.ts'
 import type { Queryable } from '../../platform/db/database.ts'
-import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, toPage } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
+import { GiftCardErrors } from './gift-cards.errors.ts'
 import * as repo from './gift-cards.repo.ts'
 
 /** 16 random characters (about 79 bits), shown in groups of four. */
@@ -81,7 +82,7 @@ export function createGiftCardsService(
           await emitEvent(q, ctx.orgId, 'gift_card.issued', card)
           return card
         }
-        throw conflict('could not allocate a unique gift card code; retry')
+        throw GiftCardErrors.CODE_UNAVAILABLE('could not allocate a unique gift card code; retry')
       })
     },
 
@@ -109,7 +110,7 @@ export function createGiftCardsService(
       return ctx.db.tx(async (q) => {
         const current = await repo.giftCardById(q, ctx.orgId, id, true)
         if (!current) throw notFound('gift card')
-        if (current.status === 'disabled') throw conflict('a disabled gift card cannot be loaded')
+        if (current.status === 'disabled') throw GiftCardErrors.DISABLED('a disabled gift card cannot be loaded')
         const row = (await repo.credit(q, ctx.orgId, id, amount))!
         await ledger(q, ctx, row, 'load', amount)
         return toGiftCard(row)
@@ -121,7 +122,7 @@ export function createGiftCardsService(
         const row = await repo.disable(q, ctx.orgId, id)
         if (!row) {
           if (!(await repo.giftCardById(q, ctx.orgId, id))) throw notFound('gift card')
-          throw conflict('the gift card is already disabled')
+          throw GiftCardErrors.DISABLED('the gift card is already disabled')
         }
         await ledger(q, ctx, row, 'disable', 0n)
         return toGiftCard(row)
@@ -167,8 +168,10 @@ export function createGiftCardsService(
         if (!row) {
           const card = await repo.giftCardByCode(q, ctx.orgId, normalizeCode(code))
           if (!card) throw invalid(field, 'does not name a gift card of this org', 'not_found')
-          if (card.status !== 'active') throw conflict(`the gift card is ${card.status}`)
-          throw conflict(`the gift card balance (${toMajor(card.balance, card.currency)}) is less than the amount`)
+          if (card.status !== 'active') throw GiftCardErrors.NOT_ACTIVE(`the gift card is ${card.status}`)
+          throw GiftCardErrors.INSUFFICIENT_BALANCE(
+            `the gift card balance (${toMajor(card.balance, card.currency)}) is less than the amount`,
+          )
         }
         await ledger(q, ctx, row, 'redeem', -amount, reference)
         await emitEvent(q, ctx.orgId, 'gift_card.redeemed', {

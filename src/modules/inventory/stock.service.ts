@@ -134,6 +134,7 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
         const current = await repo.lockLevel(q, ctx.orgId, key)
         const message = `insufficient stock for ${names.skuOf(key)} at ${names.placeOf(key.locationId)}: ${current?.on_hand ?? 0} on hand, ${-key.delta} wanted`
         throw new AppError('conflict', message, {
+          code: 'INSUFFICIENT_STOCK',
           errors: [{ field: entry.field, message, code: 'insufficient_stock' }],
         })
       }

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox'
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
-import { conflict, notFound } from '../../platform/errors/app-error.ts'
+import { notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
@@ -20,6 +20,7 @@ import type {
 import { priceOrder, refuseUsedUpVouchers } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { CardHold, CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
+import { LaybyErrors } from './laybys.errors.ts'
 import * as repo from './laybys.repo.ts'
 import type { CreateLaybyBody } from './laybys.schemas.ts'
 
@@ -134,7 +135,7 @@ export function createLaybysService(deps: LaybysDeps) {
     const row = await repo.laybyById(q, ctx.orgId, id, true)
     if (!row) throw notFound('lay-by')
     if (row.status !== 'open' && !(resumingCancel && row.status === 'cancelling'))
-      throw conflict(`a lay-by that is ${row.status} cannot change`)
+      throw LaybyErrors.NOT_OPEN(`a lay-by that is ${row.status} cannot change`)
     return row
   }
 
@@ -177,7 +178,8 @@ export function createLaybysService(deps: LaybysDeps) {
       )
       await deps.inventory.applyChanges(ctx, stockChanges(row, -1, 'layby_reserve'))
       const payment = await deps.payments.create(ctx, deposit, target(row.id, false), hold)
-      if (payment.status === 'failed') throw conflict(`the deposit was declined: ${payment.failure_message}`)
+      if (payment.status === 'failed')
+        throw LaybyErrors.CARD_DECLINED(`the deposit was declined: ${payment.failure_message}`)
       const layby = toLayby((await repo.laybyById(q, ctx.orgId, row.id))!, [payment])
       await emitEvent(q, ctx.orgId, 'layby.created', layby)
       return layby
@@ -236,7 +238,7 @@ export function createLaybysService(deps: LaybysDeps) {
     async complete(ctx: RequestContext, id: string, input: { note?: string }): Promise<Layby> {
       return ctx.db.tx(async (q) => {
         const row = await locked(q, ctx, id)
-        if (BigInt(row.paid_total) < BigInt(row.total)) throw conflict('the lay-by is not paid in full')
+        if (BigInt(row.paid_total) < BigInt(row.total)) throw LaybyErrors.NOT_PAID('the lay-by is not paid in full')
         const order = await deps.orders.createFromLayby(ctx, {
           laybyId: id,
           locationId: row.location_id,
@@ -270,7 +272,7 @@ export function createLaybysService(deps: LaybysDeps) {
           await deps.payments.releaseLaybyRefunds(ctx, id, parts)
           await repo.setStatus(q, ctx.orgId, id, 'open')
         })
-        throw conflict(`the payment processor refused the refund: ${outcome.reason}`)
+        throw LaybyErrors.PROCESSOR_REFUSED(`the payment processor refused the refund: ${outcome.reason}`)
       }
       const refunded = parts.reduce((sum, part) => sum + part.amount, 0n)
       return ctx.db.tx(async (q) => {

@@ -4,4 +4,14 @@ import { createError } from '../../platform/errors/codes.ts'
 export const OrderErrors = {
   /** Same code as campaigns' own refusal at claim time: to the till, one cause. */
   VOUCHER_USED_UP: createError('VOUCHER_USED_UP', 'conflict'),
+  ILLEGAL_MOVE: createError('ORDER_ILLEGAL_MOVE', 'conflict'),
+  NOT_OPEN: createError('ORDER_NOT_OPEN', 'conflict'),
+  NOT_PAID: createError('ORDER_NOT_PAID', 'conflict'),
+  HAS_PAYMENTS: createError('ORDER_HAS_PAYMENTS', 'conflict'),
+  ALREADY_PAID: createError('ORDER_ALREADY_PAID', 'conflict'),
+  REFUND_EXCEEDS_LINE: createError('REFUND_EXCEEDS_LINE', 'conflict'),
+  NOT_REFUNDABLE: createError('ORDER_NOT_REFUNDABLE', 'conflict'),
+  NOTHING_TO_REFUND: createError('NOTHING_TO_REFUND', 'conflict'),
+  REFUND_EXCEEDS_CAPTURED: createError('REFUND_EXCEEDS_CAPTURED', 'conflict'),
+  PROCESSOR_REFUSED: createError('PROCESSOR_REFUSED', 'conflict'),
 } as const

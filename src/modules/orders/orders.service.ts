@@ -2,13 +2,14 @@ import type { Static } from 'typebox'
 import { allInOrder } from '../../platform/all-in-order.ts'
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
-import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent, newEventId } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { currencyExponent } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
+import { OrderErrors } from './orders.errors.ts'
 import * as repo from './orders.repo.ts'
 import type { CreateOrderBody } from './orders.schemas.ts'
 import { type Order, pointsMultiplierE4, type StoredDiscount, toOrder } from './orders.views.ts'
@@ -317,17 +318,18 @@ export function createOrdersService(deps: OrdersDeps) {
       if (input.status !== 'completed' && input.status !== 'voided') {
         const current = await ctx.db.read((q) => repo.orderById(q, ctx.orgId, id))
         if (!current) throw notFound('order')
-        throw conflict(`an order that is ${current.status} cannot become ${input.status}`)
+        throw OrderErrors.ILLEGAL_MOVE(`an order that is ${current.status} cannot become ${input.status}`)
       }
       return ctx.db.tx(async (q) => {
         const row = await repo.orderById(q, ctx.orgId, id, true)
         if (!row) throw notFound('order')
         if (expectedVersion !== undefined && row.version !== expectedVersion) throw staleVersion(row.version)
-        if (row.status !== 'open') throw conflict(`an order that is ${row.status} cannot become ${input.status}`)
+        if (row.status !== 'open')
+          throw OrderErrors.NOT_OPEN(`an order that is ${row.status} cannot become ${input.status}`)
         const lines = await repo.linesOf(q, ctx.orgId, [id])
         if (input.status === 'completed') {
           if (BigInt(row.captured_total) - BigInt(row.refunded_total) < BigInt(row.total)) {
-            throw conflict('the order is not fully paid: capture its balance first')
+            throw OrderErrors.NOT_PAID('the order is not fully paid: capture its balance first')
           }
           const moved = await completeWithPoints(
             q,
@@ -340,7 +342,7 @@ export function createOrdersService(deps: OrdersDeps) {
           return order
         }
         if (BigInt(row.captured_total) !== BigInt(row.refunded_total)) {
-          throw conflict('the order has captured payments: refund them before voiding it')
+          throw OrderErrors.HAS_PAYMENTS('the order has captured payments: refund them before voiding it')
         }
         const moved = await moveStatus(q, ctx, row, 'voided', input.reason ?? '')
         await deps.campaigns.release(q, ctx, id)
@@ -450,8 +452,9 @@ export function createOrdersService(deps: OrdersDeps) {
       return ctx.db.tx(async (q) => {
         const row = await repo.orderById(q, ctx.orgId, orderId, true)
         if (!row) throw notFound('order')
-        if (row.status !== 'open') throw conflict(`a ${row.status} order cannot take a loyalty reward`)
-        if (BigInt(row.captured_total) > 0n) throw conflict('a reward goes on an order before it is paid')
+        if (row.status !== 'open') throw OrderErrors.NOT_OPEN(`a ${row.status} order cannot take a loyalty reward`)
+        if (BigInt(row.captured_total) > 0n)
+          throw OrderErrors.ALREADY_PAID('a reward goes on an order before it is paid')
         const lines = await repo.linesOf(q, ctx.orgId, [orderId])
         const stored = (row.discount as StoredDiscount[] | null) ?? []
         const own = stored.filter((d) => d.type !== 'campaign')

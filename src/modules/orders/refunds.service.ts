@@ -1,8 +1,9 @@
 import { newId } from '../../platform/crypto/ids.ts'
-import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { toMinor } from '../../platform/money/money.ts'
+import { OrderErrors } from './orders.errors.ts'
 import * as repo from './orders.repo.ts'
 import type { OrdersService } from './orders.service.ts'
 import { type Order, toOrder } from './orders.views.ts'
@@ -54,7 +55,8 @@ export function createRefundsService(deps: {
     return [...wanted].map(([lineId, quantity]) => {
       const line = lines.find((l) => l.id === lineId)!
       const left = line.quantity - line.refunded_quantity
-      if (quantity > left) throw conflict(`line ${lineId} has ${left} unit(s) left to refund, not ${quantity}`)
+      if (quantity > left)
+        throw OrderErrors.REFUND_EXCEEDS_LINE(`line ${lineId} has ${left} unit(s) left to refund, not ${quantity}`)
       return {
         line,
         quantity,
@@ -72,7 +74,8 @@ export function createRefundsService(deps: {
       const reserved = await ctx.db.tx(async (q) => {
         const row = await repo.orderById(q, ctx.orgId, orderId, true)
         if (!row) throw notFound('order')
-        if (!REFUNDABLE.includes(row.status)) throw conflict(`an order that is ${row.status} cannot be refunded`)
+        if (!REFUNDABLE.includes(row.status))
+          throw OrderErrors.NOT_REFUNDABLE(`an order that is ${row.status} cannot be refunded`)
         const lines = await repo.linesOf(q, ctx.orgId, [orderId])
         const planned = plan(lines, input)
         const left = BigInt(row.captured_total) - BigInt(row.refunded_total)
@@ -85,8 +88,11 @@ export function createRefundsService(deps: {
         } else {
           amount = input.lines ? planned.reduce((a, p) => a + p.amount, 0n) : left
         }
-        if (amount <= 0n) throw conflict('nothing is left to refund on this order')
-        if (amount > left) throw conflict(`a refund of this size exceeds what was captured and not yet refunded`)
+        if (amount <= 0n) throw OrderErrors.NOTHING_TO_REFUND('nothing is left to refund on this order')
+        if (amount > left)
+          throw OrderErrors.REFUND_EXCEEDS_CAPTURED(
+            `a refund of this size exceeds what was captured and not yet refunded`,
+          )
         await repo.insertRefund(q, ctx.orgId, {
           id: refundId,
           orderId,
@@ -113,7 +119,7 @@ export function createRefundsService(deps: {
           for (const p of reserved.planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, -p.quantity, -p.amount)
           await repo.finishRefund(q, ctx.orgId, refundId, 'failed', outcome.reason)
         })
-        throw conflict(`the payment processor refused the refund: ${outcome.reason}`)
+        throw OrderErrors.PROCESSOR_REFUSED(`the payment processor refused the refund: ${outcome.reason}`)
       }
 
       // Step 3: settle.

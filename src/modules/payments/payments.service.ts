@@ -1,5 +1,5 @@
 import { newId } from '../../platform/crypto/ids.ts'
-import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import { once, type RequestContext } from '../../platform/http/context.ts'
@@ -7,6 +7,7 @@ import { allocateRefund, toMajor, toMinor } from '../../platform/money/money.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { OrderPaymentsPort, OrdersService, RefundPart } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
+import { PaymentErrors } from './payments.errors.ts'
 import * as repo from './payments.repo.ts'
 import type { PaymentProcessor, ProcessorResult } from './processor.ts'
 
@@ -107,9 +108,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
   async function checkPayable(ctx: RequestContext, target: PaymentTarget, amount: bigint) {
     const state = await target.lock(ctx)
-    if (!state.payable) throw conflict(`no payment can be taken: ${state.why}`)
+    if (!state.payable) throw PaymentErrors.NOT_PAYABLE(`no payment can be taken: ${state.why}`)
     if (amount > state.outstanding) {
-      throw conflict(
+      throw PaymentErrors.EXCEEDS_BALANCE(
         `the amount exceeds the balance still to pay (${state.outstanding < 0n ? 0n : state.outstanding} minor units)`,
       )
     }
@@ -179,7 +180,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
         capture,
         reference: id,
       })
-      if (!auth.ok) throw conflict(`the card was declined: ${auth.message}`)
+      if (!auth.ok) throw PaymentErrors.CARD_DECLINED(`the card was declined: ${auth.message}`)
       return { id, processorRef: auth.processorRef, amount, currency, capture }
     },
 
@@ -295,18 +296,19 @@ export function createPaymentsService(deps: PaymentsDeps) {
     async capture(ctx: RequestContext, id: string): Promise<Payment> {
       const current = await service.get(ctx, id)
       if (current.status !== 'requires_capture')
-        throw conflict(`a payment that is ${current.status} cannot be captured`)
+        throw PaymentErrors.NOT_CAPTURABLE(`a payment that is ${current.status} cannot be captured`)
       const row = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
       const result = await processor.capture({
         processorRef: row!.processor_ref!,
         amount: BigInt(row!.amount),
         currency: row!.currency,
       })
-      if (!result.ok) throw conflict(`the payment processor refused the capture: ${result.message}`)
+      if (!result.ok)
+        throw PaymentErrors.PROCESSOR_REFUSED(`the payment processor refused the capture: ${result.message}`)
       return ctx.db.tx(async (q) => {
         if (row!.order_id) await orders.lockForPayment(ctx, row!.order_id)
         const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'captured')
-        if (!moved) throw conflict('the payment was captured or voided meanwhile')
+        if (!moved) throw PaymentErrors.CHANGED_CONCURRENTLY('the payment was captured or voided meanwhile')
         if (moved.order_id) await orders.recordCapture(ctx, moved.order_id, BigInt(moved.amount))
         const payment = toPayment(moved)
         await emitEvent(q, ctx.orgId, 'payment.captured', payment)
@@ -318,12 +320,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
     async void(ctx: RequestContext, id: string): Promise<Payment> {
       const current = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
       if (!current) throw notFound('payment')
-      if (current.status !== 'requires_capture') throw conflict(`a payment that is ${current.status} cannot be voided`)
+      if (current.status !== 'requires_capture')
+        throw PaymentErrors.NOT_VOIDABLE(`a payment that is ${current.status} cannot be voided`)
       const result = await processor.void({ processorRef: current.processor_ref! })
-      if (!result.ok) throw conflict(`the payment processor refused the void: ${result.message}`)
+      if (!result.ok) throw PaymentErrors.PROCESSOR_REFUSED(`the payment processor refused the void: ${result.message}`)
       return ctx.db.tx(async (q) => {
         const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'voided')
-        if (!moved) throw conflict('the payment was captured or voided meanwhile')
+        if (!moved) throw PaymentErrors.CHANGED_CONCURRENTLY('the payment was captured or voided meanwhile')
         return toPayment(moved)
       })
     },

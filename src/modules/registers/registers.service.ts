@@ -1,12 +1,13 @@
 import { newId } from '../../platform/crypto/ids.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
-import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { LocationsService } from '../locations/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
+import { RegisterErrors } from './registers.errors.ts'
 import * as repo from './registers.repo.ts'
 
 /** A register as the API shows it: exactly its row. */
@@ -95,7 +96,7 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
   ): Promise<never> {
     const current = await repo.shiftById(q, ctx.orgId, shiftId)
     if (!current) throw notFound('shift')
-    throw conflict(`shift ${shiftId} is ${current.status}; ${what}`)
+    throw RegisterErrors.SHIFT_NOT_OPEN(`shift ${shiftId} is ${current.status}; ${what}`)
   }
 
   /** Adds to a running total and writes the movement in one transaction; `then` runs inside it (events). */
@@ -169,7 +170,9 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
           const register = await repo.registerById(q, ctx.orgId, registerId)
           if (!register) throw notFound('register')
           if (register.open_shift_id)
-            throw conflict(`register ${registerId} already has an open shift: ${register.open_shift_id}`)
+            throw RegisterErrors.SHIFT_ALREADY_OPEN(
+              `register ${registerId} already has an open shift: ${register.open_shift_id}`,
+            )
           const row = await repo.insertShift(q, ctx.orgId, {
             id: newId('shf'),
             registerId,
@@ -184,7 +187,7 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
       } catch (error) {
         // Two opens at once both saw no open shift; the partial unique index lets one through.
         if (isUniqueViolation(error, 'shifts_one_open'))
-          throw conflict(`register ${registerId} already has an open shift`)
+          throw RegisterErrors.SHIFT_ALREADY_OPEN(`register ${registerId} already has an open shift`)
         throw error
       }
     },

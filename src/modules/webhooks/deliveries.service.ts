@@ -1,10 +1,11 @@
-import { conflict, notFound } from '../../platform/errors/app-error.ts'
+import { notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import * as repo from './deliveries.repo.ts'
 import { signalDeliveryQueued } from './delivery-signal.ts'
 import * as endpoints from './endpoints.repo.ts'
 import { toAttempt, toDelivery, type WebhookDelivery } from './views.ts'
+import { WebhookErrors } from './webhooks.errors.ts'
 
 export interface AttemptQuery {
   limit: number
@@ -56,11 +57,14 @@ export function createDeliveriesService() {
         const current = await repo.deliveryById(q, ctx.orgId, deliveryId)
         if (!current || current.is_test) throw notFound('failed webhook delivery')
         if (current.status !== 'failed')
-          throw conflict(`the delivery is ${current.status}; only failed deliveries are replayed`)
+          throw WebhookErrors.DELIVERY_NOT_FAILED(
+            `the delivery is ${current.status}; only failed deliveries are replayed`,
+          )
         if (!current.failed_at || Date.now() - current.failed_at.getTime() > REPLAY_WINDOW_MS)
           throw notFound('failed webhook delivery')
         const endpoint = await endpoints.endpointById(q, ctx.orgId, current.endpoint_id)
-        if (endpoint?.status !== 'active') throw conflict('the webhook endpoint is suspended; re-enable it first')
+        if (endpoint?.status !== 'active')
+          throw WebhookErrors.ENDPOINT_SUSPENDED('the webhook endpoint is suspended; re-enable it first')
         const [replayed] = await repo.replayFailed(q, ctx.orgId, { id: deliveryId })
         if (!replayed) throw notFound('failed webhook delivery')
         return replayed

@@ -1,6 +1,6 @@
 import { newId } from '../../platform/crypto/ids.ts'
 import type { SecretBox } from '../../platform/crypto/secret-box.ts'
-import { conflict, invalid, notFound } from '../../platform/errors/app-error.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { API_VERSION, canonicalEvent, isSubscribableEvent } from '../../platform/events/catalog.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
@@ -12,6 +12,7 @@ import * as repo from './endpoints.repo.ts'
 import { newWebhookSecret, serializeEnvelope } from './signing.ts'
 import { checkWebhookUrl } from './url-check.ts'
 import { toDelivery, toEndpoint, type WebhookDelivery, type WebhookEndpoint } from './views.ts'
+import { WebhookErrors } from './webhooks.errors.ts'
 
 export interface RegisterWebhookInput {
   url: string
@@ -234,7 +235,7 @@ async function queueOne(
     await deliveries.insertDeliveries(q, [{ id, orgId: ctx.orgId, endpointId, eventId: null, event, payload, isTest }])
     return deliveries.deliveryById(q, ctx.orgId, id)
   })
-  if (!row) throw conflict('the delivery could not be queued')
+  if (!row) throw WebhookErrors.DELIVERY_NOT_QUEUED('the delivery could not be queued')
   signalDeliveryQueued()
   return toDelivery(row)
 }

@@ -51,7 +51,6 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError('not-found', `${what} not found`)
-export const conflict = (detail: string) => new AppError('conflict', detail)
 export const badRequest = (detail: string, errors?: FieldError[]) => new AppError('bad-request', detail, { errors })
 export const invalid = (field: string, message: string, code = 'invalid') =>
   new AppError('validation', `${field} ${message}`, { errors: [{ field, message, code }] })

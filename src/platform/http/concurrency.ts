@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
-import { badRequest, conflict } from '../errors/app-error.ts'
+import { badRequest, } from '../errors/app-error.ts'
+import { createError } from '../errors/codes.ts'
 
 /**
  * The version a PATCH expects, from `If-Match` (`3`, `"3"` or `W/"3"`) or a `version` body field; undefined
@@ -24,6 +25,8 @@ export function expectedVersion(request: FastifyRequest, bodyVersion?: number): 
   return fromHeader ?? bodyVersion
 }
 
+export const STALE_VERSION = createError('STALE_VERSION', 'conflict')
+
 export function staleVersion(current: number): Error {
-  return conflict(`the resource has changed: its version is now ${current}; fetch it and retry`)
+  return STALE_VERSION(`the resource has changed: its version is now ${current}; fetch it and retry`)
 }

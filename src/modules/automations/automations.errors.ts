@@ -1,0 +1,8 @@
+import { createError } from '../../platform/errors/codes.ts'
+
+/** The automations module's error codes (docs/api-conventions.md "Error codes"). */
+export const AutomationErrors = {
+  RUN_UNDER_WAY: createError('AUTOMATION_RUN_UNDER_WAY', 'conflict'),
+  RUN_NOT_FAILED: createError('AUTOMATION_RUN_NOT_FAILED', 'conflict'),
+  RUN_NOT_RESUMABLE: createError('AUTOMATION_RUN_NOT_RESUMABLE', 'conflict'),
+} as const
