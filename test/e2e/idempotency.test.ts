@@ -20,6 +20,25 @@ class SteeredProcessor implements PaymentProcessor {
   called: (() => void) | undefined
   loseNextAnswer = false
 
+  /** Holds the next calls' answers: `called` settles when one arrives, `release()` lets them all answer. */
+  holdAnswers(): { called: Promise<void>; release: () => void } {
+    let open!: () => void
+    this.hold = new Promise((r) => {
+      open = r
+    })
+    const called = new Promise<void>((r) => {
+      this.called = r
+    })
+    return {
+      called,
+      release: () => {
+        open()
+        this.hold = undefined
+        this.called = undefined
+      },
+    }
+  }
+
   async authorize(request: { reference: string }): Promise<ProcessorResult> {
     this.calls++
     this.called?.()
@@ -102,13 +121,7 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
 
   it('holds no connection and no lock while the processor answers slowly', async () => {
     const orderId = await order(30)
-    let release!: () => void
-    processor.hold = new Promise((r) => {
-      release = r
-    })
-    const called = new Promise<void>((r) => {
-      processor.called = r
-    })
+    const { called, release } = processor.holdAnswers()
     const paying = shop.api.post('/api/v1/payments', card(orderId, 20), key())
     await called
     assert.equal(app.runtime.database.poolStats().inUse, 0, 'no pooled connection is held across the call')
@@ -116,8 +129,6 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     const cash = await shop.api.post('/api/v1/payments', { order_id: orderId, amount: 10, method: 'cash' }, key())
     assert.equal(cash.status, 201, JSON.stringify(cash.body))
     release()
-    processor.hold = undefined
-    processor.called = undefined
     const paid = await paying
     assert.equal(paid.status, 201, JSON.stringify(paid.body))
     assert.equal((await shop.api.get(`/api/v1/orders/${orderId}`)).body.data.status, 'completed')
@@ -175,13 +186,7 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
 
   it('refuses a second attempt while the first runs, and forgets a refused request', async () => {
     const orderId = await order(5)
-    let release!: () => void
-    processor.hold = new Promise((r) => {
-      release = r
-    })
-    const called = new Promise<void>((r) => {
-      processor.called = r
-    })
+    const { called, release } = processor.holdAnswers()
     const k = key()
     const first = shop.api.post('/api/v1/payments', card(orderId, 5), k)
     await called
@@ -190,8 +195,6 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     assert.equal(second.body.code, 'IDEMPOTENCY_KEY_IN_USE')
     assert.ok(second.headers['retry-after'])
     release()
-    processor.hold = undefined
-    processor.called = undefined
     assert.equal((await first).status, 201)
 
     // Refused (nothing to pay any more): the key is forgotten, so a corrected retry with it runs.
@@ -250,19 +253,11 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     const refundsBefore = processor.refunds
     assert.equal((await shop.api.post('/api/v1/laybys', laybyBody(5))).status, 409)
     assert.equal(processor.refunds, refundsBefore + 1)
-    let releaseDeposit!: () => void
-    processor.hold = new Promise((r) => {
-      releaseDeposit = r
-    })
-    const authorizing = new Promise<void>((r) => {
-      processor.called = r
-    })
+    const { called: authorizing, release: releaseDeposit } = processor.holdAnswers()
     const opening = shop.api.post('/api/v1/laybys', laybyBody(1))
     await authorizing
     assert.equal(app.runtime.database.poolStats().inUse, 0, 'no connection is held across the deposit')
     releaseDeposit()
-    processor.hold = undefined
-    processor.called = undefined
     const opened = await opening
     assert.equal(opened.status, 201, JSON.stringify(opened.body))
     const layby = opened.body.data.id as string
@@ -274,20 +269,12 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     assert.equal(still.status, 'open')
     assert.equal(still.payments[0].amount_refunded, 0)
 
-    let release!: () => void
-    processor.hold = new Promise((r) => {
-      release = r
-    })
-    const called = new Promise<void>((r) => {
-      processor.called = r
-    })
+    const { called, release } = processor.holdAnswers()
     const cancelling = shop.api.post(`/api/v1/laybys/${layby}/cancel`, { reason: 'changed mind' })
     await called
     assert.equal(app.runtime.database.poolStats().inUse, 0, 'no connection is held across the refund')
     assert.equal((await shop.api.get(`/api/v1/laybys/${layby}`)).body.data.status, 'cancelling')
     release()
-    processor.hold = undefined
-    processor.called = undefined
     const cancelled = await cancelling
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body))
     assert.equal(cancelled.body.data.status, 'cancelled')
