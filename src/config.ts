@@ -101,7 +101,7 @@ export function withDefaultUser(url: string | undefined): string | undefined {
 const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
 /** Parses "1m,5m,25m,2h" into milliseconds. */
-export function parseDurations(text: string): number[] {
+function parseDurations(text: string): number[] {
   return text
     .split(',')
     .map((part) => part.trim())

@@ -8,7 +8,7 @@ import { type Html, hidden, html, page } from './html.ts'
 import { csrfMatches } from './security.ts'
 
 /** Apps, connections and webhooks are integrations: managing them takes the integrations permission (owners). */
-export const MANAGE_SCOPE = 'webhooks:write'
+const MANAGE_SCOPE = 'webhooks:write'
 
 export type Form = Record<string, unknown>
 

@@ -9,7 +9,7 @@ import { hashPassword, verifyPassword } from './passwords.ts'
 import { scopesOfRole } from './scopes.ts'
 
 /** The client id of tokens from the login endpoint, as opposed to OAuth apps. */
-export const FIRST_PARTY_CLIENT = 'first-party'
+const FIRST_PARTY_CLIENT = 'first-party'
 
 export interface LoginSession {
   accessToken: string

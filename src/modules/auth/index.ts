@@ -3,7 +3,6 @@ export { authRoutes } from './auth.routes.ts'
 export {
   type AuthService,
   createAuthService,
-  FIRST_PARTY_CLIENT,
   type LoginSession,
   ownerEmailOf,
 } from './auth.service.ts'

@@ -67,7 +67,7 @@ export function bindEngine(engineDeps: EngineDeps | undefined): void {
 const contextFor = (orgId: string): RequestContext => systemContext(deps().database, orgId, SCOPES, deps().log)
 
 /** Validation and missing rows will not mend by themselves; anything else (a conflict, the network) may. */
-export function isRetryable(error: unknown): boolean {
+function isRetryable(error: unknown): boolean {
   return !(error instanceof AppError && (error.kind === 'validation' || error.kind === 'not-found'))
 }
 

@@ -51,7 +51,7 @@ const REDISPATCH_AFTER_MS = 30_000
 const BATCH = 200
 
 /** DBOS keeps its own tables (workflow status, step checkpoints) in this schema of the app's database. */
-export const DBOS_SCHEMA = 'dbos'
+const DBOS_SCHEMA = 'dbos'
 
 /**
  * The automation worker: turns committed outbox events and due schedules into runs, and hands runs to DBOS

@@ -6,7 +6,7 @@ const Id = Type.String({ minLength: 1, maxLength: 100 })
 /** A dot path into the event's data (`customer_id`, `lines.0.product_id`, `lines.*.sku`). */
 const Path = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_*]+(\\.[A-Za-z0-9_*]+)*$' })
 
-export const EventTrigger = Type.Object(
+const EventTrigger = Type.Object(
   {
     type: Type.Literal('event'),
     event: Type.String({ minLength: 1, maxLength: 100, description: 'an event of the catalog (or an alias)' }),
@@ -15,7 +15,7 @@ export const EventTrigger = Type.Object(
   { additionalProperties: false, description: "an event; with location_id, only that location's events" },
 )
 
-export const ScheduleTrigger = Type.Object(
+const ScheduleTrigger = Type.Object(
   {
     type: Type.Literal('schedule'),
     cron: Type.String({ minLength: 9, maxLength: 100, description: 'five-field cron, e.g. "0 9 * * *"' }),
@@ -141,7 +141,7 @@ const RunStatus = Type.Union([
   Type.Literal('failed'),
 ])
 
-export const RunStepSchema = Type.Object({
+const RunStepSchema = Type.Object({
   position: Type.Integer(),
   type: Type.String(),
   status: RunStatus,

@@ -38,7 +38,7 @@ export type TriggerResult = Static<typeof TriggerResultSchema>
  * How deep a chain of automations may go: a run triggered by an event that an automation's own action emitted
  * is one level deeper than that automation's run; no run is started beyond this depth (docs/automations.md).
  */
-export const MAX_AUTOMATION_DEPTH = 3
+const MAX_AUTOMATION_DEPTH = 3
 
 /** The event name a schedule trigger's runs carry. */
 export const SCHEDULE_EVENT = 'schedule'
@@ -61,7 +61,7 @@ export function toAutomation(row: repo.AutomationRow): Automation {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
-export function toRun(row: repo.RunRow, steps: readonly repo.StepRow[]): AutomationRun {
+function toRun(row: repo.RunRow, steps: readonly repo.StepRow[]): AutomationRun {
   return {
     id: row.id,
     automation_id: row.automation_id,

@@ -6,6 +6,5 @@ export {
   type AutomationRun,
   type AutomationsService,
   createAutomationsService,
-  MAX_AUTOMATION_DEPTH,
 } from './automations.service.ts'
 export { conditionsHold, holds, valuesAt } from './conditions.ts'

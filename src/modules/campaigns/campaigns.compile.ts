@@ -23,7 +23,7 @@ function percent(value: number, field: string): number {
   return e4
 }
 
-export function compileRule(rule: RuleInput & { id: string }, currency: string, field: string): CompiledRule {
+function compileRule(rule: RuleInput & { id: string }, currency: string, field: string): CompiledRule {
   switch (rule.type) {
     case 'percentage':
       return {
@@ -65,7 +65,7 @@ export function compileRule(rule: RuleInput & { id: string }, currency: string, 
   }
 }
 
-export function compileConditions(c: Conditions, currency: string): CompiledConditions {
+function compileConditions(c: Conditions, currency: string): CompiledConditions {
   return {
     productIds: setOf(c.product_ids),
     categoryIds: setOf(c.category_ids),

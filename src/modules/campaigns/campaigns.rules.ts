@@ -234,7 +234,7 @@ function pickUnits(
 const units = (cart: Cart, lines: readonly number[]) => lines.reduce((a, i) => a + cart.lines[i].quantity, 0)
 
 /** What one rule takes off each line, given what earlier rules left (`left`); never more than `left`. */
-export function ruleAmounts(rule: CompiledRule, cart: Cart, eligible: readonly number[], left: readonly bigint[]) {
+function ruleAmounts(rule: CompiledRule, cart: Cart, eligible: readonly number[], left: readonly bigint[]) {
   const perLine = cart.lines.map(() => 0n)
   switch (rule.type) {
     case 'percentage': {

@@ -14,15 +14,15 @@ const Target = Type.Union([Type.Literal('order'), Type.Literal('line')], {
   description: 'order: once on the eligible lines together; line: on each eligible line (fixed amounts per unit)',
 })
 
-export const PercentageRule = Type.Object(
+const PercentageRule = Type.Object(
   { id: RuleId, type: Type.Literal('percentage'), percent: Percent, target: Type.Optional(Target) },
   { additionalProperties: false },
 )
-export const FixedAmountRule = Type.Object(
+const FixedAmountRule = Type.Object(
   { id: RuleId, type: Type.Literal('fixed_amount'), amount: PositiveMoney, target: Type.Optional(Target) },
   { additionalProperties: false },
 )
-export const BuyXGetYRule = Type.Object(
+const BuyXGetYRule = Type.Object(
   {
     id: RuleId,
     type: Type.Literal('buy_x_get_y'),
@@ -35,7 +35,7 @@ export const BuyXGetYRule = Type.Object(
   },
   { additionalProperties: false },
 )
-export const MultiBuyRule = Type.Object(
+const MultiBuyRule = Type.Object(
   {
     id: RuleId,
     type: Type.Literal('multi_buy'),
@@ -45,11 +45,11 @@ export const MultiBuyRule = Type.Object(
   },
   { additionalProperties: false },
 )
-export const FreeItemRule = Type.Object(
+const FreeItemRule = Type.Object(
   { id: RuleId, type: Type.Literal('free_item'), product_id: Id, quantity: Type.Optional(Count) },
   { additionalProperties: false },
 )
-export const PointsMultiplierRule = Type.Object(
+const PointsMultiplierRule = Type.Object(
   {
     id: RuleId,
     type: Type.Literal('points_multiplier'),
@@ -73,7 +73,7 @@ export type RuleInput = Static<typeof RuleInput>
 
 const Hhmm = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM, 24-hour' })
 
-export const ConditionsSchema = Type.Object(
+const ConditionsSchema = Type.Object(
   {
     product_ids: Type.Optional(Ids),
     category_ids: Type.Optional(Ids),

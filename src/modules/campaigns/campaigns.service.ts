@@ -62,7 +62,7 @@ const MOVES: Record<CampaignStatus, readonly CampaignStatus[]> = {
 
 type StoredRule = RuleInput & { id: string }
 
-export function toCampaign(row: CampaignRow) {
+function toCampaign(row: CampaignRow) {
   return {
     id: row.id,
     name: row.name,
@@ -86,7 +86,7 @@ export function toCampaign(row: CampaignRow) {
 }
 export type Campaign = ReturnType<typeof toCampaign>
 
-export function toVoucher(row: VoucherRow) {
+function toVoucher(row: VoucherRow) {
   return {
     id: row.id,
     campaign_id: row.campaign_id,

@@ -53,7 +53,7 @@ export interface MarkdownRule {
 }
 
 /** What a markdown takes off `price`: percentages rounded half-up to the minor unit, never more than the price. */
-export function discountOf(price: bigint, m: MarkdownRule): bigint {
+function discountOf(price: bigint, m: MarkdownRule): bigint {
   const off = m.kind === 'percentage' ? divRoundHalfUp(price * m.value, 10_000n) : m.value
   return off > price ? price : off
 }

@@ -23,7 +23,7 @@ export const CustomerSchema = Type.Object(
   { $id: 'Customer' },
 )
 
-export const PurchaseHistorySchema = Type.Object({
+const PurchaseHistorySchema = Type.Object({
   order_count: Type.Integer(),
   total_spent: Money,
   total_refunded: Money,

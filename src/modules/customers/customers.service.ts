@@ -37,7 +37,7 @@ export interface CustomerOrdersPort {
   purchaseSummary(ctx: RequestContext, customerId: string): Promise<PurchaseSummary>
 }
 
-export function toCustomer(row: repo.CustomerRow): Customer {
+function toCustomer(row: repo.CustomerRow): Customer {
   return {
     id: row.id,
     first_name: row.first_name,
@@ -55,9 +55,9 @@ export function toCustomer(row: repo.CustomerRow): Customer {
   }
 }
 
-export const emailKey = (email: string | null | undefined) => (email ? email.trim().toLowerCase() : null)
+const emailKey = (email: string | null | undefined) => (email ? email.trim().toLowerCase() : null)
 /** Phone numbers match on their digits (and a leading +), whatever spacing the till typed. */
-export const phoneKey = (phone: string | null | undefined) => {
+const phoneKey = (phone: string | null | undefined) => {
   if (!phone) return null
   const digits = phone.replace(/[^0-9]/g, '')
   return phone.trim().startsWith('+') ? `+${digits}` : digits

@@ -11,15 +11,15 @@ import { GiftCardErrors } from './gift-cards.errors.ts'
 import * as repo from './gift-cards.repo.ts'
 
 /** 16 random characters (about 79 bits), shown in groups of four. */
-export const generateCode = () => readableCode(16)
+const generateCode = () => readableCode(16)
 
 /** A typed code in its stored form, whatever spacing, dashes or case the till used. */
-export function normalizeCode(code: string): string {
+function normalizeCode(code: string): string {
   const chars = code.toUpperCase().replace(/[^A-Z0-9]/g, '')
   return chars.length === 16 ? chars.match(/.{4}/g)!.join('-') : chars
 }
 
-export function toGiftCard(row: repo.GiftCardRow) {
+function toGiftCard(row: repo.GiftCardRow) {
   return {
     id: row.id,
     code: row.code,

@@ -12,7 +12,7 @@ export interface FeedRow {
 }
 
 /** The event types the kitchen display shows (docs/decisions.md "States"). */
-export const KDS_EVENT_TYPES = ['order.created', 'order.updated', 'order.completed', 'order.voided'] as const
+const KDS_EVENT_TYPES = ['order.created', 'order.updated', 'order.completed', 'order.voided'] as const
 
 /** Every org's order events after `after`, for the one poller of a process (a SECURITY DEFINER function). */
 export async function feedAfter(q: Queryable, after: FeedCursor, limit: number): Promise<FeedRow[]> {

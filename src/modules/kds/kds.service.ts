@@ -30,7 +30,7 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
 }
 
 /** `KDS_HEARTBEAT_MS` (15000), `KDS_POLL_MS` (100), `KDS_RECONCILE_MS` (5000), `KDS_MAX_STREAMS_PER_ORG` (50). */
-export function kdsOptionsFromEnv(env: NodeJS.ProcessEnv): KdsOptions {
+function kdsOptionsFromEnv(env: NodeJS.ProcessEnv): KdsOptions {
   return {
     heartbeatMs: positive(env, 'KDS_HEARTBEAT_MS', 15_000),
     pollMs: positive(env, 'KDS_POLL_MS', 100),

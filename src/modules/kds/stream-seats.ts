@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import { createError } from '../../platform/errors/codes.ts'
 
-export const KDS_STREAM_LIMIT = createError('KDS_STREAM_LIMIT', 'rate-limited')
+const KDS_STREAM_LIMIT = createError('KDS_STREAM_LIMIT', 'rate-limited')
 
 /** One open stream's place in its org's count; given back when the stream ends. */
 export interface Seat {

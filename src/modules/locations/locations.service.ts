@@ -25,7 +25,7 @@ export interface Location {
 
 export type LocationInput = repo.LocationWrite
 
-export function toLocation(row: repo.LocationRow): Location {
+function toLocation(row: repo.LocationRow): Location {
   const { org_id: _org, ...rest } = row
   return rest
 }

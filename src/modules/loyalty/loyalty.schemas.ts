@@ -6,7 +6,7 @@ const Id = Type.String({ minLength: 1, maxLength: 100 })
 const Rounding = Type.Union([Type.Literal('floor'), Type.Literal('nearest'), Type.Literal('ceil')])
 const TierBasis = Type.Union([Type.Literal('lifetime_points'), Type.Literal('lifetime_spend')])
 
-export const TierSchema = Type.Object(
+const TierSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 50 }),
     threshold: Type.Number({

@@ -59,7 +59,7 @@ function tiersOf(p: ProgramRow): Tier[] {
   }))
 }
 
-export function toProgram(row: ProgramRow, currency: string) {
+function toProgram(row: ProgramRow, currency: string) {
   const exp = currencyExponent(currency)
   const spendBasis = row.tier_basis === 'lifetime_spend'
   return {

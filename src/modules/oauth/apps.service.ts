@@ -41,7 +41,7 @@ export interface CreateAppInput {
 const DEFAULT_PARTNER_PLANS = ['starter', 'growth', 'pro']
 const PLANS = ['starter', 'growth', 'pro', 'enterprise']
 
-export function toApp(row: repo.AppRow): OAuthApp {
+function toApp(row: repo.AppRow): OAuthApp {
   return {
     client_id: row.id,
     name: row.name,

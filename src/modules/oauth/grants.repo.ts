@@ -37,14 +37,6 @@ export async function insertGrant(
   return result.rows[0]
 }
 
-export async function grantById(q: Queryable, orgId: string, id: string): Promise<GrantRow | undefined> {
-  const result = await q.query<GrantRow>(`SELECT ${grantColumns} FROM oauth_grants WHERE org_id = $1 AND id = $2`, [
-    orgId,
-    id,
-  ])
-  return result.rows[0]
-}
-
 /** The live connection of a partner app to a tenant org, if any. */
 export async function activeConnection(q: Queryable, orgId: string, clientId: string): Promise<GrantRow | undefined> {
   const result = await q.query<GrantRow>(

@@ -1,7 +1,6 @@
 /** OAuth 2.0 authorization server: apps, grants, the protocol endpoints. */
-export { type CreateAppInput, type OAuthApp, toApp } from './apps.service.ts'
+export type { CreateAppInput, OAuthApp } from './apps.service.ts'
 export type { ConnectedApp, ConnectedOrg } from './grants.service.ts'
-export { serverMetadata } from './metadata.ts'
 export { oauthRoutes, oauthWellKnownRoutes } from './oauth.routes.ts'
 export { createOAuthService, type OAuthService } from './oauth.service.ts'
 export { isValidS256Challenge } from './pkce.ts'

@@ -4,7 +4,7 @@ import { MERCHANT_SCOPES } from '../auth/index.ts'
 import { PARTNER_SCOPE } from './scope.ts'
 
 /** RFC 8414 authorization server metadata; the issuer is BASE_URL and consent lives on APP_URL. */
-export function serverMetadata(config: Config) {
+function serverMetadata(config: Config) {
   const api = `${config.baseUrl}/api/v1`
   const clientAuth = ['client_secret_basic', 'client_secret_post', 'none']
   return {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 
 /** RFC 6749 §5.2 error body of the protocol endpoints. */
-export const OAuthErrorSchema = Type.Object({ error: Type.String(), error_description: Type.Optional(Type.String()) })
+const OAuthErrorSchema = Type.Object({ error: Type.String(), error_description: Type.Optional(Type.String()) })
 
 export const oauthErrors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, OAuthErrorSchema]))
 

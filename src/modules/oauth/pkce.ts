@@ -5,7 +5,7 @@ import { constantTimeEqual } from '../../platform/crypto/tokens.ts'
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/
 const S256_CHALLENGE = /^[A-Za-z0-9\-_]{43}$/
 
-export function isValidVerifier(verifier: string): boolean {
+function isValidVerifier(verifier: string): boolean {
   return VERIFIER.test(verifier)
 }
 

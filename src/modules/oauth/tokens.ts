@@ -13,7 +13,7 @@ export interface TokenResponse {
   org_id: string
 }
 
-export const REFRESH_TOKEN_PREFIX = 'otr'
+const REFRESH_TOKEN_PREFIX = 'otr'
 export const CODE_PREFIX = 'otc'
 
 /** Stores a new refresh token of `grantId` in the caller's transaction and returns it; only its hash is kept. */

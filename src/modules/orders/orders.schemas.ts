@@ -74,7 +74,7 @@ const Modifier = Type.Object({
   price_adjustment: Money,
 })
 
-export const OrderLineSchema = Type.Object({
+const OrderLineSchema = Type.Object({
   id: Type.String(),
   product_id: Type.String(),
   variant_id: Nullable(Type.String()),

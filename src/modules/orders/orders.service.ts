@@ -90,7 +90,7 @@ function provisionalRow(orgId: string, o: repo.NewOrder): repo.OrderRow {
   }
 }
 
-export const actorOf = (ctx: RequestContext) => ctx.actor.userId ?? ctx.actor.clientId
+const actorOf = (ctx: RequestContext) => ctx.actor.userId ?? ctx.actor.clientId
 
 /** What a locked order tells the payments module. */
 export interface PayableOrder {

@@ -48,7 +48,7 @@ export function lineDiscountView(
   return { campaign_id: campaignId, rule_id: ruleId, name, amount: toMajor(amount, currency) }
 }
 
-export function toLine(row: LineRow, currency: string, discounts: readonly StoredDiscount[] = []) {
+function toLine(row: LineRow, currency: string, discounts: readonly StoredDiscount[] = []) {
   return {
     id: row.id,
     product_id: row.product_id,
@@ -79,7 +79,7 @@ export function toLine(row: LineRow, currency: string, discounts: readonly Store
   }
 }
 
-export function toRefund(row: RefundRow, currency: string) {
+function toRefund(row: RefundRow, currency: string) {
   return {
     id: row.id,
     order_id: row.order_id,
@@ -93,7 +93,7 @@ export function toRefund(row: RefundRow, currency: string) {
   }
 }
 
-export function toHistory(row: HistoryRow) {
+function toHistory(row: HistoryRow) {
   return {
     from_status: row.from_status,
     to_status: row.to_status,

@@ -38,7 +38,7 @@ export interface OrderTotals {
 }
 
 /** Tax of a line: on top of the amount (exclusive) or contained in it (inclusive), rounded half-up. */
-export function lineTax(taxable: bigint, rateE4: number, pricesIncludeTax: boolean): bigint {
+function lineTax(taxable: bigint, rateE4: number, pricesIncludeTax: boolean): bigint {
   const rate = BigInt(rateE4)
   if (rate === 0n || taxable === 0n) return 0n
   return pricesIncludeTax

@@ -1,7 +1,6 @@
 /** Partner provisioning of reseller tenants, and the owner invitations it sends. */
 export {
   createInvitationsService,
-  INVITATION_TTL_S,
   type Invitation,
   type InvitationsService,
 } from './invitations.service.ts'

@@ -7,7 +7,7 @@ import type { AuthService } from '../auth/index.ts'
 import * as repo from './invitations.repo.ts'
 
 /** How long an invitation link works. */
-export const INVITATION_TTL_S = 7 * 86_400
+const INVITATION_TTL_S = 7 * 86_400
 const TOKEN_PREFIX = 'inv'
 const MIN_PASSWORD = 10
 

@@ -11,4 +11,4 @@ export {
   type PaymentTarget,
   type RegistersPort,
 } from './payments.service.ts'
-export { DECLINED_TOKEN, type PaymentProcessor, type ProcessorResult, TestProcessor } from './processor.ts'
+export { type PaymentProcessor, type ProcessorResult, TestProcessor } from './processor.ts'

@@ -51,7 +51,7 @@ export interface CardHold {
   capture: boolean
 }
 
-export function toPayment(row: repo.PaymentRow) {
+function toPayment(row: repo.PaymentRow) {
   const c = row.currency
   return {
     id: row.id,

@@ -31,7 +31,7 @@ export type ProcessorResult = { ok: true; processorRef: string } | { ok: false; 
 const REMEMBERED = 10_000
 
 /** The token the test processor declines, as Stripe's test cards do. */
-export const DECLINED_TOKEN = 'pm_card_declined'
+const DECLINED_TOKEN = 'pm_card_declined'
 
 /**
  * The built-in test processor: declines `pm_card_declined`, approves every other token, in process and at once.

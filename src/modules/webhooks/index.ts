@@ -4,7 +4,6 @@ export type { RegisterWebhookInput, UpdateWebhookInput } from './endpoints.servi
 export { resealWebhookSecrets } from './reseal.ts'
 export type { WebhookDelivery, WebhookEndpoint } from './views.ts'
 export {
-  SUSPEND_AFTER_FAILED_EVENTS,
   startWebhookWorker,
   type WebhookWorker,
   type WebhookWorkerOptions,

@@ -17,7 +17,7 @@ import { serializeEnvelope, signatureHeaders } from './signing.ts'
 import { notifySuspension } from './suspension-notice.ts'
 
 /** SPEC: an endpoint is suspended after this many consecutive failed events. */
-export const SUSPEND_AFTER_FAILED_EVENTS = 10
+const SUSPEND_AFTER_FAILED_EVENTS = 10
 
 export interface WebhookWorkerOptions {
   /** The database to work through; another pool than the app's one simulates a second worker process. */

@@ -11,7 +11,7 @@ export { ByteLru } from './lru.ts'
 export { bumpCatalogAfterWrite, responseCache, serveCached } from './response-cache.ts'
 
 /** Enough for thousands of 17 kB pages; each process holds its own. */
-export const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024
+const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024
 
 export interface CatalogCache {
   versions: CatalogVersions

@@ -3,7 +3,7 @@ import type { SigningKeys } from './signing-keys.ts'
 
 export const ACCESS_TOKEN_AUDIENCE = 'opentill-api'
 /** RFC 9068: JWT access tokens are typed so an ID token or other JWT cannot stand in for one. */
-export const ACCESS_TOKEN_TYPE = 'at+jwt'
+const ACCESS_TOKEN_TYPE = 'at+jwt'
 
 export interface AccessClaims {
   sub: string

@@ -12,7 +12,7 @@ export function revokedKey(namespace: string, sessionId: string): string {
 }
 
 /** How often the Redis marks are written again from the database, in case Redis evicted or lost some. */
-export const REVOCATIONS_RESEED_MS = 60_000
+const REVOCATIONS_RESEED_MS = 60_000
 
 export interface Revocations {
   /** Settles when the check can be trusted (Redis: once the marks are restored after a connect); rejects if not. */

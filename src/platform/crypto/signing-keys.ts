@@ -6,11 +6,11 @@ import type { SecretBox } from './secret-box.ts'
 /** A private JWK as stored: sealed (`{ sealed: "enc:v1:…" }`) when SECRETS_KEY is set, as is otherwise. */
 export type StoredJwk = JWK | { sealed: string }
 
-export function sealJwk(secrets: SecretBox, jwk: JWK): StoredJwk {
+function sealJwk(secrets: SecretBox, jwk: JWK): StoredJwk {
   return secrets.encrypts ? { sealed: secrets.seal(JSON.stringify(jwk)) } : jwk
 }
 
-export function openJwk(secrets: SecretBox, stored: StoredJwk): JWK {
+function openJwk(secrets: SecretBox, stored: StoredJwk): JWK {
   return 'sealed' in stored && typeof stored.sealed === 'string'
     ? (JSON.parse(secrets.open(stored.sealed)) as JWK)
     : (stored as JWK)

@@ -1,6 +1,6 @@
 import { type ErrorKind, errorKinds, type FieldError, kindCode } from './app-error.ts'
 
-export const PROBLEM_BASE = 'https://errors.opentill.dev/'
+const PROBLEM_BASE = 'https://errors.opentill.dev/'
 
 /** RFC 9457 problem details, the body of every REST error. */
 export interface Problem {
@@ -16,7 +16,7 @@ export interface Problem {
   requestId?: string
 }
 
-export const problemType = (code: string) => PROBLEM_BASE + code.toLowerCase().replaceAll('_', '-')
+const problemType = (code: string) => PROBLEM_BASE + code.toLowerCase().replaceAll('_', '-')
 
 export function problem(
   kind: ErrorKind,

@@ -1,8 +1,8 @@
 import type { AppError } from './app-error.ts'
 import { createError } from './codes.ts'
 
-export const DATABASE_UNAVAILABLE = createError('DATABASE_UNAVAILABLE', 'unavailable')
-export const REDIS_UNAVAILABLE = createError('REDIS_UNAVAILABLE', 'unavailable')
+const DATABASE_UNAVAILABLE = createError('DATABASE_UNAVAILABLE', 'unavailable')
+const REDIS_UNAVAILABLE = createError('REDIS_UNAVAILABLE', 'unavailable')
 
 /** SQLSTATE classes and codes of a server that is gone or going: connection exceptions, shutdowns, start-up. */
 const PG_UNAVAILABLE = /^(08...|57P01|57P02|57P03)$/

@@ -15,7 +15,7 @@ export interface EventEnvelope {
  * SPEC's 17-event catalog plus the events docs/decisions.md adds. Subscribers choose from these and from the two
  * aliases, and receive each event under the name they subscribed with.
  */
-export const EVENT_CATALOG = [
+const EVENT_CATALOG = [
   'order.created',
   'order.completed',
   'order.refunded',
@@ -47,7 +47,7 @@ export const EVENT_CATALOG = [
  * Names from SPEC's change history that are the same events as catalog names. The outbox always stores the
  * canonical name; subscribers and event filters may use either.
  */
-export const EVENT_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+const EVENT_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   'payment.approved': 'payment.captured',
   'inventory.out_of_stock': 'inventory.stockout',
 })

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { badRequest, } from '../errors/app-error.ts'
+import { badRequest } from '../errors/app-error.ts'
 import { createError } from '../errors/codes.ts'
 
 /**
@@ -25,7 +25,7 @@ export function expectedVersion(request: FastifyRequest, bodyVersion?: number): 
   return fromHeader ?? bodyVersion
 }
 
-export const STALE_VERSION = createError('STALE_VERSION', 'conflict')
+const STALE_VERSION = createError('STALE_VERSION', 'conflict')
 
 export function staleVersion(current: number): Error {
   return STALE_VERSION(`the resource has changed: its version is now ${current}; fetch it and retry`)

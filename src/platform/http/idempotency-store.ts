@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../db/database.ts'
 
 /** How long an attempt holds its key: longer than any request runs (a processor's timeout included). */
-export const IDEMPOTENCY_LOCK_S = 60
+const IDEMPOTENCY_LOCK_S = 60
 
 /** Which request a key belongs to: the org, the caller (client and user) and the key. */
 export interface KeyRef {

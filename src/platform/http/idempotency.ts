@@ -13,9 +13,9 @@ export interface IdempotentRequest extends KeyRef {
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
 
-export const IDEMPOTENCY_KEY_IN_USE = createError('IDEMPOTENCY_KEY_IN_USE', 'conflict')
-export const IDEMPOTENCY_KEY_INTERRUPTED = createError('IDEMPOTENCY_KEY_INTERRUPTED', 'conflict')
-export const IDEMPOTENCY_KEY_REUSED = createError('IDEMPOTENCY_KEY_REUSED', 'validation')
+const IDEMPOTENCY_KEY_IN_USE = createError('IDEMPOTENCY_KEY_IN_USE', 'conflict')
+const IDEMPOTENCY_KEY_INTERRUPTED = createError('IDEMPOTENCY_KEY_INTERRUPTED', 'conflict')
+const IDEMPOTENCY_KEY_REUSED = createError('IDEMPOTENCY_KEY_REUSED', 'validation')
 
 /** What a stored answer holds instead of a secret it showed once (docs/api-conventions.md "Idempotency"). */
 export const NOT_STORED = '(shown once; not kept for replays)'

@@ -30,7 +30,7 @@ export function DataOf<T extends TSchema>(schema: T) {
   return Type.Object({ data: schema })
 }
 
-export const PaginationSchema = Type.Object({
+const PaginationSchema = Type.Object({
   nextCursor: Type.Union([Type.String(), Type.Null()]),
   hasMore: Type.Boolean(),
 })

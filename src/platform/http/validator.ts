@@ -36,7 +36,7 @@ export function buildValidator(externalSchemas: Record<string, unknown> = {}): F
 }
 
 /** The JSON pointer of the first string (or property name) in `data` that holds a NUL character, if any. */
-export function nulPath(data: unknown, path = ''): string | undefined {
+function nulPath(data: unknown, path = ''): string | undefined {
   if (typeof data === 'string') return data.includes('\u0000') ? path : undefined
   if (data === null || typeof data !== 'object') return undefined
   for (const [key, value] of Object.entries(data)) {

@@ -57,7 +57,7 @@ type AdmitCommand = {
  * reads the org's catalog version, so an authenticated request costs one Redis round trip instead of two or three.
  * The keys are those of RedisRevocations, RedisRateLimitStore and RedisCatalogVersions.
  */
-export class RedisAdmissions implements Admissions {
+class RedisAdmissions implements Admissions {
   private readonly command: AdmitCommand
 
   constructor(
@@ -105,7 +105,7 @@ export class RedisAdmissions implements Admissions {
 }
 
 /** A single process (embedded database) or a server without Redis: the three ports asked in turn. */
-export class LocalAdmissions implements Admissions {
+class LocalAdmissions implements Admissions {
   constructor(
     private readonly revocations: Revocations,
     private readonly store: RateLimitStore,

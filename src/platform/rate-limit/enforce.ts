@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error.ts'
 import type { Decision, Limit, RateLimitStore } from './gcra.ts'
 
 /** Retry-After in whole seconds until one token is back (docs/decisions.md "Rate limits"), at least 1. */
-export function retryAfterSeconds(decision: Decision): number {
+function retryAfterSeconds(decision: Decision): number {
   return Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
 }
 

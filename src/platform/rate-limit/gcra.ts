@@ -22,7 +22,7 @@ export interface GcraStep {
   tat: number
 }
 
-export function emissionIntervalMs(limit: Limit): number {
+function emissionIntervalMs(limit: Limit): number {
   return 60_000 / limit.perMinute
 }
 

@@ -13,7 +13,7 @@ const codes: Partial<Record<ErrorKind, string>> = {
 }
 
 /** The service layer names fields as REST does (snake_case); GraphQL names them in camelCase. */
-export function camelField(field: string): string {
+function camelField(field: string): string {
   return field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
 }
 

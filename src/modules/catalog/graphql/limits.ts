@@ -18,13 +18,13 @@ import {
 import { MAX_LIMIT } from './schema.ts'
 
 /** Fields nested deeper than this are refused (products > category > products > category > name is 5). */
-export const MAX_DEPTH = 6
+const MAX_DEPTH = 6
 /** Introspection's own nesting (a type's `ofType` chain): GraphiQL's standard introspection query is 13 deep. */
-export const MAX_INTROSPECTION_DEPTH = 15
+const MAX_INTROSPECTION_DEPTH = 15
 /** Aliased fields in one request: aliases repeat work that cost alone does not see (a scalar asked 10,000 times). */
-export const MAX_ALIASES = 100
+const MAX_ALIASES = 100
 /** The most objects one request may ask for, estimated before it runs. */
-export const MAX_COST = 50_000
+const MAX_COST = 50_000
 /** What a list without a `limit` argument (a product's modifier groups, a group's options) is assumed to hold. */
 const UNBOUNDED_LIST_ESTIMATE = 10
 
