@@ -41,7 +41,7 @@ import { createServices, type Services } from './services.ts'
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/
 
-export interface App {
+interface App {
   api: FastifyInstance
   services: Services
   /** From now on `/readyz` answers 503: the process is stopping (a graceful shutdown's first step). */
@@ -49,7 +49,7 @@ export interface App {
 }
 
 /** The API: platform plugins first, then each domain under `/api/v1`. Tests build exactly this app. */
-export interface BuildOptions {
+interface BuildOptions {
   /** What bench/server.ts leaves out to measure its cost on the same routes; never set in production. */
   measuredWithout?: ('metrics' | 'org-rate-limit')[]
 }

@@ -4,7 +4,7 @@ import { systemContext } from './platform/http/system-context.ts'
 import type { Runtime } from './platform/runtime.ts'
 import type { Services } from './services.ts'
 
-export interface DemoLogin {
+interface DemoLogin {
   orgId: string
   email: string
   password: string

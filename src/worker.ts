@@ -10,7 +10,7 @@ import { startIdempotencyPurge } from './platform/http/idempotency-purge.ts'
 import { openRuntime, type Runtime } from './platform/runtime.ts'
 import { createServices, type Services } from './services.ts'
 
-export interface Workers {
+interface Workers {
   stop(): Promise<void>
 }
 

@@ -37,7 +37,7 @@ export interface Runtime {
   close(): Promise<void>
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   /** Apply pending migrations first (under the migration lock). */
   migrate?: boolean
   /**
@@ -50,7 +50,7 @@ export interface OpenOptions {
 }
 
 /** The database the configuration names: a server's URL, or the embedded server of DATA_DIR (started if need be). */
-export interface OpenedDatabase {
+interface OpenedDatabase {
   url: string
   embeddedDir: string | undefined
   soleInstance: boolean

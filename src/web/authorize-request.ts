@@ -22,7 +22,7 @@ export const AUTHORIZE_PARAMS = [
   'code_challenge_method',
 ] as const
 
-export type Checked =
+type Checked =
   /** Unknown client or unregistered redirect URI: an error page, never a redirect (RFC 6749 §4.1.2.1). */
   | { kind: 'page'; status: number; message: string }
   /** An error the client learns at its redirect URI. */

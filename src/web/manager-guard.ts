@@ -12,7 +12,7 @@ const MANAGE_SCOPE = 'webhooks:write'
 
 export type Form = Record<string, unknown>
 
-export interface Manager {
+interface Manager {
   ctx: RequestContext
   session: WebSession
 }

@@ -61,6 +61,7 @@ export function csrfMatches(expected: string | undefined, given: unknown): boole
 export function safeReturnTo(value: unknown, appUrl: string): string {
   const fallback = '/dashboard'
   if (typeof value !== 'string' || value.length >= 4000 || !value.startsWith('/')) return fallback
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (/[\u0000-\u001f\u007f\\]/.test(value)) return fallback
   let resolved: URL
   try {

@@ -11,7 +11,7 @@ export interface UserRow {
   created_at: Date
 }
 
-export interface RefreshRow {
+interface RefreshRow {
   session_id: string
   user_id: string
   scopes: string[]

@@ -11,7 +11,7 @@ import { scopesOfRole } from './scopes.ts'
 /** The client id of tokens from the login endpoint, as opposed to OAuth apps. */
 const FIRST_PARTY_CLIENT = 'first-party'
 
-export interface LoginSession {
+interface LoginSession {
   accessToken: string
   refreshToken: string
   expiresIn: number

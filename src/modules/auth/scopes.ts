@@ -28,7 +28,7 @@ export const MERCHANT_SCOPES = [
   'settings:write',
 ] as const
 
-export type Scope = (typeof MERCHANT_SCOPES)[number]
+type Scope = (typeof MERCHANT_SCOPES)[number]
 
 const staffScopes: Scope[] = [
   'catalog:read',

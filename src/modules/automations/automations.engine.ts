@@ -15,7 +15,7 @@ import type { Action } from './automations.service.ts'
 import { valuesAt } from './conditions.ts'
 
 /** What the actions act through: other modules' services, entered through their index.ts. */
-export interface EngineDeps {
+interface EngineDeps {
   database: Database
   customers: CustomersService
   inventory: InventoryService

@@ -17,7 +17,7 @@ import * as repo from './automations.repo.ts'
 import { SCHEDULE_EVENT, startRuns, type Trigger, type Triggered, toAutomation } from './automations.service.ts'
 import { dueSlot, localTime } from './schedule.ts'
 
-export interface AutomationWorkerServices {
+interface AutomationWorkerServices {
   customers: CustomersService
   inventory: InventoryService
   loyalty: LoyaltyService
@@ -26,7 +26,7 @@ export interface AutomationWorkerServices {
   webhooks: WebhooksService
 }
 
-export interface AutomationWorkerOptions {
+interface AutomationWorkerOptions {
   log?: FastifyBaseLogger
   pollMs?: number
   /** The clock of schedule triggers (tests move it); the real time by default. */

@@ -17,7 +17,7 @@ export interface AutomationRow {
   updated_at: Date
 }
 
-export interface AutomationWrite {
+interface AutomationWrite {
   name?: string
   enabled?: boolean
   triggerType?: 'event' | 'schedule'
@@ -158,7 +158,7 @@ export async function rulesForEvent(q: Queryable, orgId: string, event: string):
   return result.rows
 }
 
-export interface NewRun {
+interface NewRun {
   id: string
   automationId: string
   event: string
@@ -388,7 +388,7 @@ export async function claimTriggers(
   return result.rows
 }
 
-export interface OutboxEvent {
+interface OutboxEvent {
   id: string
   type: string
   data: unknown

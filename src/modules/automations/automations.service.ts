@@ -25,14 +25,14 @@ import { assertNoErrors, type Conditions, conditionErrors, conditionsHold, pathC
 import { ScheduleDataSchema, shapeOfEvent } from './event-shapes.ts'
 import { cronProblem } from './schedule.ts'
 
-export type Automation = Static<typeof AutomationSchema>
-export type AutomationRun = Static<typeof RunSchema>
+type Automation = Static<typeof AutomationSchema>
+type AutomationRun = Static<typeof RunSchema>
 export type Action = Static<typeof ActionSchema>
 export type Trigger = Static<typeof TriggerSchema>
-export type CreateAutomationInput = Static<typeof CreateAutomationBody>
-export type UpdateAutomationInput = Omit<Static<typeof UpdateAutomationBody>, 'version'>
-export type TriggerInput = Static<typeof TriggerBody>
-export type TriggerResult = Static<typeof TriggerResultSchema>
+type CreateAutomationInput = Static<typeof CreateAutomationBody>
+type UpdateAutomationInput = Omit<Static<typeof UpdateAutomationBody>, 'version'>
+type TriggerInput = Static<typeof TriggerBody>
+type TriggerResult = Static<typeof TriggerResultSchema>
 
 /**
  * How deep a chain of automations may go: a run triggered by an event that an automation's own action emitted
@@ -104,7 +104,7 @@ function triggerAdmits(trigger: Trigger, data: unknown): boolean {
   return (data as { location_id?: unknown } | null)?.location_id === trigger.location_id
 }
 
-export interface StartRunsInput {
+interface StartRunsInput {
   event: string
   eventId: string | null
   scheduledFor: Date | null
@@ -172,7 +172,7 @@ export async function startRuns(q: Queryable, orgId: string, triggered: readonly
   return started
 }
 
-export interface AutomationsDeps {
+interface AutomationsDeps {
   locations: LocationsService
   webhooks: WebhooksService
   /** Whether a campaign of the org exists (issue_voucher actions name one). */

@@ -1,9 +1,7 @@
 /** Automations: rules (trigger, conditions, actions) run as durable DBOS workflows, with every run and step kept. */
-export { type AutomationWorker, type AutomationWorkerOptions, startAutomationWorker } from './automations.jobs.ts'
+export { type AutomationWorker, startAutomationWorker } from './automations.jobs.ts'
 export { automationRoutes } from './automations.routes.ts'
 export {
-  type Automation,
-  type AutomationRun,
   type AutomationsService,
   createAutomationsService,
 } from './automations.service.ts'

@@ -198,7 +198,7 @@ export async function stats(q: Queryable, orgId: string, campaignId: string): Pr
   return result.rows[0]
 }
 
-export interface Claim {
+interface Claim {
   redemption_id: string
   campaign_id: string
   voucher_id: string | null

@@ -101,7 +101,7 @@ export interface Application {
   pointsMultiplierE4?: bigint
 }
 
-export type SkipCode =
+type SkipCode =
   | 'location'
   | 'schedule'
   | 'voucher_required'

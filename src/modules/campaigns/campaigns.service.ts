@@ -31,7 +31,7 @@ import type {
 import type { CampaignRow, CampaignStatus, VoucherRow } from './campaigns.tables.ts'
 
 /** What campaigns need from other domains (services.ts wires them). */
-export interface CampaignsDeps {
+interface CampaignsDeps {
   orgs: { pricingSettings(ctx: RequestContext): Promise<{ currency: string }> }
   locations: { timezoneOf(ctx: RequestContext, locationId: string): Promise<string | null> }
   customers: { tagsOf(ctx: RequestContext, customerId: string): Promise<string[]> }
@@ -84,7 +84,7 @@ function toCampaign(row: CampaignRow) {
     updated_at: row.updated_at,
   }
 }
-export type Campaign = ReturnType<typeof toCampaign>
+type Campaign = ReturnType<typeof toCampaign>
 
 function toVoucher(row: VoucherRow) {
   return {

@@ -4,7 +4,6 @@ export { campaignRoutes } from './campaigns.routes.ts'
 export type { Application, CartLine, Skip } from './campaigns.rules.ts'
 export { AppliedCampaignSchema, SkippedCampaignSchema } from './campaigns.schemas.ts'
 export {
-  type Campaign,
   type CampaignPricing,
   type CampaignsService,
   createCampaignsService,

@@ -10,13 +10,13 @@ import * as catalogRepo from './catalog.repo.ts'
 import { pageWithChildren } from './child-rows.ts'
 import { removeVersioned } from './versioned.ts'
 
-export interface BundleComponent {
+interface BundleComponent {
   product_id: string
   variant_id: string | null
   quantity: number
 }
 
-export interface Bundle {
+interface Bundle {
   id: string
   product_id: string
   components: BundleComponent[]
@@ -25,14 +25,14 @@ export interface Bundle {
   updated_at: Date
 }
 
-export interface ComponentInput {
+interface ComponentInput {
   product_id: string
   variant_id?: string | null
   quantity: number
 }
 
 /** A component as other domains see it (inventory draws these down when a bundle sells). */
-export interface Component {
+interface Component {
   productId: string
   variantId: string | null
   quantity: number

@@ -51,7 +51,7 @@ export async function deleteVersioned(
 }
 
 /** One child column for `replacePositioned`: its name, its PostgreSQL element type and one value per child. */
-export interface ChildColumn {
+interface ChildColumn {
   name: string
   type: 'text' | 'int' | 'bigint'
   values: readonly unknown[]

@@ -14,7 +14,7 @@ export interface CategoryRow {
   updated_at: Date
 }
 
-export interface CategoryWrite {
+interface CategoryWrite {
   name?: string
   description?: string
   parentId?: string | null
@@ -24,7 +24,7 @@ export interface CategoryWrite {
 
 const columns = 'id, name, description, parent_id, sort_order, is_active, version, created_at, updated_at'
 
-export interface CategoryFilter {
+interface CategoryFilter {
   after?: { sortOrder: number; id: string }
   /** A parent's id, or null for top-level categories; undefined for all. */
   parentId?: string | null

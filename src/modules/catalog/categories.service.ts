@@ -8,7 +8,7 @@ import * as repo from './categories.repo.ts'
 
 export type Category = repo.CategoryRow
 
-export interface CategoryInput {
+interface CategoryInput {
   name?: string
   description?: string
   parent_id?: string | null
@@ -16,7 +16,7 @@ export interface CategoryInput {
   is_active?: boolean
 }
 
-export interface CategoryListQuery {
+interface CategoryListQuery {
   limit: number
   cursor?: string
   parent_id?: string

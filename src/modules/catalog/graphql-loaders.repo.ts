@@ -28,7 +28,7 @@ export interface ModifierGroupRow {
   product_id?: string
 }
 
-export interface ModifierOptionRow {
+interface ModifierOptionRow {
   id: string
   group_id: string
   name: string

@@ -1,7 +1,6 @@
 /** Products, variants, categories, modifiers, price lists, bundles and markdowns. */
 
-export type { Bundle, BundlesService, Component } from './bundles.service.ts'
+export type { BundlesService } from './bundles.service.ts'
 export { catalogRoutes } from './catalog.routes.ts'
 export { type CatalogService, createCatalogService } from './catalog.service.ts'
-export type { PricingService, QuoteAt, QuotedLine, QuotedModifier, QuoteLineInput } from './pricing.service.ts'
 export type { Product } from './products.service.ts'

@@ -16,7 +16,7 @@ export interface MarkdownRow {
   updated_at: Date
 }
 
-export interface MarkdownWrite {
+interface MarkdownWrite {
   name?: string
   kind?: 'percentage' | 'amount'
   value?: bigint

@@ -15,13 +15,13 @@ import { removeVersioned } from './versioned.ts'
 type Kind = 'percentage' | 'amount'
 
 /** A markdown as the API shows it: its row with the value in major units or percent, and its target products. */
-export interface Markdown extends Omit<repo.MarkdownRow, 'value'> {
+interface Markdown extends Omit<repo.MarkdownRow, 'value'> {
   value: number
   currency: string
   product_ids: string[]
 }
 
-export interface MarkdownInput extends WindowInput {
+interface MarkdownInput extends WindowInput {
   name?: string
   kind?: Kind
   value?: number

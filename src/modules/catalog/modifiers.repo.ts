@@ -24,7 +24,7 @@ export interface OptionRow {
   updated_at: Date
 }
 
-export interface GroupWrite {
+interface GroupWrite {
   name?: string
   required?: boolean
   minSelections?: number

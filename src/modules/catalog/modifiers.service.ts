@@ -11,7 +11,7 @@ import { pageWithChildren, withChildren } from './child-rows.ts'
 import * as repo from './modifiers.repo.ts'
 import { removeVersioned } from './versioned.ts'
 
-export interface ModifierOption {
+interface ModifierOption {
   id: string
   group_id: string
   name: string
@@ -35,13 +35,13 @@ export interface ModifierGroup {
   updated_at: Date
 }
 
-export interface OptionInput {
+interface OptionInput {
   name?: string
   price_adjustment?: number
   is_default?: boolean
 }
 
-export interface GroupInput {
+interface GroupInput {
   name?: string
   required?: boolean
   min_selections?: number

@@ -21,7 +21,7 @@ export interface PriceRow {
   price: string
 }
 
-export interface PriceListWrite {
+interface PriceListWrite {
   name?: string
   locationId?: string | null
   startsAt?: Date | null

@@ -13,18 +13,18 @@ import { parseWindow, type WindowInput } from './pricing.schemas.ts'
 import { removeVersioned } from './versioned.ts'
 
 /** A price list as the API shows it: its row with its prices in major units of the org's currency. */
-export interface PriceList extends repo.PriceListRow {
+interface PriceList extends repo.PriceListRow {
   currency: string
   prices: { product_id: string; variant_id: string | null; price: number }[]
 }
 
-export interface PriceInput {
+interface PriceInput {
   product_id: string
   variant_id?: string | null
   price: number
 }
 
-export interface PriceListInput extends WindowInput {
+interface PriceListInput extends WindowInput {
   name?: string
   location_id?: string | null
   is_active?: boolean

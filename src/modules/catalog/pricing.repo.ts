@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 
-export interface QuoteProductRow {
+interface QuoteProductRow {
   id: string
   name: string
   sku: string
@@ -18,7 +18,7 @@ export interface QuoteVariantRow {
   is_active: boolean
 }
 
-export interface QuoteGroupRow {
+interface QuoteGroupRow {
   product_id: string
   id: string
   name: string
@@ -27,7 +27,7 @@ export interface QuoteGroupRow {
   max_selections: number | null
 }
 
-export interface QuoteOptionRow {
+interface QuoteOptionRow {
   id: string
   group_id: string
   name: string
@@ -41,7 +41,7 @@ export interface ValidityWindow {
   ends_ms: number | null
 }
 
-export interface PriceEntryRow extends ValidityWindow {
+interface PriceEntryRow extends ValidityWindow {
   price_list_id: string
   location_id: string | null
   product_id: string
@@ -49,7 +49,7 @@ export interface PriceEntryRow extends ValidityWindow {
   price: string
 }
 
-export interface MarkdownRow extends ValidityWindow {
+interface MarkdownRow extends ValidityWindow {
   id: string
   kind: 'percentage' | 'amount'
   value: string

@@ -3,7 +3,7 @@ import { divRoundHalfUp } from '../../platform/money/money.ts'
 
 /** Pure pricing rules, kept apart from the queries so each reads as the documented rule (docs/catalog.md). */
 
-export interface PriceEntry {
+interface PriceEntry {
   priceListId: string
   locationId: string | null
   productId: string
@@ -72,7 +72,7 @@ export function bestMarkdown(
   return best ? { markdownId: best.id, price: price - best.off } : null
 }
 
-export interface GroupRule {
+interface GroupRule {
   id: string
   name: string
   required: boolean
@@ -80,7 +80,7 @@ export interface GroupRule {
   maxSelections: number | null
 }
 
-export interface OptionRule {
+interface OptionRule {
   id: string
   groupId: string
   isDefault: boolean

@@ -4,7 +4,7 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import * as repo from './pricing.repo.ts'
 import { bestMarkdown, chooseOptions, type MarkdownRule, pickListPrice } from './pricing.rules.ts'
 
-export interface QuoteLineInput {
+interface QuoteLineInput {
   productId: string
   variantId?: string | null
   quantity: number
@@ -12,7 +12,7 @@ export interface QuoteLineInput {
   modifierOptionIds?: string[]
 }
 
-export interface QuotedModifier {
+interface QuotedModifier {
   id: string
   groupId: string
   name: string
@@ -23,7 +23,7 @@ export interface QuotedModifier {
  * What one order line costs now, in minor units of the org currency. `unitPrice` is the price after the price list
  * and the markdown, without modifiers: one unit costs `unitPrice + Σ modifiers.priceAdjustment`.
  */
-export interface QuotedLine {
+interface QuotedLine {
   productId: string
   variantId: string | null
   quantity: number
@@ -43,7 +43,7 @@ export interface QuotedLine {
   components?: { productId: string; variantId: string | null; quantity: number }[]
 }
 
-export interface QuoteAt {
+interface QuoteAt {
   locationId?: string | null
   at?: Date
 }
@@ -194,5 +194,3 @@ export function createPricingService() {
     },
   }
 }
-
-export type PricingService = ReturnType<typeof createPricingService>

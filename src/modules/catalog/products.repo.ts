@@ -19,7 +19,7 @@ export interface ProductRow {
   updated_at: string
 }
 
-export interface ProductFilter {
+interface ProductFilter {
   afterId?: string
   categoryId?: string
   isActive?: boolean

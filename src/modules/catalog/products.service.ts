@@ -38,7 +38,7 @@ export interface ProductInput {
   is_active?: boolean
 }
 
-export interface ProductListQuery {
+interface ProductListQuery {
   limit: number
   cursor?: string
   category_id?: string

@@ -26,7 +26,7 @@ export interface Variant {
   updated_at: Date
 }
 
-export interface VariantInput {
+interface VariantInput {
   name?: string
   sku?: string
   option_values?: Record<string, string>

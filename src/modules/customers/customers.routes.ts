@@ -21,7 +21,7 @@ const REWARDS_DEPRECATED_AT = Date.UTC(2024, 6, 1) / 1000
 const REWARDS_SUNSET = 'Fri, 01 Oct 2027 00:00:00 GMT'
 
 /** The loyalty facts the deprecated rewards endpoint shows (wired to loyalty in app.ts). */
-export interface RewardsSource {
+interface RewardsSource {
   summaryOf(
     ctx: RequestContext,
     customerId: string,

@@ -10,9 +10,9 @@ import { CustomerErrors } from './customers.errors.ts'
 import * as repo from './customers.repo.ts'
 
 /** A customer as the API shows it: its row without the tenant column. */
-export type Customer = Omit<repo.CustomerRow, 'org_id'>
+type Customer = Omit<repo.CustomerRow, 'org_id'>
 
-export interface CustomerInput {
+interface CustomerInput {
   first_name?: string
   last_name?: string
   email?: string | null
@@ -25,7 +25,7 @@ export interface CustomerInput {
 }
 
 /** What the orders module tells about a customer's purchases (customers never read order tables). */
-export interface PurchaseSummary {
+interface PurchaseSummary {
   orderCount: number
   totalSpent: bigint
   totalRefunded: bigint
@@ -33,7 +33,7 @@ export interface PurchaseSummary {
   lastOrderAt: Date | null
 }
 
-export interface CustomerOrdersPort {
+interface CustomerOrdersPort {
   purchaseSummary(ctx: RequestContext, customerId: string): Promise<PurchaseSummary>
 }
 

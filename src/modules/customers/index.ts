@@ -2,9 +2,6 @@
 export { customerRoutes } from './customers.routes.ts'
 export { CustomerSchema } from './customers.schemas.ts'
 export {
-  type Customer,
-  type CustomerOrdersPort,
   type CustomersService,
   createCustomersService,
-  type PurchaseSummary,
 } from './customers.service.ts'

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 
-export interface EventRow {
+interface EventRow {
   id: string
   org_id: string
   type: string
@@ -11,7 +11,7 @@ export interface EventRow {
   seq: string
 }
 
-export interface EventFilter {
+interface EventFilter {
   /** Resume after this (txid, seq); absent: from the oldest retained event. */
   after?: { txid: string; seq: string }
   types?: readonly string[]

@@ -8,7 +8,7 @@ import * as repo from './events.repo.ts'
 /** How long the events API serves an event (docs/decisions.md "Added to SPEC": 30 days). */
 export const EVENT_RETENTION_DAYS = 30
 
-export interface EventListQuery {
+interface EventListQuery {
   limit: number
   cursor?: string
   type?: string[]

@@ -34,7 +34,7 @@ function toGiftCard(row: repo.GiftCardRow) {
   }
 }
 
-export type GiftCard = ReturnType<typeof toGiftCard>
+type GiftCard = ReturnType<typeof toGiftCard>
 
 export function createGiftCardsService(
   orgs: OrgsService,

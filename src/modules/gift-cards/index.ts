@@ -1,4 +1,4 @@
 /** Gift cards: issue, load, balance, redeem as a payment method, disable, and the ledger of every change. */
 export { giftCardRoutes } from './gift-cards.routes.ts'
 export { GiftCardSchema } from './gift-cards.schemas.ts'
-export { createGiftCardsService, type GiftCard, type GiftCardsService } from './gift-cards.service.ts'
+export { createGiftCardsService, type GiftCardsService } from './gift-cards.service.ts'

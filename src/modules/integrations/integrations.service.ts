@@ -12,7 +12,7 @@ import type {
 import * as repo from './integrations.repo.ts'
 
 /** An integration as the API shows it: its row without the tenant column. */
-export type Integration = Omit<repo.IntegrationRow, 'org_id'>
+type Integration = Omit<repo.IntegrationRow, 'org_id'>
 
 function toIntegration(row: repo.IntegrationRow): Integration {
   return {

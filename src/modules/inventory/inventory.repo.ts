@@ -110,7 +110,7 @@ export interface BatchMovement
   rest: number
 }
 
-export interface BatchRow extends Partial<MovementRow> {
+interface BatchRow extends Partial<MovementRow> {
   /** 1-based index of the key this level belongs to. */
   k: number
   level_id: string
@@ -283,7 +283,7 @@ export async function setReorderPoint(
   return result.rows[0]
 }
 
-export interface MovementInsert {
+interface MovementInsert {
   id: string
   productId: string
   variantId: string
@@ -338,7 +338,7 @@ export async function insertMovements(
   return result.rows
 }
 
-export interface LevelFilter {
+interface LevelFilter {
   afterId?: string
   locationId?: string
   productId?: string
@@ -368,7 +368,7 @@ export async function listLevels(q: Queryable, orgId: string, f: LevelFilter): P
   return result.rows
 }
 
-export interface MovementFilter {
+interface MovementFilter {
   afterId?: string
   productId?: string
   variantId?: string

@@ -9,7 +9,7 @@ import type { AdjustReason, CatalogPort, LocationsPort, OrgsPort } from './inven
 import { type Level, type Movement, type Transfer, toLevel, toMovement, toTransfer } from './inventory.views.ts'
 import { createStockService, isSaleRefusal } from './stock.service.ts'
 
-export interface AdjustInput {
+interface AdjustInput {
   product_id: string
   variant_id?: string | null
   location_id: string
@@ -19,14 +19,14 @@ export interface AdjustInput {
   occurred_at?: string
 }
 
-export interface TransferInput {
+interface TransferInput {
   from_location_id: string
   to_location_id: string
   lines: { product_id: string; variant_id?: string | null; quantity: number }[]
   note?: string
 }
 
-export interface ItemInput {
+interface ItemInput {
   product_id: string
   variant_id?: string | null
   location_id: string

@@ -15,7 +15,7 @@ export const STOCK_REASONS = [
   'transfer_out',
   'transfer_in',
 ] as const
-export type StockReason = (typeof STOCK_REASONS)[number]
+type StockReason = (typeof STOCK_REASONS)[number]
 
 /** The reasons a person may give on POST /inventory/adjust. */
 export const ADJUST_REASONS = ['received', 'damaged', 'theft', 'count', 'return', 'correction'] as const

@@ -275,8 +275,6 @@ async function emitCrossings(q: Queryable, orgId: string, before: number, level:
   if (isLow && !wasLow) await emitEvent(q, orgId, 'inventory.low_stock', view)
 }
 
-export type StockService = ReturnType<typeof createStockService>
-
 /** The error of a sale statement that refused itself (prepareSale): retry with applyChanges. */
 export function isSaleRefusal(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === repo.SALE_NEEDS_FULL_PATH

@@ -10,7 +10,7 @@ import * as repo from './kds.repo.ts'
 import { RedisSource } from './redis-source.ts'
 import { MemorySeats, RedisSeats, type Seat, type StreamSeats } from './stream-seats.ts'
 
-export interface KdsOptions {
+interface KdsOptions {
   /** Comment line interval that keeps proxies from closing an idle stream (docs/decisions.md: 15 s). */
   heartbeatMs: number
   /** How often the process's one poller reads the database. */

@@ -23,7 +23,7 @@ interface WireBatch {
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`
 
-export interface RedisSourceOptions {
+interface RedisSourceOptions {
   pollMs: number
   /** How often each process also reads the database itself, bounding the delay a lost message can cause. */
   reconcileMs: number

@@ -1,4 +1,4 @@
 /** Lay-bys: goods reserved against a deposit, paid off over time, then collected or cancelled. */
 export { laybyRoutes } from './laybys.routes.ts'
 export { LaybySchema } from './laybys.schemas.ts'
-export { createLaybysService, type Layby, type LaybysService } from './laybys.service.ts'
+export { createLaybysService, type LaybysService } from './laybys.service.ts'

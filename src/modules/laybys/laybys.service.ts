@@ -26,7 +26,7 @@ import type { CreateLaybyBody } from './laybys.schemas.ts'
 
 type Tender = Omit<CreatePaymentInput, 'capture'>
 
-export type CreateLaybyInput = Static<typeof CreateLaybyBody>
+type CreateLaybyInput = Static<typeof CreateLaybyBody>
 
 /** The priced lines a lay-by keeps (JSON: bigints as strings), so its order is built at the price agreed. */
 function freeze(p: PricedOrder) {
@@ -76,9 +76,9 @@ function toLayby(row: repo.LaybyRow, payments?: object[]) {
   }
 }
 
-export type Layby = ReturnType<typeof toLayby>
+type Layby = ReturnType<typeof toLayby>
 
-export interface LaybysDeps {
+interface LaybysDeps {
   orgs: OrgsService
   orders: OrdersService
   payments: PaymentsService

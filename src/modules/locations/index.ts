@@ -1,3 +1,3 @@
 /** Locations: the stores and stock places of an org. */
 export { locationRoutes } from './locations.routes.ts'
-export { createLocationsService, type Location, type LocationsService } from './locations.service.ts'
+export { createLocationsService, type LocationsService } from './locations.service.ts'

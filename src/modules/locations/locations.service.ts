@@ -7,7 +7,7 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import * as repo from './locations.repo.ts'
 
-export interface Location {
+interface Location {
   id: string
   name: string
   address_line1: string
@@ -23,7 +23,7 @@ export interface Location {
   updated_at: Date
 }
 
-export type LocationInput = repo.LocationWrite
+type LocationInput = repo.LocationWrite
 
 function toLocation(row: repo.LocationRow): Location {
   const { org_id: _org, ...rest } = row

@@ -2,7 +2,7 @@ import { currencyExponent } from '../../platform/money/money.ts'
 
 /** The points arithmetic, pure (test/unit/loyalty-rules.test.ts). Multipliers are × 10,000 (1.5× is 15000). */
 
-export type Rounding = 'floor' | 'nearest' | 'ceil'
+type Rounding = 'floor' | 'nearest' | 'ceil'
 export const E4 = 10_000n
 
 /** a / b rounded as the program says, for a ≥ 0 and b > 0. */
@@ -52,7 +52,7 @@ export function nextTier(tiers: readonly Tier[], value: bigint): { tier: Tier; r
   return next ? { tier: next, remaining: next.threshold - value } : null
 }
 
-export interface Lot {
+interface Lot {
   id: string
   remaining: bigint
 }

@@ -20,7 +20,7 @@ import type {
 import type { MemberRow, MovementRow, ProgramRow } from './loyalty.tables.ts'
 
 /** What loyalty needs from other domains (services.ts wires them; orders and campaigns late, they come after). */
-export interface LoyaltyDeps {
+interface LoyaltyDeps {
   orgs: { pricingSettings(ctx: RequestContext): Promise<{ currency: string }> }
   customers: {
     assertExists(ctx: RequestContext, id: string, field: string): Promise<void>
@@ -38,7 +38,7 @@ export interface LoyaltyDeps {
 }
 
 /** What an order tells loyalty when it completes. */
-export interface CompletedOrder {
+interface CompletedOrder {
   id: string
   customerId: string | null
   currency: string
@@ -85,7 +85,7 @@ function toProgram(row: ProgramRow, currency: string) {
     updated_at: row.updated_at,
   }
 }
-export type Program = ReturnType<typeof toProgram>
+type Program = ReturnType<typeof toProgram>
 
 export function toMovement(row: MovementRow) {
   return {

@@ -26,7 +26,7 @@ export interface OAuthApp {
   updated_at: Date
 }
 
-export interface CreateAppInput {
+interface CreateAppInput {
   name: string
   redirectUris: string[]
   allowedScopes?: string[]

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { AppRow, AppsService } from './apps.service.ts'
 import { invalidRequest, OAuthError } from './errors.ts'
 
-export interface ClientParams {
+interface ClientParams {
   client_id?: string
   client_secret?: string
 }

@@ -1,5 +1,5 @@
 /** RFC 6749 §5.2 error codes (plus RFC 6750 §3.1 for resource errors) as the protocol endpoints answer them. */
-export type OAuthErrorCode =
+type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
   | 'invalid_grant'

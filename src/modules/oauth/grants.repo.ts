@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 
-export type GrantKind = 'authorization_code' | 'connection' | 'client_credentials'
+type GrantKind = 'authorization_code' | 'connection' | 'client_credentials'
 
 export interface GrantRow {
   id: string
@@ -106,7 +106,7 @@ export async function revokeGrantsOfClient(
   return result.rows.map((r) => r.id)
 }
 
-export interface ConnectionRow {
+interface ConnectionRow {
   org_id: string
   grant_id: string
   scopes: string[]
@@ -130,7 +130,7 @@ export async function partnerAppScopes(q: Queryable, clientId: string): Promise<
 
 // Authorization codes
 
-export interface CodeRow {
+interface CodeRow {
   org_id: string
   client_id: string
   user_id: string

@@ -11,7 +11,7 @@ import { unknownScopes } from './scope.ts'
 import { CODE_PREFIX } from './tokens.ts'
 
 /** An app as the org that connected it sees it in the dashboard. */
-export interface ConnectedApp {
+interface ConnectedApp {
   client_id: string
   name: string
   partner: boolean
@@ -20,7 +20,7 @@ export interface ConnectedApp {
   last_used_at: Date
 }
 
-export interface ConnectedOrg {
+interface ConnectedOrg {
   orgId: string
   grantId: string
   scopes: string[]

@@ -1,6 +1,5 @@
 /** OAuth 2.0 authorization server: apps, grants, the protocol endpoints. */
-export type { CreateAppInput, OAuthApp } from './apps.service.ts'
-export type { ConnectedApp, ConnectedOrg } from './grants.service.ts'
+export type { OAuthApp } from './apps.service.ts'
 export { oauthRoutes, oauthWellKnownRoutes } from './oauth.routes.ts'
 export { createOAuthService, type OAuthService } from './oauth.service.ts'
 export { isValidS256Challenge } from './pkce.ts'

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 
-export interface WebSessionRow {
+interface WebSessionRow {
   org_id: string
   user_id: string
   user_email: string

@@ -69,5 +69,3 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
     },
   }
 }
-
-export type WebSessionsService = ReturnType<typeof createWebSessionsService>

@@ -1,7 +1,7 @@
 /** Orders: pricing and totals, status moves, refunds. */
 export { orderRoutes } from './orders.routes.ts'
 export { DiscountInput, OrderLineInput, OrderSchema } from './orders.schemas.ts'
-export { type CreateOrderInput, createOrdersService, type OrdersService, type PayableOrder } from './orders.service.ts'
+export { createOrdersService, type OrdersService } from './orders.service.ts'
 export type { Order } from './orders.views.ts'
 export type {
   CampaignsPort,

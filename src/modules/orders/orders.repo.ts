@@ -109,7 +109,7 @@ export interface NewLine {
 }
 
 /** The order's event, written by the same statement; `data` is the order as the API shows it. */
-export interface NewOrderEvent {
+interface NewOrderEvent {
   id: string
   type: string
   data: object
@@ -281,7 +281,7 @@ export async function refundsOf(q: Queryable, orgId: string, orderId: string): P
   return result.rows
 }
 
-export interface OrderFilter {
+interface OrderFilter {
   afterId: string | null
   status: string | null
   createdFrom: Date | null

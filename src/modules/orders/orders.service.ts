@@ -33,9 +33,9 @@ import {
 } from './pricing.ts'
 import { computeTotals } from './totals.ts'
 
-export type CreateOrderInput = Static<typeof CreateOrderBody>
+type CreateOrderInput = Static<typeof CreateOrderBody>
 
-export interface OrderListQuery {
+interface OrderListQuery {
   limit: number
   cursor?: string
   status?: repo.OrderStatus
@@ -45,7 +45,7 @@ export interface OrderListQuery {
   customer_id?: string
 }
 
-export interface OrdersDeps {
+interface OrdersDeps {
   orgs: OrgsService
   pricing: PricingPort
   tax: TaxPort
@@ -93,7 +93,7 @@ function provisionalRow(orgId: string, o: repo.NewOrder): repo.OrderRow {
 const actorOf = (ctx: RequestContext) => ctx.actor.userId ?? ctx.actor.clientId
 
 /** What a locked order tells the payments module. */
-export interface PayableOrder {
+interface PayableOrder {
   id: string
   status: repo.OrderStatus
   currency: string

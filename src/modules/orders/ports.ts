@@ -7,7 +7,7 @@ import type { LoyaltyService } from '../loyalty/index.ts'
  * services.ts wires the real services in.
  */
 
-export interface QuoteLineInput {
+interface QuoteLineInput {
   productId: string
   variantId?: string | null
   quantity: number
@@ -36,7 +36,7 @@ export interface PricingPort {
   ): Promise<QuotedLine[]>
 }
 
-export interface StockChange {
+interface StockChange {
   productId: string
   variantId?: string | null
   locationId: string

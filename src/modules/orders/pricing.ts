@@ -8,7 +8,7 @@ import { discountView, lineDiscountView, type StoredDiscount } from './orders.vi
 import type { CampaignsPort, OrgSettingsPort, PricingPort, QuotedLine, TaxPort } from './ports.ts'
 import { computeTotals, type OrderDiscount, type OrderTotals } from './totals.ts'
 
-export interface LineInput {
+interface LineInput {
   product_id: string
   variant_id?: string | null
   quantity: number
@@ -16,7 +16,7 @@ export interface LineInput {
   note?: string
 }
 
-export interface DiscountInput {
+interface DiscountInput {
   type: 'amount' | 'percentage'
   value: number
   reason: string

@@ -10,7 +10,7 @@ import { type Order, toOrder } from './orders.views.ts'
 import type { InventoryPort, LoyaltyPort, OrderPaymentsPort } from './ports.ts'
 import { lineRefundAmount } from './totals.ts'
 
-export interface RefundInput {
+interface RefundInput {
   lines?: { line_id: string; quantity: number }[]
   amount?: number
   restock?: boolean

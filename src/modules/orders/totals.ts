@@ -8,7 +8,7 @@ import { PERCENT_E4 } from '../../platform/money/percent.ts'
  * discounted amount and rounded half-up once per line.
  */
 
-export interface TotalsLine {
+interface TotalsLine {
   /** Unit price including modifier adjustments. */
   unitPrice: bigint
   quantity: number
@@ -20,7 +20,7 @@ export interface TotalsLine {
 
 export type OrderDiscount = { type: 'amount'; amount: bigint } | { type: 'percentage'; percentE4: number }
 
-export interface LineTotals {
+interface LineTotals {
   lineSubtotal: bigint
   lineDiscount: bigint
   lineTax: bigint

@@ -1,3 +1,3 @@
 /** Merchants: each org owns all of its data. */
 export type { OrgRow } from './orgs.repo.ts'
-export { type CreateOrgInput, createOrgsService, type OrgsService } from './orgs.service.ts'
+export { createOrgsService, type OrgsService } from './orgs.service.ts'

@@ -10,7 +10,7 @@ import type { Runtime } from '../../platform/runtime.ts'
 import type { AuthService } from '../auth/index.ts'
 import * as repo from './orgs.repo.ts'
 
-export interface CreateOrgInput {
+interface CreateOrgInput {
   name: string
   email: string
   password: string | null
@@ -20,7 +20,7 @@ export interface CreateOrgInput {
 }
 
 /** What pricing needs of an org. */
-export interface PricingSettings {
+interface PricingSettings {
   currency: string
   prices_include_tax: boolean
 }

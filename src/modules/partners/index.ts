@@ -5,4 +5,4 @@ export {
   type InvitationsService,
 } from './invitations.service.ts'
 export { partnerRoutes } from './partners.routes.ts'
-export { type CreateTenantInput, createPartnersService, type PartnersService, type Tenant } from './partners.service.ts'
+export { createPartnersService, type PartnersService } from './partners.service.ts'

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 
-export interface InvitationRow {
+interface InvitationRow {
   id: string
   org_id: string
   user_id: string

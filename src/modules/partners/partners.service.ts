@@ -13,7 +13,7 @@ import * as repo from './partners.repo.ts'
 /** The scope that marks a partner credential; the tenant connection never includes it. */
 const PARTNER_SCOPE = 'partners:write'
 
-export interface Tenant {
+interface Tenant {
   id: string
   org_id: string
   name: string
@@ -26,7 +26,7 @@ export interface Tenant {
   created_at: Date
 }
 
-export interface CreateTenantInput {
+interface CreateTenantInput {
   name: string
   owner_email: string
   owner_name?: string

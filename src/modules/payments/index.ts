@@ -6,9 +6,7 @@ export {
   type CreatePaymentInput,
   createPaymentsService,
   PAYMENT_METHODS,
-  type Payment,
   type PaymentsService,
   type PaymentTarget,
-  type RegistersPort,
 } from './payments.service.ts'
 export { type PaymentProcessor, type ProcessorResult, TestProcessor } from './processor.ts'

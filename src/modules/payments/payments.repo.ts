@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 
-export type PaymentStatus = 'requires_capture' | 'captured' | 'voided' | 'failed' | 'partially_refunded' | 'refunded'
+type PaymentStatus = 'requires_capture' | 'captured' | 'voided' | 'failed' | 'partially_refunded' | 'refunded'
 
 export interface PaymentRow {
   id: string

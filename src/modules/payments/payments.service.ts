@@ -13,10 +13,10 @@ import type { PaymentProcessor, ProcessorResult } from './processor.ts'
 
 /** Tenders an org can turn on. `external` is money taken outside OpenTill (a cheque, a bank transfer). */
 export const PAYMENT_METHODS = ['card', 'cash', 'gift_card', 'external'] as const
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number]
+type PaymentMethod = (typeof PAYMENT_METHODS)[number]
 const DEFAULT_METHODS: PaymentMethod[] = ['card', 'cash', 'gift_card']
 
-export interface RegistersPort {
+interface RegistersPort {
   recordCashMovement(
     ctx: RequestContext,
     m: { shiftId: string; kind: 'sale' | 'refund'; amount: bigint; reference: { type: string; id: string } },
@@ -75,9 +75,9 @@ function toPayment(row: repo.PaymentRow) {
   }
 }
 
-export type Payment = ReturnType<typeof toPayment>
+type Payment = ReturnType<typeof toPayment>
 
-export interface PaymentsDeps {
+interface PaymentsDeps {
   orgs: OrgsService
   orders: OrdersService
   giftCards: GiftCardsService

@@ -11,9 +11,9 @@ import { RegisterErrors } from './registers.errors.ts'
 import * as repo from './registers.repo.ts'
 
 /** A register as the API shows it: exactly its row. */
-export type Register = repo.RegisterRow
+type Register = repo.RegisterRow
 
-export interface Shift {
+interface Shift {
   id: string
   register_id: string
   location_id: string
@@ -34,7 +34,7 @@ export interface Shift {
   version: number
 }
 
-export interface CashMovement {
+interface CashMovement {
   id: string
   shift_id: string
   kind: 'in' | 'out' | 'sale' | 'refund'

@@ -14,7 +14,7 @@ const KEYS = {
   month: "to_char(day, 'YYYY-MM')",
   location: 'location_id',
 } as const
-export type SalesKey = keyof typeof KEYS
+type SalesKey = keyof typeof KEYS
 
 const within = 'org_id = $1 AND day BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR location_id = $4)'
 const params = (orgId: string, r: Range) => [orgId, r.from, r.to, r.locationId]

@@ -6,7 +6,7 @@ import * as repo from './reports.repo.ts'
 import type { InventoryReportQuery, ReportQuery, SalesQuery } from './reports.schemas.ts'
 
 /** What reports read from other domains: current state that no aggregate holds (docs/reports.md). */
-export interface ReportsDeps {
+interface ReportsDeps {
   orgs: { pricingSettings(ctx: RequestContext): Promise<{ currency: string }> }
   products: {
     byIds(

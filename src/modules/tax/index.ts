@@ -1,3 +1,3 @@
 /** Tax rates and the per-line rate look-up orders use. */
 export { taxRoutes } from './tax.routes.ts'
-export { createTaxService, type TaxableItem, type TaxRate, type TaxService } from './tax.service.ts'
+export { createTaxService, type TaxService } from './tax.service.ts'

@@ -8,7 +8,7 @@ import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './tax.repo.ts'
 
-export interface TaxRate {
+interface TaxRate {
   id: string
   name: string
   rate: number
@@ -22,7 +22,7 @@ export interface TaxRate {
   updated_at: Date
 }
 
-export interface TaxRateInput {
+interface TaxRateInput {
   name?: string
   rate?: number
   applies_to?: repo.TaxRateRow['applies_to']
@@ -32,7 +32,7 @@ export interface TaxRateInput {
 }
 
 /** What a line needs to find its rates. */
-export interface TaxableItem {
+interface TaxableItem {
   productId: string
   categoryId: string | null
 }

@@ -124,7 +124,7 @@ export async function settleAttempt(
   return (result.rowCount ?? 0) > 0
 }
 
-export interface FailedFilter {
+interface FailedFilter {
   endpointId?: string
   afterId?: string
   limit: number
@@ -161,7 +161,7 @@ export async function replayFailed(
   return result.rows
 }
 
-export interface AttemptFilter {
+interface AttemptFilter {
   endpointId?: string
   deliveryId?: string
   event?: string

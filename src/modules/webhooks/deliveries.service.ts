@@ -7,7 +7,7 @@ import * as endpoints from './endpoints.repo.ts'
 import { toAttempt, toDelivery, type WebhookDelivery } from './views.ts'
 import { WebhookErrors } from './webhooks.errors.ts'
 
-export interface AttemptQuery {
+interface AttemptQuery {
   limit: number
   cursor?: string
   webhook_id?: string
@@ -88,5 +88,3 @@ export function createDeliveriesService() {
     },
   }
 }
-
-export type DeliveriesService = ReturnType<typeof createDeliveriesService>

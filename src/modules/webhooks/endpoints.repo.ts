@@ -19,7 +19,7 @@ export interface EndpointRow {
   updated_at: Date
 }
 
-export interface EndpointWithSecrets extends EndpointRow {
+interface EndpointWithSecrets extends EndpointRow {
   secret: string
   previous_secret: string | null
 }
@@ -42,7 +42,7 @@ export async function insertEndpoint(
   return result.rows[0]
 }
 
-export interface EndpointFilter {
+interface EndpointFilter {
   integrationId?: string
   status?: string
   afterId?: string
@@ -142,7 +142,7 @@ export async function countFailure(
   return endpoint
 }
 
-export interface EndpointChanges {
+interface EndpointChanges {
   url?: string
   events?: string[]
   description?: string

@@ -209,8 +209,6 @@ export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox
   }
 }
 
-export type EndpointsService = ReturnType<typeof createEndpointsService>
-
 /**
  * Queues one signed delivery to one endpoint outside the relay (a test payload, an automation's webhook), in the
  * caller's transaction when there is one, and wakes this process's worker.

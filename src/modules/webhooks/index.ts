@@ -6,7 +6,6 @@ export type { WebhookDelivery, WebhookEndpoint } from './views.ts'
 export {
   startWebhookWorker,
   type WebhookWorker,
-  type WebhookWorkerOptions,
 } from './webhooks.jobs.ts'
 export { webhooksRoutes } from './webhooks.routes.ts'
 export {

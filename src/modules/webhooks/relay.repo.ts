@@ -15,7 +15,7 @@ export async function scopeTo(q: Queryable, orgId: string): Promise<void> {
   await q.query(`SELECT set_config('app.org_id', $1, true)`, [orgId])
 }
 
-export interface OutboxEvent {
+interface OutboxEvent {
   id: string
   type: string
   data: unknown

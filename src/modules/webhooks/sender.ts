@@ -11,7 +11,7 @@ export interface SendResult {
   error: string | null
 }
 
-export interface SenderOptions {
+interface SenderOptions {
   policy: AddressPolicy
   timeoutMs: number
   /** Extra trusted CA certificates (PEM) beside Node's store and NODE_EXTRA_CA_CERTS: tests use a private CA. */

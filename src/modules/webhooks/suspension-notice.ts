@@ -4,7 +4,7 @@ import type { Mailer } from '../../platform/mail/index.ts'
 import { ownerEmailOf } from '../auth/index.ts'
 import * as endpoints from './endpoints.repo.ts'
 
-export interface SuspensionNoticeDeps {
+interface SuspensionNoticeDeps {
   database: Database
   mailer: Mailer
   log: FastifyBaseLogger

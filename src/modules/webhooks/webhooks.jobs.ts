@@ -19,7 +19,7 @@ import { notifySuspension } from './suspension-notice.ts'
 /** SPEC: an endpoint is suspended after this many consecutive failed events. */
 const SUSPEND_AFTER_FAILED_EVENTS = 10
 
-export interface WebhookWorkerOptions {
+interface WebhookWorkerOptions {
   /** The database to work through; another pool than the app's one simulates a second worker process. */
   database?: Database
   pollMs?: number

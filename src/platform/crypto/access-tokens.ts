@@ -5,7 +5,7 @@ export const ACCESS_TOKEN_AUDIENCE = 'opentill-api'
 /** RFC 9068: JWT access tokens are typed so an ID token or other JWT cannot stand in for one. */
 const ACCESS_TOKEN_TYPE = 'at+jwt'
 
-export interface AccessClaims {
+interface AccessClaims {
   sub: string
   orgId: string
   scopes: string[]

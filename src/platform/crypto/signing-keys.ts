@@ -4,7 +4,7 @@ import { newId } from './ids.ts'
 import type { SecretBox } from './secret-box.ts'
 
 /** A private JWK as stored: sealed (`{ sealed: "enc:v1:…" }`) when SECRETS_KEY is set, as is otherwise. */
-export type StoredJwk = JWK | { sealed: string }
+type StoredJwk = JWK | { sealed: string }
 
 function sealJwk(secrets: SecretBox, jwk: JWK): StoredJwk {
   return secrets.encrypts ? { sealed: secrets.seal(JSON.stringify(jwk)) } : jwk
@@ -16,7 +16,7 @@ function openJwk(secrets: SecretBox, stored: StoredJwk): JWK {
     : (stored as JWK)
 }
 
-export interface SigningKey {
+interface SigningKey {
   kid: string
   privateKey: CryptoKey
 }

@@ -70,7 +70,7 @@ const ORG_ID = /^org_[0-9A-Za-z]{1,64}$/
 /** The org a session-level setting pins on a server connection, so steady-state reads need one round trip. */
 const pinnedOrg = new WeakMap<pg.PoolClient, string>()
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   connectionString: string
   max: number
 }

@@ -33,7 +33,7 @@ export interface EmbeddedServer {
   stop(): Promise<void>
 }
 
-export interface EmbeddedOptions {
+interface EmbeddedOptions {
   /** Server settings (`-c name=value`) for this start, e.g. relaxed durability for a throw-away test cluster. */
   settings?: Record<string, string>
   log?: (message: string) => void

@@ -10,7 +10,7 @@ const OWN_ENTRIES = new Set(['postgres', 'postgres.password', 'opentill.pid', 'p
 /** Rows are copied this many at a time, each batch one INSERT … SELECT over json_populate_recordset. */
 const BATCH = 500
 
-export interface ImportResult {
+interface ImportResult {
   tables: number
   rows: number
   /** Where the PGlite files were moved; kept until the operator deletes them. */

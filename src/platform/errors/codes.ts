@@ -1,12 +1,12 @@
 import { AppError, type ErrorKind, errorKinds, type FieldError } from './app-error.ts'
 
-export interface ErrorOptions {
+interface ErrorOptions {
   errors?: FieldError[]
   headers?: Record<string, string>
 }
 
 /** A named error of the catalog: call it with the detail of one occurrence. */
-export interface CodedError {
+interface CodedError {
   (detail: string, options?: ErrorOptions): AppError
   readonly code: string
   readonly kind: ErrorKind

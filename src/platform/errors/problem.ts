@@ -3,7 +3,7 @@ import { type ErrorKind, errorKinds, type FieldError, kindCode } from './app-err
 const PROBLEM_BASE = 'https://errors.opentill.dev/'
 
 /** RFC 9457 problem details, the body of every REST error. */
-export interface Problem {
+interface Problem {
   /** PROBLEM_BASE + the code in kebab case, so that the type names the code. */
   type: string
   /** Stable UPPER_SNAKE code: the kind's generic code (`CONFLICT`) or a module's own (`ORDER_NOT_OPEN`). */

@@ -12,7 +12,7 @@ import type { RequestContext } from './context.ts'
 import { markWorkCommitted, recordStep } from './idempotency-store.ts'
 
 /** The registration options: the process runtime (or the parts of it the guard uses). */
-export interface AuthenticateOptions {
+interface AuthenticateOptions {
   runtime: PlatformParts & Pick<Runtime, 'accessTokens'>
   /** False only where bench/ measures what the org rate limit costs (bench/server.ts): no bucket is taken. */
   orgRateLimit?: boolean

@@ -3,7 +3,7 @@ import type { CommitNow, Queryable } from '../db/database.ts'
 
 export type Role = 'owner' | 'manager' | 'staff'
 
-export interface Actor {
+interface Actor {
   kind: 'user' | 'app'
   /** The user behind the call, for login tokens and merchant-approved app grants. */
   userId: string | null

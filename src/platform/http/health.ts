@@ -5,7 +5,7 @@ import { AppError } from '../errors/app-error.ts'
 const Status = { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] } as const
 
 /** Whether the process is stopping: `/readyz` then answers 503 so a load balancer sends no new requests. */
-export interface Draining {
+interface Draining {
   readonly draining: boolean
 }
 

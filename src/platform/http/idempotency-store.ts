@@ -10,7 +10,7 @@ export interface KeyRef {
   key: string
 }
 
-export type Claim =
+type Claim =
   | { kind: 'run'; steps: Record<string, unknown> }
   | { kind: 'replay'; statusCode: number; contentType: string; body: string }
   | { kind: 'reused' }

@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { Mailer, MailMessage } from './mailer.ts'
 
-export interface SmtpOptions {
+interface SmtpOptions {
   /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465 (TLS from the start). */
   url: string
   from: string

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import pg from 'pg'
 
-export interface ListenOptions {
+interface ListenOptions {
   connectionString: string
   /** A fixed identifier chosen by the code, never user input (LISTEN takes no bind parameters). */
   channel: string
@@ -11,7 +11,7 @@ export interface ListenOptions {
   retryMs?: number
 }
 
-export interface Listener {
+interface Listener {
   close(): Promise<void>
 }
 

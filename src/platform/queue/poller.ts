@@ -9,7 +9,7 @@ export interface Poller {
   stop(): Promise<void>
 }
 
-export interface PollerOptions {
+interface PollerOptions {
   intervalMs: number
   tick: () => Promise<boolean>
   onError: (error: unknown) => void

@@ -8,7 +8,7 @@ import type { Decision, Limit, RateLimitStore } from './gcra.ts'
 import { bucketKey } from './redis-store.ts'
 import { type PlatformParts, rateLimitStoreOf } from './store.ts'
 
-export interface AdmissionInput {
+interface AdmissionInput {
   sessionId: string
   orgId: string
   /** null: take no token (bench/ measuring what the org rate limit costs). */
@@ -26,7 +26,7 @@ export interface Admission {
 }
 
 /** Revocation check, per-org rate-limit take and catalog version for one request. */
-export interface Admissions {
+interface Admissions {
   admit(input: AdmissionInput): Promise<Admission>
 }
 

@@ -16,7 +16,7 @@ export interface Decision {
   retryAfterMs: number
 }
 
-export interface GcraStep {
+interface GcraStep {
   decision: Decision
   /** The TAT to store (unchanged when refused). */
   tat: number

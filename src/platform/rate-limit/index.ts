@@ -1,5 +1,5 @@
 /** Rate limits: GCRA buckets in memory or Redis, per org by plan and per account and address on credentials. */
-export { type Admission, type Admissions, admissionsOf } from './admission.ts'
+export { type Admission, admissionsOf } from './admission.ts'
 export { take, tooManyRequests } from './enforce.ts'
 export { type Decision, gcra, type Limit, type RateLimitStore } from './gcra.ts'
 export { MemoryRateLimitStore } from './memory-store.ts'

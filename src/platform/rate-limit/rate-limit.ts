@@ -5,7 +5,7 @@ import { take } from './enforce.ts'
 import { CREDENTIAL_LIMITS } from './plans.ts'
 import { rateLimitStoreOf } from './store.ts'
 
-export interface RateLimitOptions {
+interface RateLimitOptions {
   runtime: Runtime
   /** Routes that take an e-mail and password (`email` in the body). */
   loginRoutes: readonly string[]

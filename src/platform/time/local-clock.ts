@@ -17,7 +17,7 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
 
 const ISO_DAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 }
 
-export interface LocalClock {
+interface LocalClock {
   isoDay: number
   minutes: number
 }

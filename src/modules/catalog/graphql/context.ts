@@ -12,7 +12,7 @@ export interface GraphqlContext {
   auth: GraphqlAuth
 }
 
-export interface GraphqlAdmission {
+interface GraphqlAdmission {
   auth: GraphqlAuth
   /** The org's catalog version when the answer may be cached, read before any database read. */
   catalogVersion: string | null

@@ -1,5 +1,5 @@
 /** The GraphQL catalog API: POST /catalog/graphql, GET and POST /graphql, GraphiQL at /graphiql outside production. */
 
 export { documentGraphqlRoutes } from './openapi.ts'
-export { type CatalogGraphqlOptions, catalogGraphql } from './plugin.ts'
+export { catalogGraphql } from './plugin.ts'
 export { MAX_LIMIT } from './schema.ts'

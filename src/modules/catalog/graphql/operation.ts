@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { type DocumentNode, Kind, parse } from 'graphql'
 
-export interface GraphqlOperation {
+interface GraphqlOperation {
   query: string
   variables: unknown
   operationName: string | undefined

@@ -17,7 +17,7 @@ import { createGraphqlReads } from './reads.service.ts'
 import { createLoaders, createResolvers, scalarFieldResolvers } from './resolvers.ts'
 import { typeDefs } from './schema.ts'
 
-export interface CatalogGraphqlOptions {
+interface CatalogGraphqlOptions {
   catalog: CatalogService
   orgs: OrgsService
   runtime: Runtime

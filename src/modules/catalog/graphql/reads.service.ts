@@ -18,7 +18,7 @@ export interface Category {
   updatedAt: Date
 }
 
-export interface ModifierGroup {
+interface ModifierGroup {
   id: string
   name: string
   required: boolean
@@ -26,7 +26,7 @@ export interface ModifierGroup {
   maxSelections: number | null
 }
 
-export interface ModifierOption {
+interface ModifierOption {
   id: string
   name: string
   priceAdjustment: number

@@ -10,7 +10,7 @@ import { verifierMatches } from '../pkce.ts'
 import { newRefreshToken, type TokenResponse, tokenResponse } from '../tokens.ts'
 
 /** The parameters this grant reads (RFC 6749 §4.1.3, RFC 7636 §4.5); anything else is ignored. */
-export interface AuthorizationCodeParams {
+interface AuthorizationCodeParams {
   code?: string
   redirect_uri?: string
   code_verifier?: string

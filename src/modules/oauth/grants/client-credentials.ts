@@ -8,7 +8,7 @@ import { PARTNER_SCOPE, parseScope } from '../scope.ts'
 import { type TokenResponse, tokenResponse } from '../tokens.ts'
 
 /** The parameters this grant reads (RFC 6749 §4.4.2, plus `org_id` naming a connected tenant). */
-export interface ClientCredentialsParams {
+interface ClientCredentialsParams {
   scope?: string
   org_id?: string
 }

@@ -8,7 +8,7 @@ import { parseScope } from '../scope.ts'
 import { newRefreshToken, type TokenResponse, tokenResponse } from '../tokens.ts'
 
 /** The parameters this grant reads (RFC 6749 §6); anything else is ignored. */
-export interface RefreshTokenParams {
+interface RefreshTokenParams {
   refresh_token?: string
   scope?: string
 }
