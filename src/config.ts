@@ -18,6 +18,10 @@ export interface Config {
   readonly refreshTokenTtlS: number
   /** A consent's absolute lifetime: after it, refresh tokens are refused and the app asks again (GRANT_MAX_AGE_S). */
   readonly grantMaxAgeS: number
+  /** The kitchen feed (docs/events-and-kds.md): heartbeat, poll and repair intervals, open streams per org. */
+  readonly kds: Readonly<{ heartbeatMs: number; pollMs: number; reconcileMs: number; maxStreamsPerOrg: number }>
+  /** Connections of each process's pool to the database (DATABASE_POOL_MAX). */
+  readonly databasePoolMax: number
   readonly authCodeTtlS: number
   readonly webhookRetryDelaysMs: readonly number[]
   readonly webhookTimeoutMs: number
@@ -121,6 +125,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return value
 }
 
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = integer(env, name, fallback)
+  if (value === 0) throw new Error(`${name} must be a positive integer, got "${env[name]}"`)
+  return value
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development'
   const port = integer(env, 'PORT', 3000)
@@ -138,6 +148,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessTokenTtlS: integer(env, 'ACCESS_TOKEN_TTL_S', 900),
     refreshTokenTtlS: integer(env, 'REFRESH_TOKEN_TTL_S', 2_592_000),
     grantMaxAgeS: integer(env, 'GRANT_MAX_AGE_S', 7_776_000),
+    kds: Object.freeze({
+      heartbeatMs: positiveInteger(env, 'KDS_HEARTBEAT_MS', 15_000),
+      pollMs: positiveInteger(env, 'KDS_POLL_MS', 100),
+      reconcileMs: positiveInteger(env, 'KDS_RECONCILE_MS', 5_000),
+      maxStreamsPerOrg: positiveInteger(env, 'KDS_MAX_STREAMS_PER_ORG', 50),
+    }),
+    databasePoolMax: positiveInteger(env, 'DATABASE_POOL_MAX', 20),
     authCodeTtlS: integer(env, 'AUTH_CODE_TTL_S', 60),
     webhookRetryDelaysMs: Object.freeze(parseDurations(env.WEBHOOK_RETRY_DELAYS ?? '1m,5m,25m,2h')),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 30_000),

@@ -107,7 +107,7 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
   try {
     if (options.migrate !== false) await migrate(opened.url, options.log)
     const appUrl = await ensureAppLogin(opened.url)
-    database = new Database({ connectionString: appUrl, max: 20 })
+    database = new Database({ connectionString: appUrl, max: config.databasePoolMax })
     redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) : undefined
     const secrets = SecretBox.fromEnv({
       SECRETS_KEY: config.secretsKey,

@@ -3,9 +3,6 @@ import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 
-process.env.KDS_HEARTBEAT_MS = '100'
-process.env.KDS_MAX_STREAMS_PER_ORG = '2'
-
 /** A kitchen stream read as raw text: what it sent, and whether the server ended it. */
 async function stream(base: string, token: string) {
   const abort = new AbortController()
@@ -52,7 +49,7 @@ describe('kitchen streams and their credentials', () => {
   let merchant: Merchant
 
   before(async () => {
-    app = await startTestApp({ ACCESS_TOKEN_TTL_S: '2' })
+    app = await startTestApp({ ACCESS_TOKEN_TTL_S: '2', KDS_HEARTBEAT_MS: '100', KDS_MAX_STREAMS_PER_ORG: '2' })
     await app.api.listen({ port: 0, host: '127.0.0.1' })
     base = `http://127.0.0.1:${(app.api.server.address() as AddressInfo).port}`
     merchant = await createMerchant(app)

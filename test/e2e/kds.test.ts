@@ -8,9 +8,8 @@ import { createMerchant, type Merchant, startTestApp, type TestApp } from '../su
 import { openShop } from './orders.fixtures.ts'
 
 // Set before the app is built: the service reads them once (docs/events-and-kds.md).
-process.env.KDS_HEARTBEAT_MS = '150'
-process.env.KDS_POLL_MS = '50'
-process.env.KDS_RECONCILE_MS = '500'
+/** Fast intervals for the test (the defaults are seconds). */
+const KDS_ENV = { KDS_HEARTBEAT_MS: '150', KDS_POLL_MS: '50', KDS_RECONCILE_MS: '500' }
 
 const ORDER_EVENTS = ['order.created', 'order.updated', 'order.completed', 'order.voided'] as const
 
@@ -97,7 +96,7 @@ describe('the kitchen display feed', () => {
   }
 
   before(async () => {
-    app = await startTestApp()
+    app = await startTestApp(KDS_ENV)
     await app.api.listen({ port: 0, host: '127.0.0.1' })
     const address = app.api.server.address()
     assert.ok(address && typeof address === 'object')
@@ -312,8 +311,8 @@ describe('the kitchen display feed', () => {
 
   it('feeds screens on a second instance of the same database (Redis pub/sub, or each instance polling)', async () => {
     // A long repair interval: what the second instance shows comes through the shared feed, not its own catch-up.
-    process.env.KDS_RECONCILE_MS = '60000'
-    const runtime = await openRuntime(app.runtime.config, { migrate: false })
+    const config = { ...app.runtime.config, kds: { ...app.runtime.config.kds, reconcileMs: 60_000 } }
+    const runtime = await openRuntime(config, { migrate: false })
     const second = await buildApp(runtime)
     try {
       await second.api.listen({ port: 0, host: '127.0.0.1' })
@@ -330,7 +329,6 @@ describe('the kitchen display feed', () => {
       assert.equal(b.data.id, 'ord_cluster')
       assert.equal(b.id, a.id)
     } finally {
-      process.env.KDS_RECONCILE_MS = '500'
       await second.api.close()
       await runtime.close()
     }

@@ -39,4 +39,12 @@ describe('configuration', () => {
     assert.equal(loadConfig({}).shutdownTimeoutMs, 25_000)
     assert.equal(loadConfig({ SHUTDOWN_TIMEOUT_MS: '5000' }).shutdownTimeoutMs, 5000)
   })
+
+  it('reads the kitchen feed and pool settings in one place, refusing zero', () => {
+    assert.deepEqual(loadConfig({}).kds, { heartbeatMs: 15_000, pollMs: 100, reconcileMs: 5_000, maxStreamsPerOrg: 50 })
+    assert.equal(loadConfig({ KDS_MAX_STREAMS_PER_ORG: '3' }).kds.maxStreamsPerOrg, 3)
+    assert.equal(loadConfig({}).databasePoolMax, 20)
+    assert.throws(() => loadConfig({ KDS_HEARTBEAT_MS: '0' }), /KDS_HEARTBEAT_MS must be a positive integer/)
+    assert.throws(() => loadConfig({ DATABASE_POOL_MAX: 'many' }), /DATABASE_POOL_MAX/)
+  })
 })

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from '../../config.ts'
 import { deploymentNameOf } from '../../platform/deployment-name.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import type { Runtime } from '../../platform/runtime.ts'
@@ -10,41 +11,13 @@ import * as repo from './kds.repo.ts'
 import { RedisSource } from './redis-source.ts'
 import { MemorySeats, RedisSeats, type Seat, type StreamSeats } from './stream-seats.ts'
 
-interface KdsOptions {
-  /** Comment line interval that keeps proxies from closing an idle stream (docs/decisions.md: 15 s). */
-  heartbeatMs: number
-  /** How often the process's one poller reads the database. */
-  pollMs: number
-  /** With Redis: how often each process also reads the database to repair a lost message. */
-  reconcileMs: number
-  /** Open streams an org may hold at once, across instances when they share a Redis. */
-  maxStreamsPerOrg: number
-}
-
-function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]
-  if (raw === undefined || raw === '') return fallback
-  const value = Number(raw)
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`)
-  return value
-}
-
-/** `KDS_HEARTBEAT_MS` (15000), `KDS_POLL_MS` (100), `KDS_RECONCILE_MS` (5000), `KDS_MAX_STREAMS_PER_ORG` (50). */
-function kdsOptionsFromEnv(env: NodeJS.ProcessEnv): KdsOptions {
-  return {
-    heartbeatMs: positive(env, 'KDS_HEARTBEAT_MS', 15_000),
-    pollMs: positive(env, 'KDS_POLL_MS', 100),
-    reconcileMs: positive(env, 'KDS_RECONCILE_MS', 5_000),
-    maxStreamsPerOrg: positive(env, 'KDS_MAX_STREAMS_PER_ORG', 50),
-  }
-}
-
 /** A screen the service can close when the process shuts down. */
 export interface OpenScreen extends FeedListener {
   close(): void
 }
 
-export function createKdsService(runtime: Runtime, options: KdsOptions = kdsOptionsFromEnv(process.env)) {
+/** The kitchen feed's service; its settings are the configuration's `kds` (KDS_* variables). */
+export function createKdsService(runtime: Runtime, options: Config['kds'] = runtime.config.kds) {
   let log: FastifyBaseLogger | undefined
   const onError = (error: unknown) => log?.error({ err: error }, 'kitchen feed error')
   const hub = new KdsHub(() =>
