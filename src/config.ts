@@ -20,6 +20,8 @@ export interface Config {
   readonly grantMaxAgeS: number
   /** The kitchen feed (docs/events-and-kds.md): heartbeat, poll and repair intervals, open streams per org. */
   readonly kds: Readonly<{ heartbeatMs: number; pollMs: number; reconcileMs: number; maxStreamsPerOrg: number }>
+  /** Days the events API serves and the outbox keeps (EVENT_RETENTION_DAYS; SPEC: 30). */
+  readonly eventRetentionDays: number
   /** Connections of each process's pool to the database (DATABASE_POOL_MAX). */
   readonly databasePoolMax: number
   readonly authCodeTtlS: number
@@ -155,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxStreamsPerOrg: positiveInteger(env, 'KDS_MAX_STREAMS_PER_ORG', 50),
     }),
     databasePoolMax: positiveInteger(env, 'DATABASE_POOL_MAX', 20),
+    eventRetentionDays: positiveInteger(env, 'EVENT_RETENTION_DAYS', 30),
     authCodeTtlS: integer(env, 'AUTH_CODE_TTL_S', 60),
     webhookRetryDelaysMs: Object.freeze(parseDurations(env.WEBHOOK_RETRY_DELAYS ?? '1m,5m,25m,2h')),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 30_000),

@@ -26,7 +26,11 @@ export function startWorkers(
   services: Services = createServices(runtime),
 ): Workers {
   const webhooks = startWebhookWorker(runtime, { log: log.child({ worker: 'webhooks' }) })
-  const retention = startEventRetention(runtime.database, log.child({ worker: 'event-retention' }))
+  const retention = startEventRetention(
+    runtime.database,
+    runtime.config.eventRetentionDays,
+    log.child({ worker: 'event-retention' }),
+  )
   const idempotencyPurge = startIdempotencyPurge(runtime.database, log.child({ worker: 'idempotency-keys' }))
   const automations = startAutomationWorker(runtime, services, { log: log.child({ worker: 'automations' }) })
   const campaignClock = startCampaignClock(runtime.database, services.campaigns, log.child({ worker: 'campaigns' }))

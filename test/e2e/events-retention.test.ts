@@ -46,7 +46,7 @@ describe('event retention', () => {
     const recent = await eventFrom(merchant, 29)
     const fresh = await emitAs(app, merchant, 'customer.created', { id: 'cus_fresh' })
 
-    assert.ok((await purgeExpiredEvents(app.runtime.database)) >= 1)
+    assert.ok((await purgeExpiredEvents(app.runtime.database, app.runtime.config.eventRetentionDays)) >= 1)
 
     const left = await retained(merchant, [old, recent, fresh])
     assert.equal(left.has(old), false)
@@ -62,9 +62,18 @@ describe('event retention', () => {
 
   it('deletes a batch at a time until none is left', async () => {
     const olds = [await eventFrom(merchant, 40), await eventFrom(merchant, 45), await eventFrom(merchant, 50)]
-    assert.equal(await purgeExpiredEvents(app.runtime.database, Date.now(), 2), 2)
-    assert.equal(await purgeExpiredEvents(app.runtime.database, Date.now(), 2), 1)
-    assert.equal(await purgeExpiredEvents(app.runtime.database, Date.now(), 2), 0)
+    assert.equal(
+      await purgeExpiredEvents(app.runtime.database, app.runtime.config.eventRetentionDays, Date.now(), 2),
+      2,
+    )
+    assert.equal(
+      await purgeExpiredEvents(app.runtime.database, app.runtime.config.eventRetentionDays, Date.now(), 2),
+      1,
+    )
+    assert.equal(
+      await purgeExpiredEvents(app.runtime.database, app.runtime.config.eventRetentionDays, Date.now(), 2),
+      0,
+    )
     assert.equal((await retained(merchant, olds)).size, 0)
   })
 
@@ -84,7 +93,7 @@ describe('event retention', () => {
     )
     assert.equal(queued.rows.length, 1)
 
-    await purgeExpiredEvents(app.runtime.database)
+    await purgeExpiredEvents(app.runtime.database, app.runtime.config.eventRetentionDays)
 
     assert.equal((await retained(subscriber, [waiting])).has(waiting), true)
   })

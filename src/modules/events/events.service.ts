@@ -6,7 +6,6 @@ import { toEnvelope } from './envelope.ts'
 import * as repo from './events.repo.ts'
 
 /** How long the events API serves an event (docs/decisions.md "Added to SPEC": 30 days). */
-export const EVENT_RETENTION_DAYS = 30
 
 interface EventListQuery {
   limit: number
@@ -28,9 +27,10 @@ function typeFilter(types: string[] | undefined): string[] | undefined {
   return [...new Set(types.flatMap((t) => t.split(',')).map((t) => canonicalEvent(t.trim())))]
 }
 
-export function createEventsService() {
+/** `retentionDays` is the configuration's (EVENT_RETENTION_DAYS). */
+export function createEventsService(retentionDays: number) {
   return {
-    /** The org's events of the last 30 days in commit order, oldest first, filtered by type and time. */
+    /** The org's events of the retention period (30 days by default) in commit order, oldest first, filtered by type and time. */
     async list(ctx: RequestContext, query: EventListQuery): Promise<Page<EventEnvelope>> {
       const key = decodeCursor(query.cursor, 2)
       if (key && !key.every((part) => typeof part === 'string' && DIGITS.test(part))) throw badCursor()
@@ -47,7 +47,7 @@ export function createEventsService() {
           types: typeFilter(query.type),
           createdFrom,
           createdTo,
-          retentionDays: EVENT_RETENTION_DAYS,
+          retentionDays,
           limit: query.limit + 1,
         }),
       )
@@ -55,7 +55,7 @@ export function createEventsService() {
     },
 
     async get(ctx: RequestContext, id: string): Promise<EventEnvelope> {
-      const row = await ctx.db.read((q) => repo.eventById(q, ctx.orgId, id, EVENT_RETENTION_DAYS))
+      const row = await ctx.db.read((q) => repo.eventById(q, ctx.orgId, id, retentionDays))
       if (!row) throw notFound('event')
       return toEnvelope(row)
     },

@@ -2,4 +2,4 @@
 export { toEnvelope } from './envelope.ts'
 export { purgeExpiredEvents, startEventRetention } from './events.jobs.ts'
 export { eventRoutes } from './events.routes.ts'
-export { createEventsService, EVENT_RETENTION_DAYS, type EventsService } from './events.service.ts'
+export { createEventsService, type EventsService } from './events.service.ts'
