@@ -1,4 +1,3 @@
-
 import type { FastifyInstance } from 'fastify'
 import { freeLoopbackPort } from '../../src/platform/net/free-port.ts'
 import { buildWebApp } from '../../src/web/index.ts'
