@@ -9,15 +9,10 @@ import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { loadConfig, withDefaultUser } from '../src/config.ts'
-import { MERCHANT_SCOPES } from '../src/modules/auth/index.ts'
-import { systemContext } from '../src/platform/http/system-context.ts'
-import { freeLoopbackPort } from '../src/platform/net/free-port.ts'
-import { openRuntime } from '../src/platform/runtime.ts'
-import { createServices } from '../src/services.ts'
+import { withDefaultUser } from '../src/config.ts'
 import { HttpsReceiver, testPki } from '../test/support/https-receiver.ts'
 import { audit, combined, type LoadResult, prepareShop, runLoad } from '../test/support/mixed-load.ts'
-import { OpentillProcesses } from '../test/support/processes.ts'
+import { OpentillProcesses, prepareOrg } from '../test/support/processes.ts'
 import { cpuTimeUs, median } from './lib/measure.ts'
 
 const serverUrl = withDefaultUser(process.env.DATABASE_URL || 'postgres://127.0.0.1:5432/test')!
@@ -51,24 +46,15 @@ try {
     METRICS_TOKEN: 'bench',
     SECRETS_KEY: randomBytes(32).toString('base64'),
   }
-  const runtime = await openRuntime(loadConfig({ ...env, PORT: '0' } as Record<string, string>), { migrate: true })
-  const credentials = { email: `load-${Date.now()}@example.test`, password: 'load-password-1' }
-  const services = createServices(runtime)
-  const { org } = await services.orgs.createOrg({ name: 'Load', ...credentials, currency: 'USD', plan: 'enterprise' })
-  await services.orgs.setCustomLimits(systemContext(runtime.database, org.id, MERCHANT_SCOPES), 1_000_000, 1_000_000)
-  await runtime.close()
+  const owner = await prepareOrg(env, { name: 'Load', unlimited: true })
 
   const instances: { url: string; pid: number }[] = []
-  for (let i = 0; i < 2; i++) {
-    const [port, appPort] = [await freeLoopbackPort(), await freeLoopbackPort()]
-    const child = await processes.start('serve', { ...env, PORT: String(port), APP_PORT: String(appPort) })
-    instances.push({ url: `http://127.0.0.1:${port}`, pid: child.pid! })
-  }
+  for (let i = 0; i < 2; i++) instances.push(await processes.serve(env))
   const ca = join(tmpdir(), `opentill-mixed-ca-${process.pid}.pem`)
   writeFileSync(ca, testPki().ca)
   await processes.start('worker', { ...env, NODE_EXTRA_CA_CERTS: ca })
 
-  const shop = await prepareShop(instances[0].url, { ...credentials, orgId: org.id }, receiver.url('/load'))
+  const shop = await prepareShop(instances[0].url, owner, receiver.url('/load'))
   const all: LoadResult[] = [
     await runLoad(
       instances.map((i) => i.url),
@@ -96,7 +82,7 @@ try {
     }
   }
   const whole = combined(all)
-  const { problems, figures } = await audit(databaseUrl, org.id, whole, receiver)
+  const { problems, figures } = await audit(databaseUrl, owner.orgId, whole, receiver)
   const row = (n: 1 | 2) =>
     `| ${n} | ${median(samples[n].map((s) => s.reqPerSec)).toFixed(0)} | ${median(samples[n].map((s) => s.p99Ms)).toFixed(1)} | ${median(samples[n].map((s) => s.cpuUsPerReq)).toFixed(0)} |`
   const ratio = median(samples[2].map((s) => s.reqPerSec)) / median(samples[1].map((s) => s.reqPerSec))

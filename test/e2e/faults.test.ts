@@ -6,15 +6,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import pg from 'pg'
-import { loadConfig } from '../../src/config.ts'
 import { type EmbeddedServer, openEmbeddedServer } from '../../src/platform/db/embedded.ts'
 import { freeLoopbackPort } from '../../src/platform/net/free-port.ts'
-import { openRuntime, type Runtime } from '../../src/platform/runtime.ts'
-import { createServices } from '../../src/services.ts'
 import { eventually } from '../support/eventually.ts'
 import { scratchServerDatabase } from '../support/harness.ts'
 import { HttpsReceiver, testPki } from '../support/https-receiver.ts'
-import { OpentillProcesses } from '../support/processes.ts'
+import { OpentillProcesses, prepareOrg } from '../support/processes.ts'
 
 /**
  * Processes and the servers they depend on fail in production: a worker is killed mid-delivery, Redis restarts
@@ -33,31 +30,6 @@ const baseEnv = (databaseUrl: string, extra: Record<string, string> = {}): NodeJ
   APP_URL: 'https://app.faults.example',
   ...extra,
 })
-
-/** Migrates the database and makes an org, as a deploy step would before the processes start. */
-async function prepare(env: NodeJS.ProcessEnv): Promise<{ orgId: string; email: string; password: string }> {
-  const runtime: Runtime = await openRuntime(loadConfig({ ...env, PORT: '0' } as Record<string, string>), {
-    migrate: true,
-  })
-  try {
-    const credentials = { email: `faults-${Date.now()}@example.test`, password: 'faults-password-1' }
-    const { org } = await createServices(runtime).orgs.createOrg({
-      name: 'Faults',
-      ...credentials,
-      currency: 'USD',
-      plan: 'pro',
-    })
-    return { orgId: org.id, ...credentials }
-  } finally {
-    await runtime.close()
-  }
-}
-
-async function serve(processes: OpentillProcesses, env: NodeJS.ProcessEnv): Promise<string> {
-  const [port, appPort] = [await freeLoopbackPort(), await freeLoopbackPort()]
-  await processes.start('serve', { ...env, PORT: String(port), APP_PORT: String(appPort) })
-  return `http://127.0.0.1:${port}`
-}
 
 function client(base: string) {
   const call = (method: string, path: string, token?: string, body?: unknown) =>
@@ -93,8 +65,8 @@ describe('a worker killed (kill -9) in the middle of deliveries', () => {
     assert.ok(scratch, 'npm test provides a PostgreSQL server (its embedded cluster or DATABASE_URL)')
     // The lease is the attempt's timeout plus 15 s: a dead worker's attempts are taken over after it.
     env = baseEnv(scratch.url, { WORKERS: 'false', WEBHOOK_TIMEOUT_MS: '4000', WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32' })
-    credentials = await prepare(env)
-    api = client(await serve(processes, env))
+    credentials = await prepareOrg(env, { name: 'Faults' })
+    api = client((await processes.serve(env)).url)
     receiver = await new HttpsReceiver().start()
     const ca = join(tmpdir(), `opentill-faults-ca-${process.pid}.pem`)
     writeFileSync(ca, testPki().ca)
@@ -200,8 +172,8 @@ describe('Redis restarted empty', { skip: OwnRedis.available() ? false : 'redis-
     redis = new OwnRedis(await freeLoopbackPort())
     await redis.start()
     const env = baseEnv(scratch.url, { WORKERS: 'false', REDIS_URL: `redis://127.0.0.1:${redis.port}` })
-    credentials = await prepare(env)
-    api = client(await serve(processes, env))
+    credentials = await prepareOrg(env, { name: 'Faults' })
+    api = client((await processes.serve(env)).url)
   })
   after(async () => {
     await processes.stopAll()
@@ -246,8 +218,8 @@ describe('the database restarted', () => {
     database = await openEmbeddedServer(dataDir, { settings })
     port = new URL(database.url).port
     const env = baseEnv(database.url)
-    credentials = await prepare(env)
-    api = client(await serve(processes, env))
+    credentials = await prepareOrg(env, { name: 'Faults' })
+    api = client((await processes.serve(env)).url)
   })
   after(async () => {
     await processes.stopAll()

@@ -5,13 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
-import { loadConfig } from '../../src/config.ts'
-import { freeLoopbackPort } from '../../src/platform/net/free-port.ts'
-import { openRuntime, type Runtime } from '../../src/platform/runtime.ts'
-import { createServices } from '../../src/services.ts'
 import { scratchServerDatabase } from '../support/harness.ts'
 import { HttpsReceiver, testPki } from '../support/https-receiver.ts'
-import { OpentillProcesses } from '../support/processes.ts'
+import { OpentillProcesses, prepareOrg } from '../support/processes.ts'
 
 const run = promisify(execFile)
 const skip = process.env.REDIS_URL ? false : 'a fleet shares its state through Redis: REDIS_URL is not set'
@@ -24,14 +20,10 @@ describe('a fleet of two API instances and a worker', { skip }, () => {
   const processes = new OpentillProcesses()
   let scratch: Awaited<ReturnType<typeof scratchServerDatabase>>
   let env: NodeJS.ProcessEnv
-  let runtime: Runtime
   const instances: string[] = []
   let orgId: string
   let credentials: { email: string; password: string }
   let receiver: HttpsReceiver
-
-  const start = (command: 'serve' | 'worker', extra: Record<string, string> = {}) =>
-    processes.start(command, { ...env, ...extra })
 
   before(async () => {
     scratch = await scratchServerDatabase()
@@ -49,26 +41,20 @@ describe('a fleet of two API instances and a worker', { skip }, () => {
       APP_URL: 'https://app.fleet.example',
     }
     // Migrated and seeded by the test itself, as a deploy step would before starting the processes.
-    runtime = await openRuntime(loadConfig({ ...env, PORT: '0' }), { migrate: true })
-    const services = createServices(runtime)
-    credentials = { email: `fleet-${Date.now()}@example.test`, password: 'fleet-password-1' }
-    orgId = (await services.orgs.createOrg({ name: 'Fleet', ...credentials, currency: 'USD', plan: 'starter' })).org.id
-    for (let i = 0; i < 2; i++) {
-      const [port, appPort] = [await freeLoopbackPort(), await freeLoopbackPort()]
-      // One public address for the fleet (the load balancer's): tokens of one instance are the other's too.
-      await start('serve', { PORT: String(port), APP_PORT: String(appPort) })
-      instances.push(`http://127.0.0.1:${port}`)
-    }
+    const owner = await prepareOrg(env, { name: 'Fleet', plan: 'starter' })
+    orgId = owner.orgId
+    credentials = { email: owner.email, password: owner.password }
+    // One public address for the fleet (the load balancer's): tokens of one instance are the other's too.
+    for (let i = 0; i < 2; i++) instances.push((await processes.serve(env)).url)
     // The worker trusts the test receiver's private CA, as NODE_EXTRA_CA_CERTS would make a real one trusted.
     receiver = await new HttpsReceiver().start()
     const ca = join(tmpdir(), `opentill-fleet-ca-${process.pid}.pem`)
     writeFileSync(ca, testPki().ca)
-    await start('worker', { NODE_EXTRA_CA_CERTS: ca, WEBHOOK_RETRY_DELAYS: '' })
+    await processes.start('worker', { ...env, NODE_EXTRA_CA_CERTS: ca, WEBHOOK_RETRY_DELAYS: '' })
   })
   after(async () => {
     await processes.stopAll()
     await receiver?.close()
-    await runtime?.close()
     await scratch?.drop()
   })
 

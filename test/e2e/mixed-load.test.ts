@@ -3,16 +3,10 @@ import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { loadConfig } from '../../src/config.ts'
-import { MERCHANT_SCOPES } from '../../src/modules/auth/index.ts'
-import { systemContext } from '../../src/platform/http/system-context.ts'
-import { freeLoopbackPort } from '../../src/platform/net/free-port.ts'
-import { openRuntime } from '../../src/platform/runtime.ts'
-import { createServices } from '../../src/services.ts'
 import { scratchServerDatabase } from '../support/harness.ts'
 import { HttpsReceiver, testPki } from '../support/https-receiver.ts'
 import { audit, prepareShop, runLoad } from '../support/mixed-load.ts'
-import { OpentillProcesses } from '../support/processes.ts'
+import { OpentillProcesses, prepareOrg } from '../support/processes.ts'
 
 /**
  * The short version of the sustained mixed load (bench/mixed-load.ts runs it for minutes): API instances and a
@@ -41,31 +35,8 @@ describe('a mixed load, then an audit that nothing was lost or doubled', () => {
       BASE_URL: 'https://api.load.example',
       APP_URL: 'https://app.load.example',
     }
-    const runtime = await openRuntime(loadConfig({ ...env, PORT: '0' } as Record<string, string>), { migrate: true })
-    try {
-      const credentials = { email: `load-${Date.now()}@example.test`, password: 'load-password-1' }
-      const services = createServices(runtime)
-      const { org } = await services.orgs.createOrg({
-        name: 'Load',
-        ...credentials,
-        currency: 'USD',
-        plan: 'enterprise',
-      })
-      // The load measures the system, not the plan's rate limit (as `opentill set-org-limits` would raise it).
-      await services.orgs.setCustomLimits(
-        systemContext(runtime.database, org.id, MERCHANT_SCOPES),
-        1_000_000,
-        1_000_000,
-      )
-      owner = { ...credentials, orgId: org.id }
-    } finally {
-      await runtime.close()
-    }
-    for (let i = 0; i < (process.env.REDIS_URL ? 2 : 1); i++) {
-      const [port, appPort] = [await freeLoopbackPort(), await freeLoopbackPort()]
-      await processes.start('serve', { ...env, PORT: String(port), APP_PORT: String(appPort) })
-      instances.push(`http://127.0.0.1:${port}`)
-    }
+    owner = await prepareOrg(env, { name: 'Load', unlimited: true })
+    for (let i = 0; i < (process.env.REDIS_URL ? 2 : 1); i++) instances.push((await processes.serve(env)).url)
     receiver = await new HttpsReceiver().start()
     const ca = join(tmpdir(), `opentill-load-ca-${process.pid}.pem`)
     writeFileSync(ca, testPki().ca)
