@@ -106,6 +106,22 @@ export function createPaymentsService(deps: PaymentsDeps) {
     return saved ?? { methods: DEFAULT_METHODS as string[], version: 1 }
   }
 
+  /** A tender's fields against the org's methods and currency: 422s naming the field; its amount in minor units. */
+  async function checkTender(ctx: RequestContext, input: CreatePaymentInput) {
+    const { methods } = await enabledMethods(ctx)
+    if (!methods.includes(input.method))
+      throw invalid('method', `is not enabled for this org (enabled: ${methods.join(', ')})`, 'not_enabled')
+    const currency = await orgs.currencyOf(ctx)
+    const amount = toMinor(input.amount, currency, 'amount')
+    if (amount <= 0n) throw invalid('amount', 'must be greater than zero', 'out_of_range')
+    if (input.method === 'card' && !input.payment_method_token)
+      throw invalid('payment_method_token', 'is required for card payments', 'required')
+    if (input.method === 'gift_card' && !input.gift_card_code)
+      throw invalid('gift_card_code', 'is required for gift card payments', 'required')
+    if (input.shift_id && input.method !== 'cash') throw invalid('shift_id', 'applies to cash payments only', 'invalid')
+    return { amount, currency }
+  }
+
   async function checkPayable(ctx: RequestContext, target: PaymentTarget, amount: bigint) {
     const state = await target.lock(ctx)
     if (!state.payable) throw PaymentErrors.NOT_PAYABLE(`no payment can be taken: ${state.why}`)
@@ -166,17 +182,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
      */
     async holdCard(ctx: RequestContext, input: CreatePaymentInput): Promise<CardHold | null> {
       if (input.method !== 'card') return null
-      if (!input.payment_method_token)
-        throw invalid('payment_method_token', 'is required for card payments', 'required')
-      const currency = await orgs.currencyOf(ctx)
-      const amount = toMinor(input.amount, currency, 'amount')
-      if (amount <= 0n) throw invalid('amount', 'must be greater than zero', 'out_of_range')
+      const { amount, currency } = await checkTender(ctx, input)
       const id = newId('pay')
       const capture = input.capture === true
       const auth = await processor.authorize({
         amount,
         currency,
-        token: input.payment_method_token,
+        token: input.payment_method_token!,
         capture,
         reference: id,
       })
@@ -202,18 +214,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       target: PaymentTarget,
       hold: CardHold | null = null,
     ): Promise<Payment> {
-      const { methods } = await enabledMethods(ctx)
-      if (!methods.includes(input.method))
-        throw invalid('method', `is not enabled for this org (enabled: ${methods.join(', ')})`, 'not_enabled')
-      const currency = await orgs.currencyOf(ctx)
-      const amount = toMinor(input.amount, currency, 'amount')
-      if (amount <= 0n) throw invalid('amount', 'must be greater than zero', 'out_of_range')
-      if (input.method === 'card' && !input.payment_method_token)
-        throw invalid('payment_method_token', 'is required for card payments', 'required')
-      if (input.method === 'gift_card' && !input.gift_card_code)
-        throw invalid('gift_card_code', 'is required for gift card payments', 'required')
-      if (input.shift_id && input.method !== 'cash')
-        throw invalid('shift_id', 'applies to cash payments only', 'invalid')
+      const { amount, currency } = await checkTender(ctx, input)
       // The id is a step: a retry of an Idempotency-Key resumes with it, and finds the payment if it was recorded.
       const id = hold?.id ?? (await once(ctx, 'payment.id', async () => newId('pay')))
       const recorded = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))

@@ -13,6 +13,7 @@ export function revokedKey(namespace: string, sessionId: string): string {
 
 /** How often the Redis marks are written again from the database, in case Redis evicted or lost some. */
 const REVOCATIONS_RESEED_MS = 60_000
+const RESTORED = Promise.resolve()
 
 export interface Revocations {
   /** Settles when the check can be trusted (Redis: once the marks are restored after a connect); rejects if not. */
@@ -72,6 +73,8 @@ export class MemoryRevocations implements Revocations {
  */
 export class RedisRevocations implements Revocations {
   private restoring: Promise<void>
+  /** The last restore after a connect finished: checks need not wait (the hot path). */
+  private trusted = false
   private readonly reseed: NodeJS.Timeout
 
   private constructor(
@@ -79,11 +82,11 @@ export class RedisRevocations implements Revocations {
     private readonly redis: Redis,
     private readonly namespace: string,
   ) {
-    this.restoring = this.restore()
+    this.restoring = this.restoreAfterConnect()
     // ioredis emits 'ready' on each (re)connect; the first one is covered by the restore above.
     let connects = redis.status === 'ready' ? 1 : 0
     redis.on('ready', () => {
-      if (connects++ > 0) this.restoring = this.restore()
+      if (connects++ > 0) this.restoring = this.restoreAfterConnect()
     })
     this.reseed = setInterval(() => {
       this.restore().catch(() => {})
@@ -97,9 +100,10 @@ export class RedisRevocations implements Revocations {
   }
 
   restored(): Promise<void> {
+    if (this.trusted) return RESTORED
     // A failed restore is tried again by the next check rather than failing every check until the next reseed.
     return this.restoring.catch(() => {
-      this.restoring = this.restore()
+      this.restoring = this.restoreAfterConnect()
       return this.restoring
     })
   }
@@ -116,6 +120,15 @@ export class RedisRevocations implements Revocations {
 
   close(): void {
     clearInterval(this.reseed)
+  }
+
+  /** Checks wait until the marks a (re)started Redis may have lost are written again. */
+  private restoreAfterConnect(): Promise<void> {
+    this.trusted = false
+    const restoring: Promise<void> = this.restore().then(() => {
+      if (this.restoring === restoring) this.trusted = true
+    })
+    return restoring
   }
 
   private async restore(): Promise<void> {

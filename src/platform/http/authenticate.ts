@@ -9,7 +9,7 @@ import { orgLimitsOf } from '../rate-limit/org-limits.ts'
 import type { PlatformParts } from '../rate-limit/store.ts'
 import type { Runtime } from '../runtime.ts'
 import type { RequestContext } from './context.ts'
-import { markWorkCommitted, recordStep } from './idempotency-store.ts'
+import { markWorkCommitted, runOnce } from './idempotency-store.ts'
 
 /** The registration options: the process runtime (or the parts of it the guard uses). */
 interface AuthenticateOptions {
@@ -48,15 +48,7 @@ export function contextOf(
       const claimed = request.idempotency
       return claimed && ((q) => markWorkCommitted(q, claimed))
     }),
-    once: async (step, fn) => {
-      const claimed = request.idempotency
-      if (!claimed) return fn()
-      if (step in claimed.steps) return claimed.steps[step] as Awaited<ReturnType<typeof fn>>
-      const value = await fn()
-      await recordStep(runtime.database, claimed, step, value)
-      claimed.steps[step] = value
-      return value
-    },
+    once: (step, fn) => runOnce(runtime.database, request.idempotency, step, fn),
     catalogVersion: request.catalogVersion,
     credentialExpiresAt: claims.exp,
   }

@@ -120,8 +120,26 @@ export function markWorkCommitted(q: Queryable, ref: KeyRef): Promise<unknown> {
   ])
 }
 
+/**
+ * `ctx.once`: runs an outbound step once per key. A result an earlier attempt recorded is returned instead of
+ * running it again; a new one is recorded before the request goes on. Without a key, the step just runs.
+ */
+export async function runOnce<T>(
+  database: Database,
+  claimed: (KeyRef & { steps: Record<string, unknown> }) | undefined,
+  step: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  if (!claimed) return fn()
+  if (step in claimed.steps) return claimed.steps[step] as T
+  const value = await fn()
+  await recordStep(database, claimed, step, value)
+  claimed.steps[step] = value
+  return value
+}
+
 /** Records the result of an outbound step durably, before anything else of the request can fail. */
-export async function recordStep(database: Database, ref: KeyRef, step: string, value: unknown): Promise<void> {
+async function recordStep(database: Database, ref: KeyRef, step: string, value: unknown): Promise<void> {
   await database.transaction(ref.orgId, (q) =>
     q.query(`UPDATE idempotency_keys SET steps = steps || jsonb_build_object($4::text, $5::jsonb) WHERE ${WHERE_KEY}`, [
       ref.orgId,
