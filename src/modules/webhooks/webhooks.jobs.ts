@@ -92,8 +92,9 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
             const name = subscribedName(endpoint.events, event.type)
             if (!name) continue
             const id = newId('msg')
+            // The envelope names the event (as GET /events does); the delivery's own id is the webhook-id header.
             const payload = serializeEnvelope({
-              id,
+              id: event.id,
               event: name,
               orgId,
               timestamp: new Date(event.created_at).toISOString(),

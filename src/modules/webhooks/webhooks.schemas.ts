@@ -42,7 +42,10 @@ export const WebhookEndpointWithSecretSchema = Type.Object(
 
 export const WebhookDeliverySchema = Type.Object(
   {
-    id: Type.String({ description: 'the envelope id (and webhook-id header): the same on every attempt' }),
+    id: Type.String({
+      description:
+        "the delivery id, sent as the webhook-id header: the same on every attempt (the envelope id is `event_id`, or this id for a test or an automation's payload)",
+    }),
     webhook_id: Type.String(),
     event: Type.String(),
     event_id: Nullable(Type.String()),
