@@ -7,13 +7,15 @@ import type { Services } from '../services.ts'
 import { authorizePages } from './authorize.ts'
 import { dashboardPages } from './dashboard.ts'
 import { html, page } from './html.ts'
+import { invitationPages } from './invitation.ts'
 import { loginPages } from './login.ts'
 import { reportsPages } from './reports-page.ts'
 import { installSecurityHeaders } from './security.ts'
 import { webhooksPages } from './webhooks-page.ts'
 
 /**
- * The web app on APP_PORT: the consent screen at `/oauth/authorize`, sign-in, and the merchant dashboard.
+ * The web app on APP_PORT: the consent screen at `/oauth/authorize`, sign-in, invitation links and the merchant
+ * dashboard.
  * Server-rendered HTML without scripts; forms carry CSRF tokens; pages cannot be framed.
  */
 export async function buildWebApp(runtime: Runtime, services: Services): Promise<FastifyInstance> {
@@ -46,6 +48,7 @@ export async function buildWebApp(runtime: Runtime, services: Services): Promise
   app.get('/', async (_request, reply) => reply.code(303).header('location', '/dashboard').send())
   await app.register(loginPages, { runtime, services, store })
   await app.register(authorizePages, { runtime, services })
+  await app.register(invitationPages, { runtime, services })
   await app.register(dashboardPages, { runtime, services })
   await app.register(webhooksPages, { runtime, services })
   await app.register(reportsPages, { runtime, services })

@@ -121,18 +121,3 @@ export async function ownerEmailOf(q: Queryable, orgId: string): Promise<string 
   )
   return result.rows[0]?.email ?? null
 }
-
-/** Sets the password of a user who has never had one (an invited owner); the e-mail when it did, else undefined. */
-export async function setFirstPasswordHash(
-  q: Queryable,
-  orgId: string,
-  userId: string,
-  passwordHash: string,
-): Promise<string | undefined> {
-  const result = await q.query<{ email: string }>(
-    `UPDATE users SET password_hash = $3, version = version + 1, updated_at = now()
-     WHERE org_id = $1 AND id = $2 AND password_hash IS NULL RETURNING email`,
-    [orgId, userId, passwordHash],
-  )
-  return result.rows[0]?.email
-}

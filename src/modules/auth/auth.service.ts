@@ -70,10 +70,16 @@ export function createAuthService(runtime: Runtime) {
   }
 
   return {
-    /** Creates a user in the caller's transaction (org creation, invitations). */
+    /**
+     * Creates a user in the caller's transaction (org creation, invitations), with a password or the hash of one
+     * (an invitation hashes before its transaction).
+     */
     async createUser(
       q: Queryable,
-      input: { orgId: string; email: string; name?: string; role: Role; password: string | null },
+      input: { orgId: string; email: string; name?: string; role: Role } & (
+        | { password: string }
+        | { passwordHash: string }
+      ),
     ): Promise<repo.UserRow> {
       if (await repo.emailTaken(q, input.email)) {
         throw new AppError('conflict', 'a user with this e-mail already exists', {
@@ -81,7 +87,7 @@ export function createAuthService(runtime: Runtime) {
           errors: [{ field: 'email', message: 'is already registered', code: 'taken' }],
         })
       }
-      const passwordHash = input.password === null ? null : await hashPassword(input.password)
+      const passwordHash = 'passwordHash' in input ? input.passwordHash : await hashPassword(input.password)
       return repo.insertUser(q, {
         id: newId('usr'),
         orgId: input.orgId,
@@ -164,11 +170,6 @@ export function createAuthService(runtime: Runtime) {
 
     /** argon2id, with the module's parameters; slow, so callers hash before opening a transaction. */
     hashPassword,
-
-    /** Sets an invited user's first password in the caller's transaction; the e-mail, or undefined when it had one. */
-    setFirstPassword(q: Queryable, orgId: string, userId: string, passwordHash: string): Promise<string | undefined> {
-      return repo.setFirstPasswordHash(q, orgId, userId, passwordHash)
-    },
 
     /** Where notices to an org go: its owner's e-mail, or null when it has no owner. */
     ownerEmail: (orgId: string): Promise<string | null> => database.read(orgId, (q) => repo.ownerEmailOf(q, orgId)),

@@ -10,13 +10,16 @@ import type { Runtime } from '../../platform/runtime.ts'
 import type { AuthService } from '../auth/index.ts'
 import * as repo from './orgs.repo.ts'
 
-interface CreateOrgInput {
+interface NewOrg {
   name: string
-  email: string
-  password: string | null
-  ownerName?: string
   plan?: Plan
   currency?: string
+}
+
+interface CreateOrgInput extends NewOrg {
+  email: string
+  password: string
+  ownerName?: string
 }
 
 /** What pricing needs of an org. */
@@ -40,25 +43,20 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
     return org
   }
 
+  /** The org's row, validated, in a transaction already scoped to `orgId`. */
+  function insertOrg(q: Queryable, orgId: string, input: NewOrg): Promise<repo.OrgRow> {
+    const currency = (input.currency ?? 'USD').toUpperCase()
+    if (!isCurrency(currency)) throw invalid('currency', 'is not an ISO 4217 currency code', 'invalid_currency')
+    if (!input.name.trim()) throw invalid('name', 'is required', 'required')
+    return repo.insertOrg(q, { id: orgId, name: input.name.trim(), plan: input.plan ?? 'starter', currency })
+  }
+
   return {
-    /**
-     * Creates an org and its owner in one transaction. With `within`, inside the caller's open transaction
-     * (partner provisioning), scoped to the new org for the inserts and back to the caller's org afterwards.
-     */
-    async createOrg(input: CreateOrgInput, within?: Queryable) {
-      const currency = (input.currency ?? 'USD').toUpperCase()
-      if (!isCurrency(currency)) throw invalid('currency', 'is not an ISO 4217 currency code', 'invalid_currency')
-      if (!input.name.trim()) throw invalid('name', 'is required', 'required')
+    /** Creates an org and its owner, who signs in with `password`, in one transaction. */
+    async createOrg(input: CreateOrgInput) {
       const orgId = newId('org')
-      const inTransaction = <T>(fn: (q: Queryable) => Promise<T>): Promise<T> =>
-        within ? withOrgScope(within, orgId, () => fn(within)) : runtime.database.transaction(orgId, fn)
-      return inTransaction(async (q) => {
-        const org = await repo.insertOrg(q, {
-          id: orgId,
-          name: input.name.trim(),
-          plan: input.plan ?? 'starter',
-          currency,
-        })
+      return runtime.database.transaction(orgId, async (q) => {
+        const org = await insertOrg(q, orgId, input)
         const owner = await auth.createUser(q, {
           orgId,
           email: input.email,
@@ -68,6 +66,15 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
         })
         return { org, owner }
       })
+    },
+
+    /**
+     * Creates an org without users inside the caller's open transaction (partner provisioning: its owner is made
+     * when the invitation is accepted), scoped to the new org for the insert and back to the caller's org after.
+     */
+    createOrgWithin(q: Queryable, input: NewOrg): Promise<repo.OrgRow> {
+      const orgId = newId('org')
+      return withOrgScope(q, orgId, () => insertOrg(q, orgId, input))
     },
 
     getOrg,

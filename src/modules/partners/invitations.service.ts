@@ -27,20 +27,26 @@ export function createInvitationsService(runtime: Runtime, auth: AuthService) {
   const { database, config } = runtime
 
   return {
-    /** Invites `userId` in the caller's transaction (scoped to the user's org); the link exists only in the answer. */
-    async invite(q: Queryable, orgId: string, userId: string): Promise<Invitation> {
+    /**
+     * Invites `invitee` to `orgId` in the caller's transaction (scoped to that org); the link exists only in the
+     * answer. No account is looked up or made until the link is accepted.
+     */
+    async invite(q: Queryable, orgId: string, invitee: repo.Invitee): Promise<Invitation> {
       const token = randomToken(TOKEN_PREFIX)
       const row = await repo.insertInvitation(q, {
         id: newId('inv'),
         orgId,
-        userId,
+        invitee,
         tokenHash: sha256Hex(token),
         ttlSeconds: INVITATION_TTL_S,
       })
       return { url: `${config.appUrl}/invite/${token}`, expires_at: row.expires_at }
     },
 
-    /** Sets the password of an invited user once; afterwards the user logs in as any other. */
+    /**
+     * Makes the invited account with its password, once; afterwards the user logs in as any other. An e-mail
+     * registered meanwhile (or before) is refused here, to the holder of the link, and the link stays usable.
+     */
     async accept(token: string, password: string): Promise<{ user_id: string; email: string; org_id: string }> {
       if (password.length < MIN_PASSWORD)
         throw invalid('password', `must be at least ${MIN_PASSWORD} characters`, 'too_short')
@@ -52,10 +58,10 @@ export function createInvitationsService(runtime: Runtime, auth: AuthService) {
       return database.transaction(orgId, async (q) => {
         const invitation = await repo.lockInvitation(q, orgId, hash)
         if (!invitation || invitation.accepted || invitation.expired) throw unusable()
-        const email = await auth.setFirstPassword(q, orgId, invitation.user_id, passwordHash)
-        if (!email) throw unusable()
-        await repo.markAccepted(q, orgId, invitation.id)
-        return { user_id: invitation.user_id, email, org_id: orgId }
+        const { email, name, role } = invitation
+        const user = await auth.createUser(q, { orgId, email, name, role, passwordHash })
+        await repo.markAccepted(q, orgId, invitation.id, user.id)
+        return { user_id: user.id, email: user.email, org_id: orgId }
       })
     },
   }

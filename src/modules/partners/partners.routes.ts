@@ -73,10 +73,11 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<{
       config: { scope: false },
       schema: {
         tags: ['auth'],
-        summary: 'Set the password of an invited user with the token of the invitation link (once)',
+        summary: 'Make the invited account with its password, with the token of the invitation link (once)',
+        description: 'A 409 EMAIL_TAKEN when the invited e-mail already has an account; the link stays usable.',
         security: [],
         body: AcceptInvitationBody,
-        response: { 200: AcceptedInvitationSchema, ...errorResponses(400, 422) },
+        response: { 200: AcceptedInvitationSchema, ...errorResponses(400, 409, 422) },
       },
     },
     async (request) => ({ data: await invitations.accept(request.body.token, request.body.password) }),

@@ -53,8 +53,8 @@ function toTenant(row: repo.TenantRow): Tenant {
 export function createPartnersService(orgs: OrgsService, oauth: OAuthService, invitations: InvitationsService) {
   return {
     /**
-     * Provisions a reseller tenant: the org with its plan and currency, its owner (no password yet) with a
-     * one-time invitation, and the partner app's connection to it; all in one transaction, which under an
+     * Provisions a reseller tenant: the org with its plan and currency, a one-time invitation for its owner, and
+     * the partner app's connection to it; all in one transaction, which under an
      * Idempotency-Key is the request's own, so a retry returns the same tenant and invitation.
      */
     async createTenant(ctx: RequestContext, input: CreateTenantInput): Promise<Tenant & { invitation: Invitation }> {
@@ -71,20 +71,12 @@ export function createPartnersService(orgs: OrgsService, oauth: OAuthService, in
           'plan_not_allowed',
         )
       return ctx.db.tx(async (q) => {
-        const { org, owner } = await orgs.createOrg(
-          {
-            name: input.name,
-            email: input.owner_email,
-            password: null,
-            ownerName: input.owner_name,
-            plan: input.plan,
-            currency: input.currency,
-          },
-          q,
-        )
-        // The invitation and the connection are the tenant's rows; the tenant record is the partner's.
+        const org = await orgs.createOrgWithin(q, { name: input.name, plan: input.plan, currency: input.currency })
+        // The invitation and the connection are the tenant's rows; the tenant record is the partner's. Whether the
+        // owner's e-mail is registered is not looked at here: the account is made when the invitation is accepted.
+        const owner = { email: input.owner_email.trim(), name: input.owner_name ?? '', role: 'owner' as const }
         const { invitation, grantId } = await withOrgScope(q, org.id, async () => ({
-          invitation: await invitations.invite(q, org.id, owner.id),
+          invitation: await invitations.invite(q, org.id, owner),
           grantId: (await oauth.connectApp(q, { orgId: org.id, clientId, scopes })).grantId,
         }))
         const row = await repo.insertTenant(q, {

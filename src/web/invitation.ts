@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { AppError } from '../platform/errors/app-error.ts'
+import type { Runtime } from '../platform/runtime.ts'
+import type { Services } from '../services.ts'
+import { hidden, html, page } from './html.ts'
+import { csrfMatches, LOGIN_CSRF_COOKIE, loginCsrf } from './security.ts'
+
+type Params = { token: string }
+
+function invitationPage(csrf: string, error?: string) {
+  return page(
+    'Set your password',
+    html`<h1>Welcome to OpenTill</h1>
+<p>Choose the password you will sign in with (at least 10 characters).</p>
+${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+<form method="post">
+  ${hidden('csrf', csrf)}
+  <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="10" required>
+  <label for="confirm">Password again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="10" required>
+  <button class="primary" type="submit">Create my account</button>
+</form>`,
+  )
+}
+
+function acceptedPage(email: string) {
+  return page(
+    'Account ready',
+    html`<h1>Your account is ready</h1>
+<p class="notice" role="status">Sign in as <strong>${email}</strong> with the password you chose.</p>
+<p><a href="/login">Sign in</a></p>`,
+  )
+}
+
+/** What the invitee is told of a refusal; the API's codes, in words (docs/partners.md). */
+function refusalOf(error: AppError): string {
+  if (error.code === 'EMAIL_TAKEN')
+    return 'This e-mail already has an OpenTill account. Sign in with it, or ask whoever invited you to invite another address.'
+  const field = error.errors?.[0]?.field
+  if (field === 'password') return 'The password must be at least 10 characters.'
+  return 'This invitation link is invalid, already used or expired. Ask whoever invited you for a new one.'
+}
+
+/** The page an invitation link (`{APP_URL}/invite/inv_…`) opens: the invitee chooses a password, once. */
+export async function invitationPages(
+  app: FastifyInstance,
+  { runtime, services }: { runtime: Runtime; services: Services },
+) {
+  const secure = runtime.config.appUrl.startsWith('https:')
+  const send = (reply: FastifyReply, status: number, body: string) =>
+    reply.code(status).type('text/html; charset=utf-8').send(body)
+
+  app.get<{ Params: Params }>('/invite/:token', async (request, reply) =>
+    send(reply, 200, invitationPage(loginCsrf(request, reply, secure))),
+  )
+
+  app.post<{ Params: Params; Body: Record<string, unknown> }>('/invite/:token', async (request, reply) => {
+    const body = request.body ?? {}
+    const csrf = loginCsrf(request, reply, secure)
+    if (!csrfMatches(request.cookies[LOGIN_CSRF_COOKIE], body.csrf))
+      return send(reply, 403, invitationPage(csrf, 'This form expired. Please try again.'))
+    const password = typeof body.password === 'string' ? body.password : ''
+    if (password !== body.confirm) return send(reply, 422, invitationPage(csrf, 'The two passwords differ.'))
+    try {
+      const accepted = await services.invitations.accept(request.params.token, password)
+      return send(reply, 200, acceptedPage(accepted.email))
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error
+      return send(reply, error.status, invitationPage(csrf, refusalOf(error)))
+    }
+  })
+}
