@@ -123,7 +123,10 @@ export async function buildApp(
   })
   if (!options.measuredWithout?.includes('metrics'))
     installMetrics(api, { database: runtime.database, redis: runtime.redis, token: config.metricsToken })
-  await api.register(authenticate, { runtime, orgRateLimit: !options.measuredWithout?.includes('org-rate-limit') })
+  await api.register(authenticate, {
+    runtime,
+    orgLimitOf: options.measuredWithout?.includes('org-rate-limit') ? null : services.orgs.rateLimitOf,
+  })
   // Revocation and introspection take client credentials too: the same buckets as the token endpoint.
   await api.register(rateLimit, {
     runtime,

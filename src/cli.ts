@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util'
 import pg from 'pg'
-import { loadCheckedConfig, loadConfig, type Plan } from './config.ts'
+import { loadCheckedConfig, loadConfig } from './config.ts'
 import { MERCHANT_SCOPES } from './modules/auth/index.ts'
+import { PLANS } from './modules/orgs/index.ts'
 import { resealWebhookSecrets } from './modules/webhooks/index.ts'
 import { SigningKeys } from './platform/crypto/signing-keys.ts'
 import type { Queryable, Rows } from './platform/db/database.ts'
@@ -60,15 +61,15 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
     })
     if (!values.name || !values.email || !values.password)
       throw new Error('create-org needs --name, --email and --password')
-    if (!['starter', 'growth', 'pro', 'enterprise'].includes(values.plan!))
-      throw new Error('--plan must be starter, growth, pro or enterprise')
+    const plan = PLANS.find((p) => p === values.plan)
+    if (!plan) throw new Error(`--plan must be one of ${PLANS.join(', ')}`)
     const runtime = await openRuntime(loadConfig(), { migrate: true })
     try {
       const { org, owner } = await createServices(runtime).orgs.createOrg({
         name: values.name,
         email: values.email,
         password: values.password,
-        plan: values.plan as Plan,
+        plan,
         currency: values.currency,
       })
       process.stdout.write(`${JSON.stringify({ orgId: org.id, userId: owner.id })}\n`)

@@ -1,7 +1,6 @@
 import { userInfo } from 'node:os'
 
 /** Environment parsed once into a frozen, typed Config (docs/decisions.md "Running it"). */
-export type Plan = 'starter' | 'growth' | 'pro' | 'enterprise'
 
 export interface Config {
   readonly env: 'development' | 'production' | 'test'

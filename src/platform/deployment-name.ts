@@ -1,19 +1,12 @@
 import type { Database, Queryable } from './db/database.ts'
 
-const names = new WeakMap<Database, Promise<string>>()
-
 /**
  * This deployment's name on a shared Redis: the first signing key's id, which every instance of one database
  * shares and no other database has, so separate deployments (and test databases) never mix their rate-limit
- * buckets, catalog versions or kitchen feeds. Read once per database handle.
+ * buckets, catalog versions or kitchen feeds. Read once, when the runtime opens (Runtime.deploymentName).
  */
-export function deploymentNameOf(database: Database): Promise<string> {
-  let name = names.get(database)
-  if (!name) {
-    name = database.unscoped(firstKeyId)
-    names.set(database, name)
-  }
-  return name
+export function readDeploymentName(database: Database): Promise<string> {
+  return database.unscoped(firstKeyId)
 }
 
 async function firstKeyId(q: Queryable): Promise<string> {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import type { Config } from '../config.ts'
+import { type CatalogCache, createCatalogCache } from './cache/index.ts'
 import { AccessTokens } from './crypto/access-tokens.ts'
 import { DatabaseRevocations, MemoryRevocations, RedisRevocations, type Revocations } from './crypto/revocations.ts'
 import { SecretBox } from './crypto/secret-box.ts'
@@ -12,7 +13,10 @@ import { Database } from './db/database.ts'
 import { type EmbeddedServer, openEmbeddedServer } from './db/embedded.ts'
 import { lockDataDir } from './db/instance-lock.ts'
 import { migrate } from './db/migrate.ts'
-import { deploymentNameOf } from './deployment-name.ts'
+import { readDeploymentName } from './deployment-name.ts'
+import { type Admissions, createAdmissions } from './rate-limit/admission.ts'
+import type { RateLimitStore } from './rate-limit/gcra.ts'
+import { createRateLimitStore } from './rate-limit/store.ts'
 
 /** Everything a process shares between its HTTP app, its workers and its commands. */
 export interface Runtime {
@@ -32,6 +36,15 @@ export interface Runtime {
    * lock), so what instances would otherwise share through Redis may be kept in its memory.
    */
   readonly soleInstance: boolean
+  /** This deployment's namespace on a shared Redis (deployment-name.ts). */
+  readonly deploymentName: string
+  /**
+   * The per-process parts the API, the web app and GraphQL share, built once here: the rate-limit buckets, the
+   * catalog cache (null when answers are not cached) and the guard's admissions.
+   */
+  readonly rateLimitStore: RateLimitStore
+  readonly catalogCache: CatalogCache | null
+  readonly admissions: Admissions
   /** The embedded server's data directory, when DATABASE_URL is unset (for the start banner). */
   readonly embeddedDir: string | undefined
   close(): Promise<void>
@@ -115,12 +128,15 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
     })
     const keys = await SigningKeys.load(database, secrets)
     const accessTokens = new AccessTokens(keys, config.baseUrl, config.accessTokenTtlS)
+    const deploymentName = await readDeploymentName(database)
     const revocations: Revocations = redis
-      ? await RedisRevocations.load(database, redis, await deploymentNameOf(database))
+      ? await RedisRevocations.load(database, redis, deploymentName)
       : opened.soleInstance
         ? await MemoryRevocations.load(database)
         : new DatabaseRevocations(database)
     const db = database
+    const rateLimitStore = createRateLimitStore(redis, deploymentName)
+    const catalogCache = createCatalogCache({ redis, soleInstance: opened.soleInstance, deploymentName })
     return {
       config,
       database: db,
@@ -131,6 +147,10 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
       ownerUrl: opened.url,
       appUrl,
       soleInstance: opened.soleInstance,
+      deploymentName,
+      rateLimitStore,
+      catalogCache,
+      admissions: createAdmissions({ redis, deploymentName, revocations, rateLimitStore, catalogCache }),
       embeddedDir: opened.embeddedDir,
       async close() {
         if (revocations instanceof RedisRevocations) revocations.close()

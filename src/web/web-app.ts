@@ -1,7 +1,6 @@
 import cookie from '@fastify/cookie'
 import formbody from '@fastify/formbody'
 import Fastify, { type FastifyInstance } from 'fastify'
-import { rateLimitStoreOf } from '../platform/rate-limit/index.ts'
 import type { Runtime } from '../platform/runtime.ts'
 import type { Services } from '../services.ts'
 import { authorizePages } from './authorize.ts'
@@ -44,7 +43,7 @@ export async function buildWebApp(runtime: Runtime, services: Services): Promise
     reply.code(404).type('text/html; charset=utf-8').send(page('Not found', html`<h1>Not found</h1>`)),
   )
 
-  const store = await rateLimitStoreOf(runtime)
+  const store = runtime.rateLimitStore
   app.get('/', async (_request, reply) => reply.code(303).header('location', '/dashboard').send())
   await app.register(loginPages, { runtime, services, store })
   await app.register(authorizePages, { runtime, services })

@@ -51,13 +51,7 @@ describe('the API contract', () => {
 
   it('refuses to register a route that declares no scope', async () => {
     const bare = Fastify()
-    await bare.register(authenticate, {
-      runtime: {
-        database: app.runtime.database,
-        accessTokens: app.runtime.accessTokens,
-        revocations: app.runtime.revocations,
-      },
-    })
+    await bare.register(authenticate, { runtime: app.runtime, orgLimitOf: null })
     assert.throws(() => bare.get('/unguarded', async () => 'open'), /declares no scope/)
     await bare.close()
   })

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../config.ts'
-import { deploymentNameOf } from '../../platform/deployment-name.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import type { FeedCursor } from './feed-cursor.ts'
@@ -25,6 +24,7 @@ export function createKdsService(runtime: Runtime, options: Config['kds'] = runt
       ? new RedisSource(
           runtime.database,
           runtime.redis,
+          runtime.deploymentName,
           { pollMs: options.pollMs, reconcileMs: options.reconcileMs },
           onError,
         )
@@ -32,12 +32,9 @@ export function createKdsService(runtime: Runtime, options: Config['kds'] = runt
   )
   const open = new Set<OpenScreen>()
   // A seat not refreshed for three heartbeats belonged to an instance that died.
-  const seats: Promise<StreamSeats> = runtime.redis
-    ? deploymentNameOf(runtime.database).then(
-        (name) => new RedisSeats(runtime.redis!, name, options.maxStreamsPerOrg, options.heartbeatMs * 3),
-      )
-    : Promise.resolve(new MemorySeats(options.maxStreamsPerOrg))
-  seats.catch(() => {})
+  const seats: StreamSeats = runtime.redis
+    ? new RedisSeats(runtime.redis, runtime.deploymentName, options.maxStreamsPerOrg, options.heartbeatMs * 3)
+    : new MemorySeats(options.maxStreamsPerOrg)
 
   return {
     options,
@@ -49,7 +46,7 @@ export function createKdsService(runtime: Runtime, options: Config['kds'] = runt
 
     /** A place for one more stream of the org; a 429 (KDS_STREAM_LIMIT) when it holds its maximum. */
     async takeSeat(orgId: string): Promise<Seat> {
-      return (await seats).take(orgId)
+      return seats.take(orgId)
     },
 
     /** Whether the credential a stream was opened with still stands (its session or grant not revoked). */

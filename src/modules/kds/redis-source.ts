@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import type { Database } from '../../platform/db/database.ts'
-import { deploymentNameOf } from '../../platform/deployment-name.ts'
 import { compareCursors, type FeedCursor, formatCursor, parseCursor } from './feed-cursor.ts'
 import type { FeedEvent } from './feed-event.ts'
 import { FEED_BATCH, type FeedSource, readFeedAfter, readFeedHead, Ticker } from './feed-source.ts'
@@ -46,20 +45,21 @@ export class RedisSource implements FeedSource {
   private published: FeedCursor | undefined
   private queue: Promise<void> = Promise.resolve()
   private deliver: (events: FeedEvent[]) => void = () => {}
-  private keys = { channel: '', leader: '', cursor: '' }
+  private readonly keys: { channel: string; leader: string; cursor: string }
 
   constructor(
     private readonly database: Database,
     private readonly redis: Redis,
+    namespace: string,
     private readonly options: RedisSourceOptions,
     private readonly onError: (error: unknown) => void,
-  ) {}
+  ) {
+    const prefix = `opentill:kds:${namespace}`
+    this.keys = { channel: `${prefix}:events`, leader: `${prefix}:leader`, cursor: `${prefix}:cursor` }
+  }
 
   async start(deliver: (events: FeedEvent[]) => void): Promise<FeedCursor> {
     this.deliver = deliver
-    const namespace = await deploymentNameOf(this.database)
-    const prefix = `opentill:kds:${namespace}`
-    this.keys = { channel: `${prefix}:events`, leader: `${prefix}:leader`, cursor: `${prefix}:cursor` }
     this.subscriber = this.redis.duplicate()
     this.subscriber.on('error', this.onError)
     this.subscriber.on('message', (_channel: string, message: string) => this.serially(() => this.onBatch(message)))

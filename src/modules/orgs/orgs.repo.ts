@@ -1,9 +1,10 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import type { Plan } from './orgs.plans.ts'
 
 export interface OrgRow {
   id: string
   name: string
-  plan: 'starter' | 'growth' | 'pro' | 'enterprise'
+  plan: Plan
   currency: string
   allow_negative_stock: boolean
   prices_include_tax: boolean
@@ -19,7 +20,7 @@ const columns =
 
 export async function insertOrg(
   q: Queryable,
-  org: { id: string; name: string; plan: string; currency: string },
+  org: { id: string; name: string; plan: Plan; currency: string },
 ): Promise<OrgRow> {
   const result = await q.query<OrgRow>(
     `INSERT INTO orgs (id, name, plan, currency) VALUES ($1, $2, $3, $4) RETURNING ${columns}`,
@@ -30,6 +31,19 @@ export async function insertOrg(
 
 export async function orgById(q: Queryable, id: string): Promise<OrgRow | undefined> {
   const result = await q.prepared<OrgRow>('org_by_id', `SELECT ${columns} FROM orgs WHERE id = $1`, [id])
+  return result.rows[0]
+}
+
+/** What the org's rate limit follows; read on every request's cache miss, so a prepared statement. */
+export async function rateLimitSettings(
+  q: Queryable,
+  id: string,
+): Promise<Pick<OrgRow, 'plan' | 'rate_limit_per_minute' | 'rate_limit_burst'> | undefined> {
+  const result = await q.prepared<Pick<OrgRow, 'plan' | 'rate_limit_per_minute' | 'rate_limit_burst'>>(
+    'org_rate_limit_settings',
+    'SELECT plan, rate_limit_per_minute, rate_limit_burst FROM orgs WHERE id = $1',
+    [id],
+  )
   return result.rows[0]
 }
 

@@ -1,4 +1,3 @@
-import type { Plan } from '../../config.ts'
 import { KeptUnderCatalogVersion } from '../../platform/cache/index.ts'
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
@@ -6,8 +5,10 @@ import { withOrgScope } from '../../platform/db/org-db.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { isCurrency } from '../../platform/money/money.ts'
+import type { Limit } from '../../platform/rate-limit/index.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import type { AuthService } from '../auth/index.ts'
+import { limitOfPlan, PLAN_LIMITS, type Plan } from './orgs.plans.ts'
 import * as repo from './orgs.repo.ts'
 
 interface NewOrg {
@@ -31,7 +32,15 @@ interface PricingSettings {
 /** Orgs whose pricing settings are kept per process. */
 const PRICING_SETTINGS_ENTRIES = 10_000
 
+/**
+ * Plans change rarely; reading the org row on every request would cost a database round trip each. A second is
+ * how soon every instance applies a change (`opentill set-org-limits`): one small read per org per second.
+ */
+const RATE_LIMIT_KEPT_MS = 1_000
+const RATE_LIMIT_ENTRIES = 10_000
+
 export function createOrgsService(runtime: Runtime, auth: AuthService) {
+  const rateLimits = new Map<string, { limit: Limit; until: number }>()
   // An org's currency never changes once it has prices, so it is cached for the life of the process.
   const currencies = new Map<string, string>()
   // Kept like the catalog data they price, under the catalog version (docs/catalog-cache.md).
@@ -91,7 +100,20 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
       })
     },
 
-    /** The org's ISO 4217 currency, which every money amount of the org is in. */
+    /**
+     * The org's request rate limit (docs/decisions.md "Rate limits"), for the REST and GraphQL guards; an org that
+     * no longer exists gets Starter's.
+     */
+    async rateLimitOf(orgId: string): Promise<Limit> {
+      const hit = rateLimits.get(orgId)
+      if (hit && hit.until > Date.now()) return hit.limit
+      const settings = await runtime.database.read(orgId, (q) => repo.rateLimitSettings(q, orgId))
+      const limit = settings ? limitOfPlan(settings) : PLAN_LIMITS.starter
+      if (rateLimits.size > RATE_LIMIT_ENTRIES) rateLimits.clear()
+      rateLimits.set(orgId, { limit, until: Date.now() + RATE_LIMIT_KEPT_MS })
+      return limit
+    },
+
     /** `opentill set-org-limits`: the org's own limits, applied by every instance within a second. */
     async setCustomLimits(ctx: RequestContext, perMinute: number, burst: number) {
       const row = await ctx.db.tx((q) => repo.setCustomLimits(q, ctx.orgId, perMinute, burst))
@@ -99,6 +121,7 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
       return { orgId: row.id, perMinute: row.rate_limit_per_minute, burst: row.rate_limit_burst }
     },
 
+    /** The org's ISO 4217 currency, which every money amount of the org is in. */
     async currencyOf(ctx: RequestContext): Promise<string> {
       const cached = currencies.get(ctx.orgId)
       if (cached) return cached

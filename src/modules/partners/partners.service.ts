@@ -1,4 +1,3 @@
-import type { Plan } from '../../config.ts'
 import { newId } from '../../platform/crypto/ids.ts'
 import { withOrgScope } from '../../platform/db/org-db.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
@@ -6,7 +5,7 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { OAuthService } from '../oauth/index.ts'
-import type { OrgsService } from '../orgs/index.ts'
+import type { OrgsService, Plan } from '../orgs/index.ts'
 import type { Invitation, InvitationsService } from './invitations.service.ts'
 import * as repo from './partners.repo.ts'
 

@@ -1,6 +1,5 @@
 /** Cached catalog answers: per-org versions moved on by every catalog write, and a byte-bounded LRU of bodies. */
-import { deploymentNameOf } from '../deployment-name.ts'
-import type { PlatformParts } from '../rate-limit/store.ts'
+import type { Redis } from 'ioredis'
 import { type CatalogVersions, MemoryCatalogVersions, RedisCatalogVersions } from './catalog-versions.ts'
 import { ByteLru } from './lru.ts'
 
@@ -18,28 +17,18 @@ export interface CatalogCache {
   responses: ByteLru
 }
 
-const caches = new WeakMap<PlatformParts, Promise<CatalogCache | null>>()
-
 /**
- * The process's catalog cache, or null when answers must not be cached: with Redis the versions are shared by
- * every instance; a sole instance (the `serve` that holds the embedded data directory) keeps them in memory;
- * otherwise instances could not tell each other about a write, so nothing is cached.
+ * The process's catalog cache (Runtime.catalogCache), or null when answers must not be cached: with Redis the
+ * versions are shared by every instance; a sole instance (the `serve` that holds the embedded data directory)
+ * keeps them in memory; otherwise instances could not tell each other about a write, so nothing is cached.
  */
-export function catalogCacheOf(runtime: PlatformParts): Promise<CatalogCache | null> {
-  let cache = caches.get(runtime)
-  if (!cache) {
-    cache = (async () => {
-      const responses = new ByteLru(RESPONSE_CACHE_BYTES, 1024 * 1024)
-      if (runtime.redis) {
-        return {
-          versions: new RedisCatalogVersions(runtime.redis, await deploymentNameOf(runtime.database)),
-          responses,
-        }
-      }
-      if (runtime.soleInstance) return { versions: new MemoryCatalogVersions(), responses }
-      return null
-    })()
-    caches.set(runtime, cache)
-  }
-  return cache
+export function createCatalogCache(parts: {
+  redis: Redis | undefined
+  soleInstance: boolean
+  deploymentName: string
+}): CatalogCache | null {
+  const responses = new ByteLru(RESPONSE_CACHE_BYTES, 1024 * 1024)
+  if (parts.redis) return { versions: new RedisCatalogVersions(parts.redis, parts.deploymentName), responses }
+  if (parts.soleInstance) return { versions: new MemoryCatalogVersions(), responses }
+  return null
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import type { PlatformParts } from '../rate-limit/store.ts'
-import { type CatalogCache, catalogCacheOf } from './index.ts'
+import type { Runtime } from '../runtime.ts'
+import type { CatalogCache } from './index.ts'
 import { restKey } from './keys.ts'
 
 declare module 'fastify' {
@@ -40,8 +40,8 @@ export function serveCached(cache: CatalogCache, reply: FastifyReply, key: strin
  * X-Request-Id headers) and before validation and the handler.
  */
 export const responseCache = fp(
-  async (app: FastifyInstance, runtime: PlatformParts) => {
-    const cache = await catalogCacheOf(runtime)
+  async (app: FastifyInstance, runtime: Pick<Runtime, 'catalogCache'>) => {
+    const cache = runtime.catalogCache
     app.decorate('catalogCache', cache)
     app.decorateRequest('responseCacheKey', null)
 

@@ -3,19 +3,18 @@ import fp from 'fastify-plugin'
 import type { VerifiedAccess } from '../crypto/access-tokens.ts'
 import { orgDb } from '../db/org-db.ts'
 import { forbidden, unauthorized } from '../errors/app-error.ts'
-import { type Admission, admissionsOf } from '../rate-limit/admission.ts'
+import type { Admission } from '../rate-limit/admission.ts'
 import { tooManyRequests } from '../rate-limit/enforce.ts'
-import { orgLimitsOf } from '../rate-limit/org-limits.ts'
-import type { PlatformParts } from '../rate-limit/store.ts'
+import type { OrgLimitOf } from '../rate-limit/gcra.ts'
 import type { Runtime } from '../runtime.ts'
 import type { RequestContext } from './context.ts'
 import { markWorkCommitted, runOnce } from './idempotency-store.ts'
 
-/** The registration options: the process runtime (or the parts of it the guard uses). */
+/** The registration options: the process runtime and where each org's rate limit comes from. */
 interface AuthenticateOptions {
-  runtime: PlatformParts & Pick<Runtime, 'accessTokens'>
-  /** False only where bench/ measures what the org rate limit costs (bench/server.ts): no bucket is taken. */
-  orgRateLimit?: boolean
+  runtime: Runtime
+  /** Null only where bench/ measures what the org rate limit costs (bench/server.ts): no bucket is taken. */
+  orgLimitOf: OrgLimitOf | null
 }
 
 /** The scope of routes any valid access token may call (its own session: logout, me). */
@@ -60,16 +59,15 @@ export function contextOf(
  * Returns null for a revoked session (no token is taken for it).
  */
 export async function admit(
-  runtime: PlatformParts,
+  runtime: Pick<Runtime, 'admissions'>,
+  orgLimitOf: OrgLimitOf | null,
   reply: FastifyReply,
   claims: VerifiedAccess,
-  orgRateLimit = true,
 ): Promise<Admission | null> {
-  const admissions = await admissionsOf(runtime)
-  const admission = await admissions.admit({
+  const admission = await runtime.admissions.admit({
     sessionId: claims.sid,
     orgId: claims.orgId,
-    limit: orgRateLimit ? await orgLimitsOf(runtime)(claims.orgId) : null,
+    limit: orgLimitOf ? await orgLimitOf(claims.orgId) : null,
   })
   if (admission.revoked) return null
   const { decision } = admission
@@ -85,7 +83,7 @@ export async function admit(
  * options are the process runtime.
  */
 export const authenticate = fp(
-  async (app: FastifyInstance, { runtime, orgRateLimit = true }: AuthenticateOptions) => {
+  async (app: FastifyInstance, { runtime, orgLimitOf }: AuthenticateOptions) => {
     app.decorateRequest('ctx', null as unknown as RequestContext)
     app.decorateRequest('catalogVersion', null)
 
@@ -114,7 +112,7 @@ export const authenticate = fp(
           'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
         })
       }
-      const admission = await admit(runtime, reply, claims, orgRateLimit)
+      const admission = await admit(runtime, orgLimitOf, reply, claims)
       if (!admission) throw unauthorized('the access token has been revoked', INVALID_TOKEN)
       request.catalogVersion = admission.catalogVersion
       request.ctx = contextOf(runtime, request, claims)

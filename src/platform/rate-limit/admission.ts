@@ -1,12 +1,10 @@
 import type { Redis } from 'ioredis'
 import { type CatalogVersions, catalogVersionKey, INIT_VERSION_LUA } from '../cache/catalog-versions.ts'
-import { catalogCacheOf } from '../cache/index.ts'
+import type { CatalogCache } from '../cache/index.ts'
 import { type Revocations, revokedKey } from '../crypto/revocations.ts'
-import { deploymentNameOf } from '../deployment-name.ts'
 import { GCRA_LUA } from './gcra.lua.ts'
 import type { Decision, Limit, RateLimitStore } from './gcra.ts'
 import { bucketKey } from './redis-store.ts'
-import { type PlatformParts, rateLimitStoreOf } from './store.ts'
 
 interface AdmissionInput {
   sessionId: string
@@ -26,7 +24,7 @@ export interface Admission {
 }
 
 /** Revocation check, per-org rate-limit take and catalog version for one request. */
-interface Admissions {
+export interface Admissions {
   admit(input: AdmissionInput): Promise<Admission>
 }
 
@@ -120,19 +118,14 @@ class LocalAdmissions implements Admissions {
   }
 }
 
-const admissions = new WeakMap<PlatformParts, Promise<Admissions>>()
-
-/** One per process runtime: Redis's single script when there is a Redis, the local ports otherwise. */
-export function admissionsOf(runtime: PlatformParts): Promise<Admissions> {
-  let found = admissions.get(runtime)
-  if (!found) {
-    found = (async () => {
-      if (runtime.redis)
-        return new RedisAdmissions(runtime.redis, await deploymentNameOf(runtime.database), runtime.revocations)
-      const cache = await catalogCacheOf(runtime)
-      return new LocalAdmissions(runtime.revocations, await rateLimitStoreOf(runtime), cache?.versions ?? null)
-    })()
-    admissions.set(runtime, found)
-  }
-  return found
+/** The process's admissions (Runtime.admissions): Redis's single script when there is a Redis, the local ports otherwise. */
+export function createAdmissions(parts: {
+  redis: Redis | undefined
+  deploymentName: string
+  revocations: Revocations
+  rateLimitStore: RateLimitStore
+  catalogCache: CatalogCache | null
+}): Admissions {
+  if (parts.redis) return new RedisAdmissions(parts.redis, parts.deploymentName, parts.revocations)
+  return new LocalAdmissions(parts.revocations, parts.rateLimitStore, parts.catalogCache?.versions ?? null)
 }

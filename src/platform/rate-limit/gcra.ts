@@ -7,6 +7,9 @@ export interface Limit {
   burst: number
 }
 
+/** Each org's request limit, as the orgs module says (the platform reads no module's tables). */
+export type OrgLimitOf = (orgId: string) => Promise<Limit>
+
 export interface Decision {
   allowed: boolean
   limit: number

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Runtime } from '../runtime.ts'
+import { CREDENTIAL_LIMITS } from './credential-limits.ts'
 import { take } from './enforce.ts'
-import { CREDENTIAL_LIMITS } from './plans.ts'
-import { rateLimitStoreOf } from './store.ts'
+import type { RateLimitStore } from './gcra.ts'
 
 interface RateLimitOptions {
   runtime: Runtime
@@ -34,7 +34,7 @@ function clientIdOf(request: FastifyRequest): string | null {
 export const rateLimit = fp(
   async (app: FastifyInstance, options: RateLimitOptions) => {
     const { runtime } = options
-    const store = await rateLimitStoreOf(runtime)
+    const store = runtime.rateLimitStore
     const login = new Set(options.loginRoutes)
     const token = new Set(options.tokenRoutes)
 
@@ -67,11 +67,7 @@ export const rateLimit = fp(
 )
 
 /** The per-account login budget, shared by the API login and the web app's sign-in. */
-export function loginAccountLimit(
-  store: Awaited<ReturnType<typeof rateLimitStoreOf>>,
-  email: string,
-  reply: Parameters<typeof take>[1],
-) {
+export function loginAccountLimit(store: RateLimitStore, email: string, reply: Parameters<typeof take>[1]) {
   return take(
     store,
     reply,
@@ -81,10 +77,6 @@ export function loginAccountLimit(
   )
 }
 
-export function loginAddressLimit(
-  store: Awaited<ReturnType<typeof rateLimitStoreOf>>,
-  ip: string,
-  reply: Parameters<typeof take>[1],
-) {
+export function loginAddressLimit(store: RateLimitStore, ip: string, reply: Parameters<typeof take>[1]) {
   return take(store, reply, `login:ip:${ip}`, CREDENTIAL_LIMITS.loginPerAddress, 'from this address')
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { GraphQLError } from 'graphql'
 import { admit, bearerToken, contextOf } from '../../../platform/http/authenticate.ts'
 import type { RequestContext } from '../../../platform/http/context.ts'
+import type { OrgLimitOf } from '../../../platform/rate-limit/index.ts'
 import type { Runtime } from '../../../platform/runtime.ts'
 import { forbiddenError, unauthenticated } from './errors.ts'
 
@@ -26,6 +27,7 @@ interface GraphqlAdmission {
  */
 export async function admitGraphql(
   runtime: Runtime,
+  orgLimitOf: OrgLimitOf,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<GraphqlAdmission> {
@@ -42,7 +44,7 @@ export async function admitGraphql(
       return refused('Unauthorized: the access token has been revoked')
     return refused('Unauthorized: missing orgId in token')
   }
-  const admission = await admit(runtime, reply, claims)
+  const admission = await admit(runtime, orgLimitOf, reply, claims)
   if (!admission) return refused('Unauthorized: the access token has been revoked')
   request.catalogVersion = admission.catalogVersion
   return { auth: { ctx: contextOf(runtime, request, claims) }, catalogVersion: admission.catalogVersion }

@@ -3,7 +3,7 @@ import type { GraphQLError } from 'graphql'
 import mercurius from 'mercurius'
 import { graphqlKey, serveCached } from '../../../platform/cache/index.ts'
 import { AppError } from '../../../platform/errors/app-error.ts'
-import { CREDENTIAL_LIMITS, rateLimitStoreOf, take } from '../../../platform/rate-limit/index.ts'
+import { CREDENTIAL_LIMITS, take } from '../../../platform/rate-limit/index.ts'
 import type { Runtime } from '../../../platform/runtime.ts'
 import type { OrgsService } from '../../orgs/index.ts'
 import type { CatalogService } from '../catalog.service.ts'
@@ -61,11 +61,11 @@ export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (
     if (!isEndpoint(request)) return
     let admitted: Awaited<ReturnType<typeof admitGraphql>>
     try {
-      admitted = await admitGraphql(runtime, request, reply)
+      admitted = await admitGraphql(runtime, orgs.rateLimitOf, request, reply)
       // Without a valid token nothing but refusals can be read: a bucket per address keeps that cheap.
       if (admitted.auth.error)
         await take(
-          await rateLimitStoreOf(runtime),
+          runtime.rateLimitStore,
           reply,
           `graphql:ip:${request.ip}`,
           CREDENTIAL_LIMITS.anonymousGraphqlPerAddress,

@@ -1,0 +1,11 @@
+import type { Limit } from './gcra.ts'
+
+/** Login and token endpoints: per account (e-mail or client id) and per address (docs/decisions.md "Rate limits", issue 3 §7). */
+export const CREDENTIAL_LIMITS = {
+  loginPerAccount: { perMinute: 5, burst: 10 },
+  loginPerAddress: { perMinute: 60, burst: 120 },
+  tokenPerClient: { perMinute: 120, burst: 240 },
+  tokenPerAddress: { perMinute: 300, burst: 600 },
+  /** GraphQL requests without a valid token: they can only read the refusal, so a few suffice. */
+  anonymousGraphqlPerAddress: { perMinute: 60, burst: 120 },
+} satisfies Record<string, Limit>
