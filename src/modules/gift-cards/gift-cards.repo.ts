@@ -1,30 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-
-export interface GiftCardRow {
-  id: string
-  code: string
-  currency: string
-  initial_balance: string
-  balance: string
-  status: 'active' | 'depleted' | 'disabled'
-  customer_id: string | null
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-export interface LedgerRow {
-  id: string
-  gift_card_id: string
-  kind: 'issue' | 'load' | 'redeem' | 'refund' | 'disable'
-  amount: string
-  balance_after: string
-  reference_type: string | null
-  reference_id: string | null
-  created_at: Date
-}
-
-const columns = 'id, code, currency, initial_balance, balance, status, customer_id, version, created_at, updated_at'
+import { type GiftCardRow, giftCardColumns, type LedgerRow, ledgerColumns } from './gift-cards.tables.ts'
 
 export async function insertGiftCard(
   q: Queryable,
@@ -34,7 +9,7 @@ export async function insertGiftCard(
   const result = await q.query<GiftCardRow>(
     `INSERT INTO gift_cards (id, org_id, code, currency, initial_balance, balance, status, customer_id)
      VALUES ($1, $2, $3, $4, $5, $5, CASE WHEN $5::bigint = 0 THEN 'depleted' ELSE 'active' END, $6)
-     ON CONFLICT (org_id, code) DO NOTHING RETURNING ${columns}`,
+     ON CONFLICT (org_id, code) DO NOTHING RETURNING ${giftCardColumns}`,
     [g.id, orgId, g.code, g.currency, g.balance.toString(), g.customerId],
   )
   return result.rows[0]
@@ -47,17 +22,17 @@ export async function giftCardById(
   lock = false,
 ): Promise<GiftCardRow | undefined> {
   const result = await q.query<GiftCardRow>(
-    `SELECT ${columns} FROM gift_cards WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT ${giftCardColumns} FROM gift_cards WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
     [orgId, id],
   )
   return result.rows[0]
 }
 
 export async function giftCardByCode(q: Queryable, orgId: string, code: string): Promise<GiftCardRow | undefined> {
-  const result = await q.query<GiftCardRow>(`SELECT ${columns} FROM gift_cards WHERE org_id = $1 AND code = $2`, [
-    orgId,
-    code,
-  ])
+  const result = await q.query<GiftCardRow>(
+    `SELECT ${giftCardColumns} FROM gift_cards WHERE org_id = $1 AND code = $2`,
+    [orgId, code],
+  )
   return result.rows[0]
 }
 
@@ -74,7 +49,7 @@ export async function debit(
   const result = await q.query<GiftCardRow>(
     `UPDATE gift_cards SET balance = balance - $3, status = CASE WHEN balance - $3 = 0 THEN 'depleted' ELSE status END,
        version = version + 1, updated_at = now()
-     WHERE org_id = $1 AND code = $2 AND status = 'active' AND balance >= $3 RETURNING ${columns}`,
+     WHERE org_id = $1 AND code = $2 AND status = 'active' AND balance >= $3 RETURNING ${giftCardColumns}`,
     [orgId, code, amount.toString()],
   )
   return result.rows[0]
@@ -90,7 +65,7 @@ export async function credit(
   const result = await q.query<GiftCardRow>(
     `UPDATE gift_cards SET balance = balance + $3, status = CASE WHEN status = 'depleted' THEN 'active' ELSE status END,
        version = version + 1, updated_at = now()
-     WHERE org_id = $1 AND id = $2 RETURNING ${columns}`,
+     WHERE org_id = $1 AND id = $2 RETURNING ${giftCardColumns}`,
     [orgId, id, amount.toString()],
   )
   return result.rows[0]
@@ -99,7 +74,7 @@ export async function credit(
 export async function disable(q: Queryable, orgId: string, id: string): Promise<GiftCardRow | undefined> {
   const result = await q.query<GiftCardRow>(
     `UPDATE gift_cards SET status = 'disabled', version = version + 1, updated_at = now()
-     WHERE org_id = $1 AND id = $2 AND status <> 'disabled' RETURNING ${columns}`,
+     WHERE org_id = $1 AND id = $2 AND status <> 'disabled' RETURNING ${giftCardColumns}`,
     [orgId, id],
   )
   return result.rows[0]
@@ -141,7 +116,7 @@ export async function ledgerOf(
   limit: number,
 ): Promise<LedgerRow[]> {
   const result = await q.query<LedgerRow>(
-    `SELECT id, gift_card_id, kind, amount, balance_after, reference_type, reference_id, created_at FROM gift_card_ledger
+    `SELECT ${ledgerColumns} FROM gift_card_ledger
      WHERE org_id = $1 AND gift_card_id = $2 AND ($3::text IS NULL OR id > $3) ORDER BY id LIMIT $4`,
     [orgId, giftCardId, afterId, limit],
   )

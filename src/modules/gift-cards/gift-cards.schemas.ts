@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
@@ -39,11 +39,13 @@ export const IssueGiftCardBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type IssueGiftCardBody = Static<typeof IssueGiftCardBody>
 
 export const LoadGiftCardBody = Type.Object(
   { amount: Type.Number({ exclusiveMinimum: 0 }) },
   { additionalProperties: false },
 )
+export type LoadGiftCardBody = Static<typeof LoadGiftCardBody>
 export const DisableGiftCardBody = Type.Object(
   { reason: Type.Optional(Type.String({ maxLength: 500 })) },
   { additionalProperties: false },
@@ -53,3 +55,4 @@ export const LookupQuery = Type.Object(
   { additionalProperties: false },
 )
 export const LedgerQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+export type LedgerQuery = Static<typeof LedgerQuery>

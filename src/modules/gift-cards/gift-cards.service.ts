@@ -6,9 +6,12 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, toPage } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
+import type { CustomersService } from '../customers/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import { GiftCardErrors } from './gift-cards.errors.ts'
 import * as repo from './gift-cards.repo.ts'
+import type { IssueGiftCardBody, LedgerQuery, LoadGiftCardBody } from './gift-cards.schemas.ts'
+import type { GiftCardRow, LedgerRow } from './gift-cards.tables.ts'
 
 /** 16 random characters (about 79 bits), shown in groups of four. */
 const generateCode = () => readableCode(16)
@@ -19,7 +22,7 @@ function normalizeCode(code: string): string {
   return chars.length === 16 ? chars.match(/.{4}/g)!.join('-') : chars
 }
 
-function toGiftCard(row: repo.GiftCardRow) {
+function toGiftCard(row: GiftCardRow) {
   return {
     id: row.id,
     code: row.code,
@@ -36,15 +39,12 @@ function toGiftCard(row: repo.GiftCardRow) {
 
 type GiftCard = ReturnType<typeof toGiftCard>
 
-export function createGiftCardsService(
-  orgs: OrgsService,
-  customers: { assertExists(ctx: RequestContext, id: string, field: string): Promise<void> },
-) {
+export function createGiftCardsService(orgs: OrgsService, customers: Pick<CustomersService, 'assertExists'>) {
   async function ledger(
     q: Queryable,
     ctx: RequestContext,
-    row: repo.GiftCardRow,
-    kind: repo.LedgerRow['kind'],
+    row: GiftCardRow,
+    kind: LedgerRow['kind'],
     amount: bigint,
     reference?: { type: string; id: string },
   ) {
@@ -59,10 +59,7 @@ export function createGiftCardsService(
   }
 
   return {
-    async issue(
-      ctx: RequestContext,
-      input: { initial_balance: number; customer_id?: string | null },
-    ): Promise<GiftCard> {
+    async issue(ctx: RequestContext, input: IssueGiftCardBody): Promise<GiftCard> {
       const currency = await orgs.currencyOf(ctx)
       const balance = toMinor(input.initial_balance, currency, 'initial_balance')
       return ctx.db.tx(async (q) => {
@@ -104,7 +101,7 @@ export function createGiftCardsService(
       return toGiftCard(row)
     },
 
-    async load(ctx: RequestContext, id: string, input: { amount: number }): Promise<GiftCard> {
+    async load(ctx: RequestContext, id: string, input: LoadGiftCardBody): Promise<GiftCard> {
       const currency = await orgs.currencyOf(ctx)
       const amount = toMinor(input.amount, currency, 'amount')
       return ctx.db.tx(async (q) => {
@@ -129,7 +126,7 @@ export function createGiftCardsService(
       })
     },
 
-    async ledger(ctx: RequestContext, id: string, query: { limit: number; cursor?: string }) {
+    async ledger(ctx: RequestContext, id: string, query: LedgerQuery) {
       const afterId = afterIdOf(query.cursor)
       return ctx.db.read(async (q) => {
         const card = await repo.giftCardById(q, ctx.orgId, id)

@@ -1,26 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-
-export interface LaybyRow {
-  id: string
-  customer_id: string
-  location_id: string
-  status: 'open' | 'cancelling' | 'completed' | 'cancelled'
-  currency: string
-  lines: unknown
-  subtotal: string
-  discount_total: string
-  tax_total: string
-  total: string
-  paid_total: string
-  order_id: string | null
-  note: string
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-const columns =
-  'id, customer_id, location_id, status, currency, lines, subtotal, discount_total, tax_total, total, paid_total, order_id, note, version, created_at, updated_at'
+import { type LaybyRow, laybyColumns } from './laybys.tables.ts'
 
 export async function insertLayby(
   q: Queryable,
@@ -40,7 +19,7 @@ export async function insertLayby(
 ): Promise<LaybyRow> {
   const result = await q.query<LaybyRow>(
     `INSERT INTO laybys (id, org_id, customer_id, location_id, status, currency, lines, subtotal, discount_total, tax_total, total, note)
-     VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11) RETURNING ${columns}`,
+     VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11) RETURNING ${laybyColumns}`,
     [
       l.id,
       orgId,
@@ -60,7 +39,7 @@ export async function insertLayby(
 
 export async function laybyById(q: Queryable, orgId: string, id: string, lock = false): Promise<LaybyRow | undefined> {
   const result = await q.query<LaybyRow>(
-    `SELECT ${columns} FROM laybys WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT ${laybyColumns} FROM laybys WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
     [orgId, id],
   )
   return result.rows[0]
@@ -72,7 +51,7 @@ export async function listLaybys(
   f: { afterId: string | null; status: string | null; customerId: string | null; limit: number },
 ): Promise<LaybyRow[]> {
   const result = await q.query<LaybyRow>(
-    `SELECT ${columns} FROM laybys WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR status = $3)
+    `SELECT ${laybyColumns} FROM laybys WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR status = $3)
        AND ($4::text IS NULL OR customer_id = $4) ORDER BY id LIMIT $5`,
     [orgId, f.afterId, f.status, f.customerId, f.limit],
   )
@@ -81,7 +60,7 @@ export async function listLaybys(
 
 export async function addPaid(q: Queryable, orgId: string, id: string, amount: bigint): Promise<LaybyRow> {
   const result = await q.query<LaybyRow>(
-    `UPDATE laybys SET paid_total = paid_total + $3, version = version + 1, updated_at = now() WHERE org_id = $1 AND id = $2 RETURNING ${columns}`,
+    `UPDATE laybys SET paid_total = paid_total + $3, version = version + 1, updated_at = now() WHERE org_id = $1 AND id = $2 RETURNING ${laybyColumns}`,
     [orgId, id, amount.toString()],
   )
   return result.rows[0]
@@ -95,7 +74,7 @@ export async function finish(
   orderId: string | null,
 ): Promise<LaybyRow> {
   const result = await q.query<LaybyRow>(
-    `UPDATE laybys SET status = $3, order_id = $4, version = version + 1, updated_at = now() WHERE org_id = $1 AND id = $2 RETURNING ${columns}`,
+    `UPDATE laybys SET status = $3, order_id = $4, version = version + 1, updated_at = now() WHERE org_id = $1 AND id = $2 RETURNING ${laybyColumns}`,
     [orgId, id, status, orderId],
   )
   return result.rows[0]

@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 import { DiscountInput, OrderLineInput } from '../orders/index.ts'
 import { TenderFields } from '../payments/index.ts'
@@ -16,6 +16,7 @@ export const TenderBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type TenderBody = Static<typeof TenderBody>
 
 export const CreateLaybyBody = Type.Object(
   {
@@ -34,31 +35,37 @@ export const CreateLaybyBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreateLaybyBody = Static<typeof CreateLaybyBody>
 
 export const CancelLaybyBody = Type.Object(
   { reason: Type.Optional(Type.String({ maxLength: 500 })), shift_id: Type.Optional(Id) },
   { additionalProperties: false },
 )
+export type CancelLaybyBody = Static<typeof CancelLaybyBody>
 export const CompleteLaybyBody = Type.Object(
   { note: Type.Optional(Type.String({ maxLength: 500 })) },
   { additionalProperties: false },
 )
+export type CompleteLaybyBody = Static<typeof CompleteLaybyBody>
+
+/** Every state a lay-by can be in. */
+const LaybyStatusName = Type.Union([
+  Type.Literal('open'),
+  Type.Literal('cancelling'),
+  Type.Literal('completed'),
+  Type.Literal('cancelled'),
+])
+export type LaybyStatus = Static<typeof LaybyStatusName>
 
 export const LaybyListQuery = Type.Object(
   {
     ...PageQuery,
-    status: Type.Optional(
-      Type.Union([
-        Type.Literal('open'),
-        Type.Literal('cancelling'),
-        Type.Literal('completed'),
-        Type.Literal('cancelled'),
-      ]),
-    ),
+    status: Type.Optional(LaybyStatusName),
     customer_id: Type.Optional(Id),
   },
   { additionalProperties: false },
 )
+export type LaybyListQuery = Static<typeof LaybyListQuery>
 
 const LaybyLine = Type.Object({
   product_id: Type.String(),

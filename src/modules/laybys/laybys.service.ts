@@ -1,4 +1,3 @@
-import type { Static } from 'typebox'
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import { notFound } from '../../platform/errors/app-error.ts'
@@ -22,11 +21,14 @@ import type { OrgsService } from '../orgs/index.ts'
 import type { CardHold, CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
 import { LaybyErrors } from './laybys.errors.ts'
 import * as repo from './laybys.repo.ts'
-import type { CreateLaybyBody } from './laybys.schemas.ts'
-
-type Tender = Omit<CreatePaymentInput, 'capture'>
-
-type CreateLaybyInput = Static<typeof CreateLaybyBody>
+import type {
+  CancelLaybyBody,
+  CompleteLaybyBody,
+  CreateLaybyBody,
+  LaybyListQuery,
+  TenderBody,
+} from './laybys.schemas.ts'
+import type { LaybyRow } from './laybys.tables.ts'
 
 /** The priced lines a lay-by keeps (JSON: bigints as strings), so its order is built at the price agreed. */
 function freeze(p: PricedOrder) {
@@ -39,7 +41,7 @@ function thaw(stored: unknown): PricedOrder {
   )
 }
 
-function toLayby(row: repo.LaybyRow, payments?: object[]) {
+function toLayby(row: LaybyRow, payments?: object[]) {
   const c = row.currency
   const priced = thaw(row.lines)
   const due = BigInt(row.total) - BigInt(row.paid_total)
@@ -98,7 +100,7 @@ interface LaybysDeps {
  * declined deposit leaves no lay-by behind (see docs/commerce.md).
  */
 export function createLaybysService(deps: LaybysDeps) {
-  const stockChanges = (row: repo.LaybyRow, sign: 1 | -1, reason: 'layby_reserve' | 'layby_release') =>
+  const stockChanges = (row: LaybyRow, sign: 1 | -1, reason: 'layby_reserve' | 'layby_release') =>
     thaw(row.lines).quoted.map((l, i) => ({
       productId: l.productId,
       variantId: l.variantId,
@@ -142,7 +144,7 @@ export function createLaybysService(deps: LaybysDeps) {
   /** Opens the lay-by in one transaction: its lines, campaign uses, stock reservation and deposit. */
   function open(
     ctx: RequestContext,
-    input: CreateLaybyInput,
+    input: CreateLaybyBody,
     deposit: CreatePaymentInput,
     hold: CardHold | null,
   ): Promise<Layby> {
@@ -191,7 +193,7 @@ export function createLaybysService(deps: LaybysDeps) {
      * A card deposit is authorized before the lay-by's transaction (no processor call inside one), recorded in it,
      * and given back if the lay-by cannot open.
      */
-    async create(ctx: RequestContext, input: CreateLaybyInput): Promise<Layby> {
+    async create(ctx: RequestContext, input: CreateLaybyBody): Promise<Layby> {
       const deposit = { ...input.deposit, capture: true }
       const hold = await deps.payments.holdCard(ctx, deposit)
       try {
@@ -208,10 +210,7 @@ export function createLaybysService(deps: LaybysDeps) {
       return toLayby(row, await deps.payments.listForLayby(ctx, id))
     },
 
-    async list(
-      ctx: RequestContext,
-      query: { limit: number; cursor?: string; status?: string; customer_id?: string },
-    ): Promise<Page<Layby>> {
+    async list(ctx: RequestContext, query: LaybyListQuery): Promise<Page<Layby>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listLaybys(q, ctx.orgId, {
@@ -230,12 +229,12 @@ export function createLaybysService(deps: LaybysDeps) {
     },
 
     /** A payment against the balance (layby.payment_received); a declined card is answered as a failed payment. */
-    async pay(ctx: RequestContext, id: string, tender: Tender) {
+    async pay(ctx: RequestContext, id: string, tender: TenderBody) {
       const payment = await deps.payments.create(ctx, { ...tender, capture: true }, target(id, true))
       return { payment, layby: await service.get(ctx, id) }
     },
 
-    async complete(ctx: RequestContext, id: string, input: { note?: string }): Promise<Layby> {
+    async complete(ctx: RequestContext, id: string, input: CompleteLaybyBody): Promise<Layby> {
       return ctx.db.tx(async (q) => {
         const row = await locked(q, ctx, id)
         if (BigInt(row.paid_total) < BigInt(row.total)) throw LaybyErrors.NOT_PAID('the lay-by is not paid in full')
@@ -260,7 +259,7 @@ export function createLaybysService(deps: LaybysDeps) {
      * and the lay-by is `cancelled`. A refusal in the middle puts it back as it was (409); a cancellation
      * interrupted by a crash is resumed by cancelling again.
      */
-    async cancel(ctx: RequestContext, id: string, input: { reason?: string; shift_id?: string }): Promise<Layby> {
+    async cancel(ctx: RequestContext, id: string, input: CancelLaybyBody): Promise<Layby> {
       const parts = await ctx.db.tx(async (q) => {
         await locked(q, ctx, id, true)
         await repo.setStatus(q, ctx.orgId, id, 'cancelling')

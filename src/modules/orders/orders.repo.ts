@@ -1,78 +1,16 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { jsonTimestampSql, outboxInsertSql } from '../../platform/events/outbox.ts'
-
-export type OrderStatus = 'open' | 'completed' | 'voided' | 'partially_refunded' | 'refunded'
-
-export interface OrderRow {
-  id: string
-  org_id: string
-  location_id: string
-  customer_id: string | null
-  layby_id: string | null
-  status: OrderStatus
-  currency: string
-  prices_include_tax: boolean
-  subtotal: string
-  discount_total: string
-  tax_total: string
-  total: string
-  captured_total: string
-  refunded_total: string
-  discount: unknown
-  note: string
-  loyalty_points_earned: number
-  version: number
-  created_at: Date
-  updated_at: Date
-  completed_at: Date | null
-}
-
-export interface LineRow {
-  id: string
-  order_id: string
-  position: number
-  product_id: string
-  variant_id: string | null
-  name: string
-  quantity: number
-  base_price: string
-  unit_price: string
-  modifiers: { id: string; group_id: string; name: string; price_adjustment: string }[]
-  note: string
-  tax_rate_e4: number
-  line_subtotal: string
-  line_discount: string
-  line_tax: string
-  line_total: string
-  refunded_quantity: number
-  refunded_amount: string
-}
-
-export interface HistoryRow {
-  id: string
-  from_status: string | null
-  to_status: string
-  reason: string
-  actor: string
-  created_at: Date
-}
-
-export interface RefundRow {
-  id: string
-  order_id: string
-  amount: string
-  reason: string
-  restock: boolean
-  lines: { line_id: string; quantity: number; amount: string }[]
-  status: 'pending' | 'succeeded' | 'failed'
-  failure_reason: string | null
-  created_at: Date
-}
-
-const orderColumns =
-  'id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total, tax_total, total, captured_total, refunded_total, discount, note, loyalty_points_earned, version, created_at, updated_at, completed_at'
-const lineColumns =
-  'id, order_id, position, product_id, variant_id, name, quantity, base_price, unit_price, modifiers, note, tax_rate_e4, line_subtotal, line_discount, line_tax, line_total, refunded_quantity, refunded_amount'
+import type { OrderStatus } from './orders.schemas.ts'
+import {
+  type HistoryRow,
+  historyColumns,
+  type LineRow,
+  lineColumns,
+  type OrderRow,
+  orderColumns,
+  type RefundRow,
+  refundColumns,
+} from './orders.tables.ts'
 
 export interface NewOrder {
   id: string
@@ -108,11 +46,14 @@ export interface NewLine {
   lineTotal: bigint
 }
 
-/** The order's event, written by the same statement; `data` is the order as the API shows it. */
-interface NewOrderEvent {
-  id: string
-  type: string
-  data: object
+/** What creating an order writes, all in one statement. */
+interface OrderInsert {
+  order: NewOrder
+  lines: readonly NewLine[]
+  /** The order's first status history row. */
+  history: { id: string; reason: string; actor: string }
+  /** The order's event, written by the same statement; `data` is the order as the API shows it. */
+  event?: { id: string; type: string; data: object }
 }
 
 /**
@@ -137,10 +78,7 @@ const eventSql = outboxInsertSql({
 export async function insertOrder(
   q: Queryable,
   orgId: string,
-  o: NewOrder,
-  lines: readonly NewLine[],
-  history: { id: string; reason: string; actor: string },
-  event?: NewOrderEvent,
+  { order: o, lines, history, event }: OrderInsert,
 ): Promise<{ order: OrderRow; lines: LineRow[] }> {
   const col = <T>(f: (l: NewLine, i: number) => T) => lines.map(f)
   const result = await q.prepared<OrderRow>(
@@ -265,13 +203,11 @@ export async function linesOf(
 
 export async function historyOf(q: Queryable, orgId: string, orderId: string): Promise<HistoryRow[]> {
   const result = await q.query<HistoryRow>(
-    'SELECT id, from_status, to_status, reason, actor, created_at FROM order_status_history WHERE org_id = $1 AND order_id = $2 ORDER BY id',
+    `SELECT ${historyColumns} FROM order_status_history WHERE org_id = $1 AND order_id = $2 ORDER BY id`,
     [orgId, orderId],
   )
   return result.rows
 }
-
-const refundColumns = 'id, order_id, amount, reason, restock, lines, status, failure_reason, created_at'
 
 export async function refundsOf(q: Queryable, orgId: string, orderId: string): Promise<RefundRow[]> {
   const result = await q.query<RefundRow>(

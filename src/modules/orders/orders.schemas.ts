@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 import { AppliedCampaignSchema, SkippedCampaignSchema } from '../campaigns/index.ts'
 
@@ -15,6 +15,7 @@ export const OrderLineInput = Type.Object(
   },
   { additionalProperties: false },
 )
+export type OrderLineInput = Static<typeof OrderLineInput>
 
 export const DiscountInput = Type.Object(
   {
@@ -27,6 +28,7 @@ export const DiscountInput = Type.Object(
   },
   { additionalProperties: false },
 )
+export type DiscountInput = Static<typeof DiscountInput>
 
 export const CreateOrderBody = Type.Object(
   {
@@ -46,6 +48,7 @@ export const CreateOrderBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreateOrderBody = Static<typeof CreateOrderBody>
 
 export const CalculateQuery = Type.Object(
   {
@@ -58,6 +61,7 @@ export const CalculateQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CalculateQuery = Static<typeof CalculateQuery>
 
 /** A campaign rule's discount on one line. */
 const LineDiscountSchema = Type.Object({
@@ -214,6 +218,7 @@ const OrderStatusName = Type.Union([
   Type.Literal('partially_refunded'),
   Type.Literal('refunded'),
 ])
+export type OrderStatus = Static<typeof OrderStatusName>
 
 export const OrderListQuery = Type.Object(
   {
@@ -226,8 +231,10 @@ export const OrderListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+export type OrderListQuery = Static<typeof OrderListQuery>
 
 export const CustomerOrdersQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+export type CustomerOrdersQuery = Static<typeof CustomerOrdersQuery>
 
 export const StatusBody = Type.Object(
   {
@@ -238,6 +245,7 @@ export const StatusBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type StatusBody = Static<typeof StatusBody>
 
 export const RefundBody = Type.Object(
   {
@@ -257,3 +265,4 @@ export const RefundBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type RefundBody = Static<typeof RefundBody>

@@ -1,4 +1,3 @@
-import type { Static } from 'typebox'
 import { allInOrder } from '../../platform/all-in-order.ts'
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
@@ -11,7 +10,15 @@ import { currencyExponent } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import { OrderErrors } from './orders.errors.ts'
 import * as repo from './orders.repo.ts'
-import type { CreateOrderBody } from './orders.schemas.ts'
+import type {
+  CalculateQuery,
+  CreateOrderBody,
+  CustomerOrdersQuery,
+  OrderListQuery,
+  OrderStatus,
+  StatusBody,
+} from './orders.schemas.ts'
+import type { LineRow, OrderRow } from './orders.tables.ts'
 import { type Order, pointsMultiplierE4, type StoredDiscount, toOrder } from './orders.views.ts'
 import type {
   CampaignsPort,
@@ -33,18 +40,6 @@ import {
 } from './pricing.ts'
 import { computeTotals } from './totals.ts'
 
-type CreateOrderInput = Static<typeof CreateOrderBody>
-
-interface OrderListQuery {
-  limit: number
-  cursor?: string
-  status?: repo.OrderStatus
-  created_from?: string
-  created_to?: string
-  location_id?: string
-  customer_id?: string
-}
-
 interface OrdersDeps {
   orgs: OrgsService
   pricing: PricingPort
@@ -63,7 +58,7 @@ interface OrdersDeps {
  * The row a new order will be, for its event's data before the insert; the columns the database fills in
  * (version, loyalty points, timestamps) are placeholders that the insert statement replaces with the stored values.
  */
-function provisionalRow(orgId: string, o: repo.NewOrder): repo.OrderRow {
+function provisionalRow(orgId: string, o: repo.NewOrder): OrderRow {
   const epoch = new Date(0)
   return {
     id: o.id,
@@ -95,7 +90,7 @@ const actorOf = (ctx: RequestContext) => ctx.actor.userId ?? ctx.actor.clientId
 /** What a locked order tells the payments module. */
 interface PayableOrder {
   id: string
-  status: repo.OrderStatus
+  status: OrderStatus
   currency: string
   total: bigint
   capturedTotal: bigint
@@ -112,10 +107,10 @@ export function createOrdersService(deps: OrdersDeps) {
   async function moveStatus(
     q: Queryable,
     ctx: RequestContext,
-    row: repo.OrderRow,
-    to: repo.OrderStatus,
+    row: OrderRow,
+    to: OrderStatus,
     reason: string,
-  ): Promise<repo.OrderRow> {
+  ): Promise<OrderRow> {
     const moved = await repo.setStatus(q, ctx.orgId, row.id, to)
     await repo.insertHistory(q, ctx.orgId, {
       id: newId('osh'),
@@ -135,9 +130,9 @@ export function createOrdersService(deps: OrdersDeps) {
   async function completeWithPoints(
     q: Queryable,
     ctx: RequestContext,
-    row: repo.OrderRow,
-    lines: repo.LineRow[],
-  ): Promise<repo.OrderRow> {
+    row: OrderRow,
+    lines: LineRow[],
+  ): Promise<OrderRow> {
     const points = await deps.loyalty().accrueForOrder(q, ctx, {
       id: row.id,
       customerId: row.customer_id,
@@ -163,7 +158,7 @@ export function createOrdersService(deps: OrdersDeps) {
    * inventory's sale statement and COMMIT follows it at once, so the level rows it locks are held for the
    * statement and the commit only, not for another round trip to this process.
    */
-  function createOnce(ctx: RequestContext, input: CreateOrderInput, shortcut: boolean): Promise<Order> {
+  function createOnce(ctx: RequestContext, input: CreateOrderBody, shortcut: boolean): Promise<Order> {
     return ctx.db.tx(async (q, commitNow) => {
       const [, priced] = await allInOrder(validateRefs(ctx, input), priceOrder(ctx, deps, input))
       refuseUsedUpVouchers(priced)
@@ -219,7 +214,7 @@ export function createOrdersService(deps: OrdersDeps) {
 
   const service = {
     /** The totals an order would have; creates nothing. */
-    async calculate(ctx: RequestContext, input: CreateOrderInput, query: { explain?: 'relevant' | 'all' } = {}) {
+    async calculate(ctx: RequestContext, input: CreateOrderBody, query: CalculateQuery = {}) {
       const [, priced] = await allInOrder(validateRefs(ctx, input), priceOrder(ctx, deps, input))
       return toCalculation(priced, query.explain ?? 'relevant')
     },
@@ -229,7 +224,7 @@ export function createOrdersService(deps: OrdersDeps) {
      * sale takes the shortcut first; when its stock statement refuses (a missing level, a shortfall, an alert to
      * emit), nothing was written and the order is made again on the full path, which answers those cases.
      */
-    async create(ctx: RequestContext, input: CreateOrderInput): Promise<Order> {
+    async create(ctx: RequestContext, input: CreateOrderBody): Promise<Order> {
       try {
         return await createOnce(ctx, input, true)
       } catch (error) {
@@ -264,7 +259,7 @@ export function createOrdersService(deps: OrdersDeps) {
               served.map((r) => r.id),
             )
           : []
-        const byOrder = new Map<string, repo.LineRow[]>()
+        const byOrder = new Map<string, LineRow[]>()
         for (const l of lines) byOrder.set(l.order_id, [...(byOrder.get(l.order_id) ?? []), l])
         return toPage(
           rows,
@@ -291,11 +286,7 @@ export function createOrdersService(deps: OrdersDeps) {
       return toOrder(row, lines, { payments, refunds, history })
     },
 
-    async listForCustomer(
-      ctx: RequestContext,
-      customerId: string,
-      query: { limit: number; cursor?: string },
-    ): Promise<Page<Order>> {
+    async listForCustomer(ctx: RequestContext, customerId: string, query: CustomerOrdersQuery): Promise<Page<Order>> {
       try {
         await deps.customers.assertExists(ctx, customerId, 'id')
       } catch {
@@ -311,7 +302,7 @@ export function createOrdersService(deps: OrdersDeps) {
     async changeStatus(
       ctx: RequestContext,
       id: string,
-      input: { status: repo.OrderStatus; reason?: string },
+      input: Omit<StatusBody, 'version'>,
       expectedVersion: number | undefined,
     ): Promise<Order> {
       if (input.status === 'voided') await deps.payments().voidOpenIntents(ctx, id)
@@ -523,7 +514,7 @@ export function createOrdersService(deps: OrdersDeps) {
       locationId: string
       customerId: string | null
       laybyId: string | null
-      status: repo.OrderStatus
+      status: OrderStatus
       capturedTotal: bigint
       note: string
       /** Writes this event of the new order in the same statement. */
@@ -574,18 +565,12 @@ export function createOrdersService(deps: OrdersDeps) {
           data: toOrder(provisionalRow(ctx.orgId, newOrder), repo.writtenLines(orderId, newLines)),
         }
       : undefined
-    const { order, lines } = await repo.insertOrder(
-      q,
-      ctx.orgId,
-      newOrder,
-      newLines,
-      {
-        id: newId('osh'),
-        reason: 'created',
-        actor: actorOf(ctx),
-      },
+    const { order, lines } = await repo.insertOrder(q, ctx.orgId, {
+      order: newOrder,
+      lines: newLines,
+      history: { id: newId('osh'), reason: 'created', actor: actorOf(ctx) },
       event,
-    )
+    })
     return { row: order, lines }
   }
 

@@ -1,6 +1,6 @@
 import { toMajor } from '../../platform/money/money.ts'
 import { e4ToPercent } from '../../platform/money/percent.ts'
-import type { HistoryRow, LineRow, OrderRow, RefundRow } from './orders.repo.ts'
+import type { HistoryRow, LineRow, OrderRow, RefundRow } from './orders.tables.ts'
 
 /**
  * A stored order discount: one the till asked for (what it asked and what it came to), or one campaign rule that

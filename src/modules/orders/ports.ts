@@ -1,51 +1,23 @@
 import type { RequestContext } from '../../platform/http/context.ts'
 import type { CampaignsService } from '../campaigns/index.ts'
+import type { CatalogService } from '../catalog/index.ts'
+import type { CustomersService } from '../customers/index.ts'
+import type { StockChange } from '../inventory/index.ts'
+import type { LocationsService } from '../locations/index.ts'
 import type { LoyaltyService } from '../loyalty/index.ts'
+import type { OrgsService } from '../orgs/index.ts'
+import type { TaxService } from '../tax/index.ts'
 
 /**
- * What orders need from other domains, structurally, so each side can be built and tested on its own.
- * services.ts wires the real services in.
+ * What orders need from other domains, each the provider's own type or a slice of its service, so no shape is
+ * copied here. services.ts wires the real services in.
  */
 
-interface QuoteLineInput {
-  productId: string
-  variantId?: string | null
-  quantity: number
-  modifierOptionIds?: string[]
-}
+/** Catalog: what order lines cost now, with a bundle's components. */
+export type PricingPort = Pick<CatalogService['pricing'], 'quote'>
 
-export interface QuotedLine {
-  productId: string
-  variantId: string | null
-  quantity: number
-  name: string
-  sku: string
-  categoryId: string | null
-  basePrice: bigint
-  unitPrice: bigint
-  modifiers: { id: string; groupId: string; name: string; priceAdjustment: bigint }[]
-  /** Only on a bundle: its components. The quote reads them, so absence means a plain product. */
-  components?: { productId: string; variantId: string | null; quantity: number }[]
-}
-
-export interface PricingPort {
-  quote(
-    ctx: RequestContext,
-    lines: readonly QuoteLineInput[],
-    at: { locationId?: string | null; at?: Date },
-  ): Promise<QuotedLine[]>
-}
-
-interface StockChange {
-  productId: string
-  variantId?: string | null
-  locationId: string
-  quantity: number
-  reason: 'sale' | 'return' | 'refund_restock' | 'layby_reserve' | 'layby_release'
-  reference?: { type: string; id: string }
-  field?: string
-  components?: { productId: string; variantId: string | null; quantity: number }[]
-}
+/** One priced line of a quote (catalog does not name its type outside pricing.service.ts). */
+export type QuotedLine = Awaited<ReturnType<PricingPort['quote']>>[number]
 
 export interface InventoryPort {
   applyChanges(ctx: RequestContext, changes: StockChange[]): Promise<unknown>
@@ -55,24 +27,14 @@ export interface InventoryPort {
   isSaleRefusal(error: unknown): boolean
 }
 
-export interface LocationsPort {
-  assertExists(ctx: RequestContext, id: string, field: string): Promise<void>
-}
+export type LocationsPort = Pick<LocationsService, 'assertExists'>
 
-export interface CustomersPort {
-  assertExists(ctx: RequestContext, id: string, field: string): Promise<void>
-}
+export type CustomersPort = Pick<CustomersService, 'assertExists'>
 
-export interface TaxPort {
-  rateTable(
-    ctx: RequestContext,
-  ): Promise<(items: readonly { productId: string; categoryId: string | null }[]) => number[]>
-}
+export type TaxPort = Pick<TaxService, 'rateTable'>
 
 /** The org settings pricing depends on. */
-export interface OrgSettingsPort {
-  pricingSettings(ctx: RequestContext): Promise<{ currency: string; prices_include_tax: boolean }>
-}
+export type OrgSettingsPort = Pick<OrgsService, 'pricingSettings'>
 
 /** One payment's share of a refund. */
 export interface RefundPart {

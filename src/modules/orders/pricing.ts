@@ -4,23 +4,10 @@ import { toMajor, toMinor } from '../../platform/money/money.ts'
 import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
 import type { CampaignPricing } from '../campaigns/index.ts'
 import { OrderErrors } from './orders.errors.ts'
+import type { DiscountInput, OrderLineInput } from './orders.schemas.ts'
 import { discountView, lineDiscountView, type StoredDiscount } from './orders.views.ts'
 import type { CampaignsPort, OrgSettingsPort, PricingPort, QuotedLine, TaxPort } from './ports.ts'
 import { computeTotals, type OrderDiscount, type OrderTotals } from './totals.ts'
-
-interface LineInput {
-  product_id: string
-  variant_id?: string | null
-  quantity: number
-  modifier_option_ids?: string[]
-  note?: string
-}
-
-interface DiscountInput {
-  type: 'amount' | 'percentage'
-  value: number
-  reason: string
-}
 
 export interface PricedOrder {
   currency: string
@@ -57,7 +44,7 @@ export async function priceOrder(
   input: {
     location_id: string
     customer_id?: string | null
-    lines: readonly LineInput[]
+    lines: readonly OrderLineInput[]
     discounts?: readonly DiscountInput[]
     voucher_codes?: readonly string[]
   },

@@ -5,26 +5,20 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { toMinor } from '../../platform/money/money.ts'
 import { OrderErrors } from './orders.errors.ts'
 import * as repo from './orders.repo.ts'
+import type { OrderStatus, RefundBody } from './orders.schemas.ts'
 import type { OrdersService } from './orders.service.ts'
+import type { LineRow } from './orders.tables.ts'
 import { type Order, toOrder } from './orders.views.ts'
 import type { InventoryPort, LoyaltyPort, OrderPaymentsPort } from './ports.ts'
 import { lineRefundAmount } from './totals.ts'
 
-interface RefundInput {
-  lines?: { line_id: string; quantity: number }[]
-  amount?: number
-  restock?: boolean
-  reason?: string
-  shift_id?: string
-}
-
 interface PlannedLine {
-  line: repo.LineRow
+  line: LineRow
   quantity: number
   amount: bigint
 }
 
-const REFUNDABLE: readonly repo.OrderStatus[] = ['open', 'completed', 'partially_refunded']
+const REFUNDABLE: readonly OrderStatus[] = ['open', 'completed', 'partially_refunded']
 
 /**
  * Refunds by line or by amount, never more than was captured and not yet refunded. Three steps so the processor
@@ -38,7 +32,7 @@ export function createRefundsService(deps: {
   payments: () => OrderPaymentsPort
   loyalty: () => LoyaltyPort
 }) {
-  function plan(lines: repo.LineRow[], input: RefundInput): PlannedLine[] {
+  function plan(lines: LineRow[], input: RefundBody): PlannedLine[] {
     if (!input.lines) {
       // A refund without lines restocks (when asked) everything not yet refunded; its money is the amount.
       if (!input.restock) return []
@@ -66,7 +60,7 @@ export function createRefundsService(deps: {
   }
 
   return {
-    async refund(ctx: RequestContext, orderId: string, request: RefundInput): Promise<Order> {
+    async refund(ctx: RequestContext, orderId: string, request: RefundBody): Promise<Order> {
       // Stripe's and Square's defaults: nothing goes back on the shelf unless asked, and no reason is needed.
       const input = { ...request, restock: request.restock ?? false, reason: request.reason ?? '' }
       const refundId = newId('ref')
@@ -149,7 +143,7 @@ export function createRefundsService(deps: {
         if (row.status !== 'open') {
           const everything =
             BigInt(row.refunded_total) >= BigInt(row.captured_total) && BigInt(row.captured_total) >= BigInt(row.total)
-          const next: repo.OrderStatus = everything ? 'refunded' : 'partially_refunded'
+          const next: OrderStatus = everything ? 'refunded' : 'partially_refunded'
           if (next !== row.status) current = await deps.orders.moveStatus(q, ctx, row, next, input.reason)
         }
         const order = toOrder(current, await repo.linesOf(q, ctx.orgId, [orderId]), {

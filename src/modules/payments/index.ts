@@ -1,9 +1,8 @@
 /** Payments: intents, capture, void, split tender, configured methods, and the processor adapter. */
 export { paymentRoutes } from './payments.routes.ts'
-export { PaymentSchema, TenderFields } from './payments.schemas.ts'
+export { type CreatePaymentInput, PaymentSchema, TenderFields } from './payments.schemas.ts'
 export {
   type CardHold,
-  type CreatePaymentInput,
   createPaymentsService,
   PAYMENT_METHODS,
   type PaymentsService,

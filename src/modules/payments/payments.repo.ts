@@ -1,30 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-
-type PaymentStatus = 'requires_capture' | 'captured' | 'voided' | 'failed' | 'partially_refunded' | 'refunded'
-
-export interface PaymentRow {
-  id: string
-  order_id: string | null
-  layby_id: string | null
-  method: string
-  amount: string
-  currency: string
-  status: PaymentStatus
-  refunded_amount: string
-  processor: string | null
-  processor_ref: string | null
-  gift_card_id: string | null
-  shift_id: string | null
-  failure_code: string | null
-  failure_message: string | null
-  version: number
-  created_at: Date
-  updated_at: Date
-  captured_at: Date | null
-}
-
-const columns =
-  'id, order_id, layby_id, method, amount, currency, status, refunded_amount, processor, processor_ref, gift_card_id, shift_id, failure_code, failure_message, version, created_at, updated_at, captured_at'
+import { type MethodSettingsRow, type PaymentRow, type PaymentStatus, paymentColumns } from './payments.tables.ts'
 
 export interface NewPayment {
   id: string
@@ -48,7 +23,7 @@ export async function insertPayment(q: Queryable, orgId: string, p: NewPayment):
     `INSERT INTO payments (id, org_id, order_id, layby_id, method, amount, currency, status, processor, processor_ref, gift_card_id, shift_id,
        failure_code, failure_message, captured_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, CASE WHEN $8 = 'captured' THEN now() END)
-     RETURNING ${columns}`,
+     RETURNING ${paymentColumns}`,
     [
       p.id,
       orgId,
@@ -76,7 +51,7 @@ export async function paymentById(
   lock = false,
 ): Promise<PaymentRow | undefined> {
   const result = await q.query<PaymentRow>(
-    `SELECT ${columns} FROM payments WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT ${paymentColumns} FROM payments WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
     [orgId, id],
   )
   return result.rows[0]
@@ -88,7 +63,7 @@ export async function paymentsOf(
   target: { orderId?: string; laybyId?: string },
 ): Promise<PaymentRow[]> {
   const result = await q.query<PaymentRow>(
-    `SELECT ${columns} FROM payments WHERE org_id = $1 AND (order_id = $2 OR layby_id = $3) ORDER BY id`,
+    `SELECT ${paymentColumns} FROM payments WHERE org_id = $1 AND (order_id = $2 OR layby_id = $3) ORDER BY id`,
     [orgId, target.orderId ?? null, target.laybyId ?? null],
   )
   return result.rows
@@ -116,7 +91,7 @@ export async function transition(
   const result = await q.query<PaymentRow>(
     `UPDATE payments SET status = $4, processor_ref = coalesce($5, processor_ref), version = version + 1, updated_at = now(),
        captured_at = CASE WHEN $4 = 'captured' THEN now() ELSE captured_at END
-     WHERE org_id = $1 AND id = $2 AND status = $3 RETURNING ${columns}`,
+     WHERE org_id = $1 AND id = $2 AND status = $3 RETURNING ${paymentColumns}`,
     [orgId, id, from, to, processorRef ?? null],
   )
   return result.rows[0]
@@ -125,7 +100,7 @@ export async function transition(
 /** The captured payments of an order, locked, with what each has left to refund. */
 export async function refundablePayments(q: Queryable, orgId: string, orderId: string): Promise<PaymentRow[]> {
   const result = await q.query<PaymentRow>(
-    `SELECT ${columns} FROM payments
+    `SELECT ${paymentColumns} FROM payments
      WHERE org_id = $1 AND order_id = $2 AND status IN ('captured', 'partially_refunded') AND refunded_amount < amount
      ORDER BY id FOR UPDATE`,
     [orgId, orderId],
@@ -136,7 +111,7 @@ export async function refundablePayments(q: Queryable, orgId: string, orderId: s
 export async function addRefunded(q: Queryable, orgId: string, id: string, amount: bigint): Promise<PaymentRow> {
   const result = await q.query<PaymentRow>(
     `UPDATE payments SET refunded_amount = refunded_amount + $3, version = version + 1, updated_at = now()
-     WHERE org_id = $1 AND id = $2 RETURNING ${columns}`,
+     WHERE org_id = $1 AND id = $2 RETURNING ${paymentColumns}`,
     [orgId, id, amount.toString()],
   )
   return result.rows[0]
@@ -192,11 +167,8 @@ export async function attachLaybyPayments(q: Queryable, orgId: string, laybyId: 
   ])
 }
 
-export async function methodSettings(
-  q: Queryable,
-  orgId: string,
-): Promise<{ methods: string[]; version: number } | undefined> {
-  const result = await q.prepared<{ methods: string[]; version: number }>(
+export async function methodSettings(q: Queryable, orgId: string): Promise<MethodSettingsRow | undefined> {
+  const result = await q.prepared<MethodSettingsRow>(
     'payment_methods_of',
     'SELECT methods, version FROM payment_method_settings WHERE org_id = $1',
     [orgId],
@@ -209,8 +181,8 @@ export async function saveMethodSettings(
   orgId: string,
   methods: string[],
   expectedVersion: number | undefined,
-): Promise<{ methods: string[]; version: number } | undefined> {
-  const result = await q.query<{ methods: string[]; version: number }>(
+): Promise<MethodSettingsRow | undefined> {
+  const result = await q.query<MethodSettingsRow>(
     // The defaults an org starts with count as version 1, so the first saved choice is version 2.
     `INSERT INTO payment_method_settings (org_id, methods, version) VALUES ($1, $2, 2)
      ON CONFLICT (org_id) DO UPDATE SET methods = EXCLUDED.methods, version = payment_method_settings.version + 1, updated_at = now()

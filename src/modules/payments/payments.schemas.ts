@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { Money, Timestamp, Version } from '../../platform/http/schemas.ts'
 import { PAYMENT_METHODS } from './payments.service.ts'
 
@@ -48,6 +48,9 @@ export const CreatePaymentBody = Type.Object(
   { order_id: Type.String({ minLength: 1, maxLength: 100 }), ...tender },
   { additionalProperties: false },
 )
+export type CreatePaymentBody = Static<typeof CreatePaymentBody>
+/** One tender, whatever it pays for. */
+export type CreatePaymentInput = Omit<CreatePaymentBody, 'order_id'>
 
 export const PaymentMethodsSchema = Type.Object({
   methods: Type.Array(Type.String(), { description: 'the methods enabled for this org' }),

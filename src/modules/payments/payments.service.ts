@@ -7,8 +7,11 @@ import { allocateRefund, toMajor, toMinor } from '../../platform/money/money.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { OrderPaymentsPort, OrdersService, RefundPart } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
+import type { RegistersService } from '../registers/index.ts'
 import { PaymentErrors } from './payments.errors.ts'
 import * as repo from './payments.repo.ts'
+import type { CreatePaymentBody, CreatePaymentInput } from './payments.schemas.ts'
+import type { PaymentRow } from './payments.tables.ts'
 import type { PaymentProcessor, ProcessorResult } from './processor.ts'
 
 /** Tenders an org can turn on. `external` is money taken outside OpenTill (a cheque, a bank transfer). */
@@ -16,21 +19,7 @@ export const PAYMENT_METHODS = ['card', 'cash', 'gift_card', 'external'] as cons
 type PaymentMethod = (typeof PAYMENT_METHODS)[number]
 const DEFAULT_METHODS: PaymentMethod[] = ['card', 'cash', 'gift_card']
 
-interface RegistersPort {
-  recordCashMovement(
-    ctx: RequestContext,
-    m: { shiftId: string; kind: 'sale' | 'refund'; amount: bigint; reference: { type: string; id: string } },
-  ): Promise<unknown>
-}
-
-export interface CreatePaymentInput {
-  amount: number
-  method: PaymentMethod
-  payment_method_token?: string
-  capture?: boolean
-  gift_card_code?: string
-  shift_id?: string
-}
+type RegistersPort = Pick<RegistersService, 'recordCashMovement'>
 
 /** What a payment is for: an order, or a lay-by (whose payments are always captured). */
 export interface PaymentTarget {
@@ -51,7 +40,7 @@ export interface CardHold {
   capture: boolean
 }
 
-function toPayment(row: repo.PaymentRow) {
+function toPayment(row: PaymentRow) {
   const c = row.currency
   return {
     id: row.id,
@@ -283,7 +272,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       }
     },
 
-    createForOrder(ctx: RequestContext, input: CreatePaymentInput & { order_id: string }): Promise<Payment> {
+    createForOrder(ctx: RequestContext, input: CreatePaymentBody): Promise<Payment> {
       return service.create(ctx, input, orderTarget(input.order_id))
     },
 

@@ -1,19 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
-
-export interface TaxRateRow {
-  id: string
-  org_id: string
-  name: string
-  rate_e4: number
-  applies_to: 'all' | 'categories' | 'products'
-  category_ids: string[]
-  product_ids: string[]
-  is_active: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
-}
+import { type TaxRateRow, taxRateColumns } from './tax.tables.ts'
 
 export interface TaxRateWrite {
   name?: string
@@ -24,9 +11,6 @@ export interface TaxRateWrite {
   isActive?: boolean
 }
 
-const columns =
-  'id, org_id, name, rate_e4, applies_to, category_ids, product_ids, is_active, version, created_at, updated_at'
-
 export async function listTaxRates(
   q: Queryable,
   orgId: string,
@@ -34,7 +18,7 @@ export async function listTaxRates(
   limit: number,
 ): Promise<TaxRateRow[]> {
   const result = await q.query<TaxRateRow>(
-    `SELECT ${columns} FROM tax_rates WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+    `SELECT ${taxRateColumns} FROM tax_rates WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT $3`,
     [orgId, afterId, limit],
   )
   return result.rows
@@ -44,14 +28,14 @@ export async function listTaxRates(
 export async function activeTaxRates(q: Queryable, orgId: string): Promise<TaxRateRow[]> {
   const result = await q.prepared<TaxRateRow>(
     'tax_rates_active',
-    `SELECT ${columns} FROM tax_rates WHERE org_id = $1 AND is_active ORDER BY id`,
+    `SELECT ${taxRateColumns} FROM tax_rates WHERE org_id = $1 AND is_active ORDER BY id`,
     [orgId],
   )
   return result.rows
 }
 
 export async function taxRateById(q: Queryable, orgId: string, id: string): Promise<TaxRateRow | undefined> {
-  const result = await q.query<TaxRateRow>(`SELECT ${columns} FROM tax_rates WHERE org_id = $1 AND id = $2`, [
+  const result = await q.query<TaxRateRow>(`SELECT ${taxRateColumns} FROM tax_rates WHERE org_id = $1 AND id = $2`, [
     orgId,
     id,
   ])
@@ -66,7 +50,7 @@ export async function insertTaxRate(
 ): Promise<TaxRateRow> {
   const result = await q.query<TaxRateRow>(
     `INSERT INTO tax_rates (id, org_id, name, rate_e4, applies_to, category_ids, product_ids, is_active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${columns}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${taxRateColumns}`,
     [id, orgId, w.name, w.rateE4, w.appliesTo, w.categoryIds, w.productIds, w.isActive],
   )
   return result.rows[0]
@@ -82,7 +66,7 @@ export async function updateTaxRate(
   return updateVersioned<TaxRateRow>(
     q,
     'tax_rates',
-    columns,
+    taxRateColumns,
     orgId,
     id,
     {

@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Rate = Type.Number({
@@ -39,6 +39,7 @@ export const CreateTaxRateBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreateTaxRateBody = Static<typeof CreateTaxRateBody>
 
 export const UpdateTaxRateBody = Type.Object(
   {
@@ -52,5 +53,7 @@ export const UpdateTaxRateBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type UpdateTaxRateBody = Static<typeof UpdateTaxRateBody>
 
 export const TaxRateListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+export type TaxRateListQuery = Static<typeof TaxRateListQuery>

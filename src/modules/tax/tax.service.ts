@@ -7,29 +7,11 @@ import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './tax.repo.ts'
+import type { CreateTaxRateBody, TaxRateListQuery, UpdateTaxRateBody } from './tax.schemas.ts'
+import type { TaxRateRow } from './tax.tables.ts'
 
-interface TaxRate {
-  id: string
-  name: string
-  rate: number
-  applies_to: string
-  category_ids: string[]
-  product_ids: string[]
-  inclusive: boolean
-  is_active: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-interface TaxRateInput {
-  name?: string
-  rate?: number
-  applies_to?: repo.TaxRateRow['applies_to']
-  category_ids?: string[]
-  product_ids?: string[]
-  is_active?: boolean
-}
+/** The fields a create or update sets. */
+type TaxRateInput = Omit<UpdateTaxRateBody, 'version'>
 
 /** What a line needs to find its rates. */
 interface TaxableItem {
@@ -37,7 +19,7 @@ interface TaxableItem {
   categoryId: string | null
 }
 
-function toTaxRate(row: repo.TaxRateRow, inclusive: boolean): TaxRate {
+function toTaxRate(row: TaxRateRow, inclusive: boolean) {
   return {
     id: row.id,
     name: row.name,
@@ -53,7 +35,9 @@ function toTaxRate(row: repo.TaxRateRow, inclusive: boolean): TaxRate {
   }
 }
 
-function appliesTo(rate: repo.TaxRateRow, item: TaxableItem): boolean {
+type TaxRate = ReturnType<typeof toTaxRate>
+
+function appliesTo(rate: TaxRateRow, item: TaxableItem): boolean {
   if (rate.applies_to === 'all') return true
   if (rate.applies_to === 'products') return rate.product_ids.includes(item.productId)
   return item.categoryId !== null && rate.category_ids.includes(item.categoryId)
@@ -81,7 +65,7 @@ function toWrite(input: TaxRateInput): repo.TaxRateWrite {
 }
 
 /** A rate limited to categories or products must name at least one, or it would silently tax nothing. */
-function checkTargets(row: Pick<repo.TaxRateRow, 'applies_to' | 'category_ids' | 'product_ids'>): void {
+function checkTargets(row: Pick<TaxRateRow, 'applies_to' | 'category_ids' | 'product_ids'>): void {
   if (row.applies_to === 'categories' && row.category_ids.length === 0) {
     throw invalid('category_ids', 'must name at least one category when applies_to is categories', 'required')
   }
@@ -95,12 +79,12 @@ const RATE_CACHE_ENTRIES = 10_000
 
 export function createTaxService(orgs: OrgsService) {
   // Filed under the catalog version, which tax writes move on like catalog writes (tax.routes.ts).
-  const activeRates = new KeptUnderCatalogVersion<repo.TaxRateRow[]>(RATE_CACHE_ENTRIES)
+  const activeRates = new KeptUnderCatalogVersion<TaxRateRow[]>(RATE_CACHE_ENTRIES)
   // The setting orders price with, from the same kept source.
   const inclusive = async (ctx: RequestContext) => (await orgs.pricingSettings(ctx)).prices_include_tax
 
   return {
-    async list(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<TaxRate>> {
+    async list(ctx: RequestContext, query: TaxRateListQuery): Promise<Page<TaxRate>> {
       const afterId = afterIdOf(query.cursor)
       const inc = await inclusive(ctx)
       const rows = await ctx.db.read((q) => repo.listTaxRates(q, ctx.orgId, afterId ?? null, query.limit + 1))
@@ -112,7 +96,7 @@ export function createTaxService(orgs: OrgsService) {
       )
     },
 
-    async create(ctx: RequestContext, input: TaxRateInput & { name: string; rate: number }): Promise<TaxRate> {
+    async create(ctx: RequestContext, input: CreateTaxRateBody): Promise<TaxRate> {
       const w = toWrite(input)
       const full: Required<repo.TaxRateWrite> = {
         name: w.name!,

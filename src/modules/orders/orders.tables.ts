@@ -1,0 +1,83 @@
+import type { OrderStatus } from './orders.schemas.ts'
+
+/** Row types and column lists of the order tables, once each. */
+
+/** orders (db/migrations/0042_orders.sql). */
+export interface OrderRow {
+  id: string
+  org_id: string
+  location_id: string
+  customer_id: string | null
+  layby_id: string | null
+  status: OrderStatus
+  currency: string
+  prices_include_tax: boolean
+  subtotal: string
+  discount_total: string
+  tax_total: string
+  total: string
+  captured_total: string
+  refunded_total: string
+  discount: unknown
+  note: string
+  loyalty_points_earned: number
+  version: number
+  created_at: Date
+  updated_at: Date
+  completed_at: Date | null
+}
+
+export const orderColumns =
+  'id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total, tax_total, total, captured_total, refunded_total, discount, note, loyalty_points_earned, version, created_at, updated_at, completed_at'
+
+/** order_lines (db/migrations/0042_orders.sql). */
+export interface LineRow {
+  id: string
+  order_id: string
+  position: number
+  product_id: string
+  variant_id: string | null
+  name: string
+  quantity: number
+  base_price: string
+  unit_price: string
+  modifiers: { id: string; group_id: string; name: string; price_adjustment: string }[]
+  note: string
+  tax_rate_e4: number
+  line_subtotal: string
+  line_discount: string
+  line_tax: string
+  line_total: string
+  refunded_quantity: number
+  refunded_amount: string
+}
+
+export const lineColumns =
+  'id, order_id, position, product_id, variant_id, name, quantity, base_price, unit_price, modifiers, note, tax_rate_e4, line_subtotal, line_discount, line_tax, line_total, refunded_quantity, refunded_amount'
+
+/** order_status_history (db/migrations/0042_orders.sql). */
+export interface HistoryRow {
+  id: string
+  from_status: string | null
+  to_status: string
+  reason: string
+  actor: string
+  created_at: Date
+}
+
+export const historyColumns = 'id, from_status, to_status, reason, actor, created_at'
+
+/** refunds (db/migrations/0042_orders.sql). */
+export interface RefundRow {
+  id: string
+  order_id: string
+  amount: string
+  reason: string
+  restock: boolean
+  lines: { line_id: string; quantity: number; amount: string }[]
+  status: 'pending' | 'succeeded' | 'failed'
+  failure_reason: string | null
+  created_at: Date
+}
+
+export const refundColumns = 'id, order_id, amount, reason, restock, lines, status, failure_reason, created_at'
