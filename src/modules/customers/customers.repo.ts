@@ -1,22 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
-
-export interface CustomerRow {
-  id: string
-  org_id: string
-  first_name: string
-  last_name: string
-  email: string | null
-  phone: string | null
-  preferences: Record<string, unknown>
-  birthday: string | null
-  loyalty_member_id: string | null
-  note: string
-  tags: string[]
-  version: number
-  created_at: Date
-  updated_at: Date
-}
+import { type CustomerRow, customerColumns } from './customers.tables.ts'
 
 export interface CustomerWrite {
   firstName?: string
@@ -32,10 +16,6 @@ export interface CustomerWrite {
   tags?: string[]
 }
 
-// birthday leaves as a plain YYYY-MM-DD text, never a timezone-shifted Date.
-const columns =
-  "id, org_id, first_name, last_name, email, phone, preferences, to_char(birthday, 'YYYY-MM-DD') AS birthday, loyalty_member_id, note, tags, version, created_at, updated_at"
-
 export async function listCustomers(
   q: Queryable,
   orgId: string,
@@ -45,7 +25,7 @@ export async function listCustomers(
   // A search with three or more digits also matches phone numbers by their digits, whatever their spacing.
   const digits = f.search?.replace(/[^0-9]/g, '') ?? ''
   const result = await q.query<CustomerRow>(
-    `SELECT ${columns} FROM customers
+    `SELECT ${customerColumns} FROM customers
      WHERE org_id = $1 AND ($2::text IS NULL OR id > $2)
        AND ($3::text IS NULL OR (first_name || ' ' || last_name) ILIKE $3 OR email ILIKE $3 OR phone ILIKE $3
             OR ($5::text IS NOT NULL AND phone_key LIKE '%' || $5 || '%'))
@@ -62,7 +42,7 @@ export async function customerById(
   lock = false,
 ): Promise<CustomerRow | undefined> {
   const result = await q.query<CustomerRow>(
-    `SELECT ${columns} FROM customers WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT ${customerColumns} FROM customers WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
     [orgId, id],
   )
   return result.rows[0]
@@ -86,7 +66,7 @@ export async function customerByKeys(
   phoneKey: string | null,
 ): Promise<CustomerRow | undefined> {
   const result = await q.query<CustomerRow>(
-    `SELECT ${columns} FROM customers
+    `SELECT ${customerColumns} FROM customers
      WHERE org_id = $1 AND ((email_key = $2) OR (phone_key = $3))
      ORDER BY (email_key = $2) DESC NULLS LAST, id
      LIMIT 1 FOR UPDATE`,
@@ -105,7 +85,7 @@ export async function insertCustomer(
   const result = await q.query<CustomerRow>(
     `INSERT INTO customers (id, org_id, first_name, last_name, email, email_key, phone, phone_key, preferences, birthday, loyalty_member_id, note, tags)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-     ON CONFLICT DO NOTHING RETURNING ${columns}`,
+     ON CONFLICT DO NOTHING RETURNING ${customerColumns}`,
     [
       id,
       orgId,
@@ -135,7 +115,7 @@ export async function updateCustomer(
   return updateVersioned<CustomerRow>(
     q,
     'customers',
-    columns,
+    customerColumns,
     orgId,
     id,
     {
@@ -167,7 +147,7 @@ export async function addTag(q: Queryable, orgId: string, id: string, tag: strin
   const result = await q.query<CustomerRow>(
     `UPDATE customers SET tags = array_append(tags, $3), version = version + 1, updated_at = now()
      WHERE org_id = $1 AND id = $2 AND NOT ($3 = ANY (tags))
-     RETURNING ${columns}`,
+     RETURNING ${customerColumns}`,
     [orgId, id, tag],
   )
   return result.rows[0]

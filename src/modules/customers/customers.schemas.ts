@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
@@ -22,6 +22,11 @@ export const CustomerSchema = Type.Object(
   },
   { $id: 'Customer' },
 )
+/** As the service builds it: Dates, which the serializer writes as ISO strings. */
+export type Customer = Omit<Static<typeof CustomerSchema>, 'created_at' | 'updated_at'> & {
+  created_at: Date
+  updated_at: Date
+}
 
 const PurchaseHistorySchema = Type.Object({
   order_count: Type.Integer(),
@@ -74,6 +79,8 @@ export const UpsertCustomerBody = Type.Object(
   },
   { additionalProperties: false },
 )
+/** Also the fields of an update, its version taken apart by the route. */
+export type UpsertCustomerBody = Static<typeof UpsertCustomerBody>
 
 export const UpdateCustomerBody = Type.Object(
   { ...UpsertCustomerBody.properties, version: Type.Optional(Version) },
@@ -87,6 +94,7 @@ export const CustomerListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CustomerListQuery = Static<typeof CustomerListQuery>
 
 export const RewardsSchema = Type.Object({
   customer_id: Type.String(),

@@ -8,21 +8,8 @@ import { toMajor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import { CustomerErrors } from './customers.errors.ts'
 import * as repo from './customers.repo.ts'
-
-/** A customer as the API shows it: its row without the tenant column. */
-type Customer = Omit<repo.CustomerRow, 'org_id'>
-
-interface CustomerInput {
-  first_name?: string
-  last_name?: string
-  email?: string | null
-  phone?: string | null
-  preferences?: Record<string, unknown>
-  birthday?: string | null
-  loyalty_member_id?: string | null
-  note?: string
-  tags?: string[]
-}
+import type { Customer, CustomerListQuery, UpsertCustomerBody } from './customers.schemas.ts'
+import type { CustomerRow } from './customers.tables.ts'
 
 /** What the orders module tells about a customer's purchases (customers never read order tables). */
 interface PurchaseSummary {
@@ -37,7 +24,7 @@ interface CustomerOrdersPort {
   purchaseSummary(ctx: RequestContext, customerId: string): Promise<PurchaseSummary>
 }
 
-function toCustomer(row: repo.CustomerRow): Customer {
+function toCustomer(row: CustomerRow): Customer {
   return {
     id: row.id,
     first_name: row.first_name,
@@ -63,7 +50,7 @@ const phoneKey = (phone: string | null | undefined) => {
   return phone.trim().startsWith('+') ? `+${digits}` : digits
 }
 
-function toWrite(input: CustomerInput): repo.CustomerWrite {
+function toWrite(input: UpsertCustomerBody): repo.CustomerWrite {
   const email = input.email === undefined ? undefined : input.email === null ? null : input.email.trim()
   const phone = input.phone === undefined ? undefined : input.phone === null ? null : input.phone.trim()
   return {
@@ -102,7 +89,7 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
   }
 
   return {
-    async list(ctx: RequestContext, query: { limit: number; cursor?: string; q?: string }): Promise<Page<Customer>> {
+    async list(ctx: RequestContext, query: CustomerListQuery): Promise<Page<Customer>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listCustomers(q, ctx.orgId, { afterId: afterId ?? null, search: query.q ?? null, limit: query.limit + 1 }),
@@ -114,7 +101,7 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
      * Create-or-upsert: a customer with the same e-mail (first) or phone gets the given fields; otherwise a new
      * one is created. `created` tells which (201 or 200).
      */
-    async upsert(ctx: RequestContext, input: CustomerInput): Promise<{ customer: Customer; created: boolean }> {
+    async upsert(ctx: RequestContext, input: UpsertCustomerBody): Promise<{ customer: Customer; created: boolean }> {
       const w = toWrite(input)
       if (!w.emailKey && !w.phoneKey)
         throw invalid('email', 'or phone is required to create or match a customer', 'required')
@@ -170,7 +157,7 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
     async update(
       ctx: RequestContext,
       id: string,
-      input: CustomerInput,
+      input: UpsertCustomerBody,
       expectedVersion: number | undefined,
     ): Promise<Customer> {
       const w = toWrite(input)

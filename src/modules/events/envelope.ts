@@ -1,13 +1,8 @@
 import { API_VERSION, type EventEnvelope } from '../../platform/events/catalog.ts'
+import type { EventRow } from './events.tables.ts'
 
 /** An outbox row as SPEC's webhook envelope. */
-export function toEnvelope(row: {
-  id: string
-  org_id: string
-  type: string
-  data: Record<string, unknown>
-  created_at: Date
-}): EventEnvelope {
+export function toEnvelope(row: EventRow): EventEnvelope {
   return {
     id: row.id,
     event: row.type,

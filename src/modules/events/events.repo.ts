@@ -1,15 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-
-interface EventRow {
-  id: string
-  org_id: string
-  type: string
-  data: Record<string, unknown>
-  created_at: Date
-  /** Commit-order key (see db/migrations/0060): the writing transaction's id and the row's sequence, as text. */
-  txid: string
-  seq: string
-}
+import { type EventRow, eventColumns } from './events.tables.ts'
 
 interface EventFilter {
   /** Resume after this (txid, seq); absent: from the oldest retained event. */
@@ -28,7 +18,7 @@ interface EventFilter {
 export async function listEvents(q: Queryable, orgId: string, f: EventFilter): Promise<EventRow[]> {
   const result = await q.prepared<EventRow>(
     'events_list',
-    `SELECT id, org_id, type, data, created_at, txid::text AS txid, seq::text AS seq
+    `SELECT ${eventColumns}
      FROM events
      WHERE org_id = $1
        AND created_at >= now() - make_interval(days => $2)
@@ -61,7 +51,7 @@ export async function eventById(
 ): Promise<EventRow | undefined> {
   const result = await q.prepared<EventRow>(
     'event_by_id',
-    `SELECT id, org_id, type, data, created_at, txid::text AS txid, seq::text AS seq
+    `SELECT ${eventColumns}
      FROM events WHERE org_id = $1 AND id = $2 AND created_at >= now() - make_interval(days => $3)`,
     [orgId, id, retentionDays],
   )

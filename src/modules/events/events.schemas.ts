@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { PageQuery, Timestamp } from '../../platform/http/schemas.ts'
 
 /** The webhook envelope of SPEC (docs/decisions.md) "Events", so a missed delivery and its recovery look the same. */
@@ -33,3 +33,4 @@ export const EventListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+export type EventListQuery = Static<typeof EventListQuery>

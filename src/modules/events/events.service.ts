@@ -4,16 +4,7 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toEnvelope } from './envelope.ts'
 import * as repo from './events.repo.ts'
-
-/** How long the events API serves an event (docs/decisions.md "Added to SPEC": 30 days). */
-
-interface EventListQuery {
-  limit: number
-  cursor?: string
-  type?: string[]
-  created_from?: string
-  created_to?: string
-}
+import type { EventListQuery } from './events.schemas.ts'
 
 const badCursor = () =>
   badRequest('cursor is malformed', [
@@ -27,7 +18,7 @@ function typeFilter(types: string[] | undefined): string[] | undefined {
   return [...new Set(types.flatMap((t) => t.split(',')).map((t) => canonicalEvent(t.trim())))]
 }
 
-/** `retentionDays` is the configuration's (EVENT_RETENTION_DAYS). */
+/** `retentionDays`, how long the API serves an event, is the configuration's (EVENT_RETENTION_DAYS; 30 by default). */
 export function createEventsService(retentionDays: number) {
   return {
     /** The org's events of the retention period (30 days by default) in commit order, oldest first, filtered by type and time. */

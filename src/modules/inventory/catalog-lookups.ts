@@ -1,6 +1,6 @@
 import { AppError } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import type { CatalogPort } from './inventory.types.ts'
+import type { CatalogPort } from './ports.ts'
 
 /** The org's variants among `ids` (others are simply absent), through the catalog's own look-up. */
 export async function variantsByIds(catalog: CatalogPort, ctx: RequestContext, ids: readonly string[]) {

@@ -1,45 +1,13 @@
 import type { Queryable } from '../../platform/db/database.ts'
-
-export interface LevelRow {
-  id: string
-  product_id: string
-  variant_id: string
-  location_id: string
-  on_hand: number
-  reorder_point: number | null
-  updated_at: Date
-}
-
-export interface MovementRow {
-  id: string
-  product_id: string
-  variant_id: string
-  location_id: string
-  quantity: number
-  reason: string
-  quantity_before: number
-  quantity_after: number
-  reference_type: string | null
-  reference_id: string | null
-  note: string | null
-  actor_kind: string
-  actor_user_id: string | null
-  actor_client_id: string
-  occurred_at: Date
-  created_at: Date
-}
-
-export interface TransferRow {
-  id: string
-  from_location_id: string
-  to_location_id: string
-  status: string
-  note: string | null
-  lines: { product_id: string; variant_id: string | null; quantity: number }[]
-  actor_user_id: string | null
-  actor_client_id: string
-  created_at: Date
-}
+import {
+  type BatchRow,
+  type LevelRow,
+  levelColumns,
+  type MovementRow,
+  movementColumns,
+  type TransferRow,
+  transferColumns,
+} from './inventory.tables.ts'
 
 /** An item at a location: variant_id is '' for a product without variants. */
 export interface ItemKey {
@@ -47,12 +15,6 @@ export interface ItemKey {
   variantId: string
   locationId: string
 }
-
-const levelColumns = 'id, product_id, variant_id, location_id, on_hand, reorder_point, updated_at'
-const movementColumns =
-  'id, product_id, variant_id, location_id, quantity, reason, quantity_before, quantity_after, reference_type, reference_id, note, actor_kind, actor_user_id, actor_client_id, occurred_at, created_at'
-const transferColumns =
-  'id, from_location_id, to_location_id, status, note, lines, actor_user_id, actor_client_id, created_at'
 
 /**
  * Adds `delta` to a level, creating the row when missing. Only for changes that may not be refused
@@ -108,15 +70,6 @@ export interface BatchMovement
   extends Omit<MovementInsert, 'productId' | 'variantId' | 'locationId' | 'before' | 'after'> {
   key: number
   rest: number
-}
-
-interface BatchRow extends Partial<MovementRow> {
-  /** 1-based index of the key this level belongs to. */
-  k: number
-  level_id: string
-  on_hand: number
-  reorder_point: number | null
-  level_updated_at: Date
 }
 
 /** Who made a stock change, as the ledger records it. */

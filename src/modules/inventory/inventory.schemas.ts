@@ -1,6 +1,33 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { PageQuery, Timestamp } from '../../platform/http/schemas.ts'
-import { ADJUST_REASONS, STOCK_REASONS } from './inventory.types.ts'
+
+/** Why a level changed; the first group comes from orders, lay-bys and refunds, the rest from stock keeping. */
+const StockReason = Type.Union([
+  Type.Literal('sale'),
+  Type.Literal('return'),
+  Type.Literal('refund_restock'),
+  Type.Literal('layby_reserve'),
+  Type.Literal('layby_release'),
+  Type.Literal('received'),
+  Type.Literal('damaged'),
+  Type.Literal('theft'),
+  Type.Literal('count'),
+  Type.Literal('correction'),
+  Type.Literal('transfer_out'),
+  Type.Literal('transfer_in'),
+])
+export type StockReason = Static<typeof StockReason>
+
+/** The reasons a person may give on POST /inventory/adjust. */
+const AdjustReason = Type.Union([
+  Type.Literal('received'),
+  Type.Literal('damaged'),
+  Type.Literal('theft'),
+  Type.Literal('count'),
+  Type.Literal('return'),
+  Type.Literal('correction'),
+])
+export type AdjustReason = Static<typeof AdjustReason>
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
 const NullableId = Type.Union([Id, Type.Null()])
@@ -20,6 +47,8 @@ export const LevelSchema = Type.Object(
   },
   { $id: 'InventoryLevel' },
 )
+/** As the service builds it (so are Movement and Transfer): Dates, which the serializer writes as ISO strings. */
+export type Level = Omit<Static<typeof LevelSchema>, 'updated_at'> & { updated_at: Date }
 
 const Reference = Type.Union([Type.Object({ type: Type.String(), id: Type.String() }), Type.Null()])
 
@@ -45,6 +74,10 @@ export const MovementSchema = Type.Object(
   },
   { $id: 'InventoryMovement' },
 )
+export type Movement = Omit<Static<typeof MovementSchema>, 'occurred_at' | 'created_at'> & {
+  occurred_at: Date
+  created_at: Date
+}
 
 const Line = Type.Object({
   product_id: Type.String(),
@@ -65,6 +98,7 @@ export const TransferSchema = Type.Object(
   },
   { $id: 'InventoryTransfer' },
 )
+export type Transfer = Omit<Static<typeof TransferSchema>, 'created_at'> & { created_at: Date }
 
 export const AdjustBody = Type.Object(
   {
@@ -76,7 +110,7 @@ export const AdjustBody = Type.Object(
       maximum: 1_000_000_000,
       description: 'signed change; for reason count, the counted quantity the level is set to',
     }),
-    reason: Type.Union(ADJUST_REASONS.map((r) => Type.Literal(r))),
+    reason: AdjustReason,
     note: Type.Optional(Type.String({ maxLength: 1000 })),
     occurred_at: Type.Optional(
       Type.String({ format: 'date-time', description: 'when it happened by the client clock' }),
@@ -84,6 +118,7 @@ export const AdjustBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type AdjustBody = Static<typeof AdjustBody>
 
 export const TransferBody = Type.Object(
   {
@@ -104,6 +139,7 @@ export const TransferBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type TransferBody = Static<typeof TransferBody>
 
 export const ReorderPointBody = Type.Object(
   {
@@ -116,16 +152,19 @@ export const ReorderPointBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type ReorderPointBody = Static<typeof ReorderPointBody>
 
 export const LevelListQuery = Type.Object(
   { ...PageQuery, location_id: Type.Optional(Id), product_id: Type.Optional(Id), variant_id: Type.Optional(Id) },
   { additionalProperties: false },
 )
+export type LevelListQuery = Static<typeof LevelListQuery>
 
 export const AlertListQuery = Type.Object(
   { ...PageQuery, location_id: Type.Optional(Id) },
   { additionalProperties: false },
 )
+export type AlertListQuery = Static<typeof AlertListQuery>
 
 export const MovementListQuery = Type.Object(
   {
@@ -133,7 +172,7 @@ export const MovementListQuery = Type.Object(
     product_id: Type.Optional(Id),
     variant_id: Type.Optional(Id),
     location_id: Type.Optional(Id),
-    reason: Type.Optional(Type.Union(STOCK_REASONS.map((r) => Type.Literal(r)))),
+    reason: Type.Optional(StockReason),
     reference_type: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
     reference_id: Type.Optional(Id),
     from: Type.Optional(Type.String({ format: 'date-time', description: 'occurred at or after' })),
@@ -141,3 +180,4 @@ export const MovementListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+export type MovementListQuery = Static<typeof MovementListQuery>

@@ -5,32 +5,24 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { variantsByIds } from './catalog-lookups.ts'
 import * as repo from './inventory.repo.ts'
-import type { AdjustReason, CatalogPort, LocationsPort, OrgsPort } from './inventory.types.ts'
-import { type Level, type Movement, type Transfer, toLevel, toMovement, toTransfer } from './inventory.views.ts'
+import type {
+  AdjustBody,
+  AdjustReason,
+  AlertListQuery,
+  Level,
+  LevelListQuery,
+  Movement,
+  MovementListQuery,
+  ReorderPointBody,
+  Transfer,
+  TransferBody,
+} from './inventory.schemas.ts'
+import { toLevel, toMovement, toTransfer } from './inventory.views.ts'
+import type { CatalogPort, LocationsPort, OrgsPort } from './ports.ts'
 import { createStockService, isSaleRefusal } from './stock.service.ts'
 
-interface AdjustInput {
-  product_id: string
-  variant_id?: string | null
-  location_id: string
-  quantity: number
-  reason: AdjustReason
-  note?: string
-  occurred_at?: string
-}
-
-interface TransferInput {
-  from_location_id: string
-  to_location_id: string
-  lines: { product_id: string; variant_id?: string | null; quantity: number }[]
-  note?: string
-}
-
-interface ItemInput {
-  product_id: string
-  variant_id?: string | null
-  location_id: string
-}
+/** An item at a location, as the request bodies name it. */
+type ItemInput = Omit<ReorderPointBody, 'reorder_point'>
 
 /** Received stock and returns only add, losses only remove; corrections go either way; a count sets the level. */
 const SIGN: Record<Exclude<AdjustReason, 'count'>, 'positive' | 'negative' | 'any'> = {
@@ -43,11 +35,6 @@ const SIGN: Record<Exclude<AdjustReason, 'count'>, 'positive' | 'negative' | 'an
 
 /** A client clock may run a little ahead; further than this into the future is a mistake. */
 const CLOCK_SKEW_MS = 5 * 60_000
-
-interface ListQuery {
-  limit: number
-  cursor?: string
-}
 
 export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogPort; locations: LocationsPort }) {
   const stock = createStockService(deps)
@@ -89,7 +76,7 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
     isSaleRefusal,
 
     /** A manual adjustment, or for reason `count` a physical count that sets the level to `quantity`. */
-    async adjust(ctx: RequestContext, input: AdjustInput): Promise<Movement> {
+    async adjust(ctx: RequestContext, input: AdjustBody): Promise<Movement> {
       const when = occurredAt(input.occurred_at)
       if (input.reason === 'count') {
         if (input.quantity < 0)
@@ -128,7 +115,7 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
     },
 
     /** Moves stock between two locations in one transaction: every line or none. */
-    async transfer(ctx: RequestContext, input: TransferInput): Promise<Transfer> {
+    async transfer(ctx: RequestContext, input: TransferBody): Promise<Transfer> {
       if (input.from_location_id === input.to_location_id)
         throw invalid('to_location_id', 'must differ from from_location_id', 'same_location')
       return ctx.db.tx(async (q) => {
@@ -205,10 +192,7 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
       return rows.map((r) => ({ productId: r.product_id, variantId: r.variant_id || null, onHand: Number(r.on_hand) }))
     },
 
-    async listLevels(
-      ctx: RequestContext,
-      query: ListQuery & { location_id?: string; product_id?: string; variant_id?: string },
-    ): Promise<Page<Level>> {
+    async listLevels(ctx: RequestContext, query: LevelListQuery): Promise<Page<Level>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listLevels(q, ctx.orgId, {
@@ -223,7 +207,7 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
     },
 
     /** Levels at or below their reorder point (low_stock) or at or below zero (out_of_stock). */
-    async listAlerts(ctx: RequestContext, query: ListQuery & { location_id?: string }): Promise<Page<Level>> {
+    async listAlerts(ctx: RequestContext, query: AlertListQuery): Promise<Page<Level>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listLevels(q, ctx.orgId, {
@@ -236,19 +220,7 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
       return toPage(rows, query.limit, (r) => [r.id], toLevel)
     },
 
-    async listMovements(
-      ctx: RequestContext,
-      query: ListQuery & {
-        product_id?: string
-        variant_id?: string
-        location_id?: string
-        reason?: string
-        reference_type?: string
-        reference_id?: string
-        from?: string
-        to?: string
-      },
-    ): Promise<Page<Movement>> {
+    async listMovements(ctx: RequestContext, query: MovementListQuery): Promise<Page<Movement>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listMovements(q, ctx.orgId, {
@@ -268,7 +240,7 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
     },
 
     /** Sets (or with null clears) the reorder point of an item at a location, creating its level at 0 if new. */
-    async setReorderPoint(ctx: RequestContext, input: ItemInput & { reorder_point: number | null }): Promise<Level> {
+    async setReorderPoint(ctx: RequestContext, input: ReorderPointBody): Promise<Level> {
       return ctx.db.tx(async (q) => {
         await checkItem(ctx, input)
         const row = await repo.setReorderPoint(

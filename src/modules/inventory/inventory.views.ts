@@ -1,43 +1,6 @@
-import type * as repo from './inventory.repo.ts'
-
-/** REST shapes of levels, movements and transfers (also the `data` of their events). */
-export interface Level {
-  id: string
-  product_id: string
-  variant_id: string | null
-  location_id: string
-  on_hand: number
-  reorder_point: number | null
-  status: 'in_stock' | 'low_stock' | 'out_of_stock'
-  updated_at: Date
-}
-
-export interface Movement {
-  id: string
-  product_id: string
-  variant_id: string | null
-  location_id: string
-  quantity: number
-  reason: string
-  quantity_before: number
-  quantity_after: number
-  reference: { type: string; id: string } | null
-  note: string | null
-  actor: { kind: string; user_id: string | null; client_id: string }
-  occurred_at: Date
-  created_at: Date
-}
-
-export interface Transfer {
-  id: string
-  from_location_id: string
-  to_location_id: string
-  status: string
-  note: string | null
-  lines: { product_id: string; variant_id: string | null; quantity: number }[]
-  actor: { user_id: string | null; client_id: string }
-  created_at: Date
-}
+/** Rows into the REST shapes of levels, movements and transfers (also the `data` of their events). */
+import type { Level, Movement, Transfer } from './inventory.schemas.ts'
+import type { LevelRow, MovementRow, TransferRow } from './inventory.tables.ts'
 
 /** Low means at or below the reorder point; out means at or below zero (negative when the org allows it). */
 export function levelStatus(onHand: number, reorderPoint: number | null): Level['status'] {
@@ -46,7 +9,7 @@ export function levelStatus(onHand: number, reorderPoint: number | null): Level[
   return 'in_stock'
 }
 
-export function toLevel(row: repo.LevelRow): Level {
+export function toLevel(row: LevelRow): Level {
   return {
     id: row.id,
     product_id: row.product_id,
@@ -59,7 +22,7 @@ export function toLevel(row: repo.LevelRow): Level {
   }
 }
 
-export function toMovement(row: repo.MovementRow): Movement {
+export function toMovement(row: MovementRow): Movement {
   return {
     id: row.id,
     product_id: row.product_id,
@@ -77,7 +40,7 @@ export function toMovement(row: repo.MovementRow): Movement {
   }
 }
 
-export function toTransfer(row: repo.TransferRow): Transfer {
+export function toTransfer(row: TransferRow): Transfer {
   return {
     id: row.id,
     from_location_id: row.from_location_id,

@@ -5,8 +5,32 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { variantsByIds } from './catalog-lookups.ts'
 import * as repo from './inventory.repo.ts'
-import type { CatalogPort, LocationsPort, OrgsPort, StockChange } from './inventory.types.ts'
-import { levelStatus, type Movement, toLevel, toMovement } from './inventory.views.ts'
+import type { Movement, StockReason } from './inventory.schemas.ts'
+import type { LevelRow, MovementRow } from './inventory.tables.ts'
+import { levelStatus, toLevel, toMovement } from './inventory.views.ts'
+import type { BundleComponent, CatalogPort, LocationsPort, OrgsPort } from './ports.ts'
+
+/** One signed change of one item's stock at a location, as orders, lay-bys and stock keeping ask for it. */
+export interface StockChange {
+  productId: string
+  variantId?: string | null
+  locationId: string
+  /** Signed delta in whole units. */
+  quantity: number
+  reason: StockReason
+  reference?: { type: string; id: string }
+  /** The request field to name in errors, e.g. `lines.2`. */
+  field?: string
+  note?: string | null
+  /** When it happened according to the client (offline tills); defaults to now. */
+  occurredAt?: Date | null
+  /**
+   * What the catalog says the product draws down, as read by the caller inside the same transaction: a bundle's
+   * components, or empty for a plain product. When every change carries it, inventory skips its own look-up
+   * (orders price and take stock in one transaction, and the quote already read it).
+   */
+  components?: readonly BundleComponent[]
+}
 
 /** A change after bundle expansion, with the key of the level row it touches. */
 interface Entry {
@@ -39,7 +63,7 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
 
   function expandWith(
     changes: readonly StockChange[],
-    components: ReadonlyMap<string, readonly { productId: string; variantId: string | null; quantity: number }[]>,
+    components: ReadonlyMap<string, readonly BundleComponent[]>,
   ): Entry[] {
     return changes.flatMap((change, i) => {
       const field = change.field ?? `changes.${i}`
@@ -212,7 +236,7 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
         const applied = new Map<number, Applied>()
         for (const r of batch) {
           const key = keys[r.k - 1]
-          const level: repo.LevelRow = {
+          const level: LevelRow = {
             id: r.level_id,
             product_id: key.productId,
             variant_id: key.variantId,
@@ -223,7 +247,7 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
           }
           applied.set(r.k - 1, { level, before: r.on_hand - key.delta })
         }
-        let rows = batch.filter((r) => r.id != null) as unknown as repo.MovementRow[]
+        let rows = batch.filter((r) => r.id != null) as unknown as MovementRow[]
         if (applied.size < keys.length) {
           await settleRest(ctx, q, entries, keys, keyOf, applied)
           rows = await repo.insertMovements(
@@ -259,12 +283,12 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
 
 /** A level and what it held before this batch. */
 interface Applied {
-  level: repo.LevelRow
+  level: LevelRow
   before: number
 }
 
 /** `inventory.stockout` when a level reaches zero, `inventory.low_stock` when it falls to its reorder point. */
-async function emitCrossings(q: Queryable, orgId: string, before: number, level: repo.LevelRow): Promise<void> {
+async function emitCrossings(q: Queryable, orgId: string, before: number, level: LevelRow): Promise<void> {
   const after = level.on_hand
   const was = levelStatus(before, level.reorder_point)
   const now = levelStatus(after, level.reorder_point)

@@ -1,5 +1,5 @@
+import type { EventRow } from '../events/index.ts'
 import type { FeedCursor } from './feed-cursor.ts'
-import type { FeedRow } from './kds.repo.ts'
 
 /** An order event on its way to kitchen screens. */
 export interface FeedEvent {
@@ -11,7 +11,7 @@ export interface FeedEvent {
   cursor: FeedCursor
 }
 
-export function toFeedEvent(row: FeedRow): FeedEvent {
+export function toFeedEvent(row: EventRow): FeedEvent {
   return {
     orgId: row.org_id,
     id: row.id,

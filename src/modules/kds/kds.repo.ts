@@ -1,32 +1,23 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import { type EventRow, eventColumns } from '../events/index.ts'
 import type { FeedCursor } from './feed-cursor.ts'
-
-export interface FeedRow {
-  org_id: string
-  id: string
-  type: string
-  data: Record<string, unknown>
-  created_at: Date
-  txid: string
-  seq: string
-}
 
 /** The event types the kitchen display shows (docs/decisions.md "States"). */
 const KDS_EVENT_TYPES = ['order.created', 'order.updated', 'order.completed', 'order.voided'] as const
 
 /** Every org's order events after `after`, for the one poller of a process (a SECURITY DEFINER function). */
-export async function feedAfter(q: Queryable, after: FeedCursor, limit: number): Promise<FeedRow[]> {
-  const result = await q.prepared<FeedRow>(
+export async function feedAfter(q: Queryable, after: FeedCursor, limit: number): Promise<EventRow[]> {
+  const result = await q.prepared<EventRow>(
     'kds_feed_after',
-    'SELECT org_id, id, type, data, created_at, txid::text AS txid, seq::text AS seq FROM kds_feed_after($1::xid8, $2::bigint, $3)',
+    `SELECT ${eventColumns} FROM kds_feed_after($1::xid8, $2::bigint, $3)`,
     [after.txid.toString(), after.seq.toString(), limit],
   )
   return result.rows
 }
 
 /** The newest order event already visible to every reader; undefined on an empty feed. */
-export async function feedHead(q: Queryable): Promise<{ txid: string; seq: string } | undefined> {
-  const result = await q.prepared<{ txid: string; seq: string }>(
+export async function feedHead(q: Queryable): Promise<Pick<EventRow, 'txid' | 'seq'> | undefined> {
+  const result = await q.prepared<Pick<EventRow, 'txid' | 'seq'>>(
     'kds_feed_head',
     'SELECT txid::text AS txid, seq::text AS seq FROM kds_feed_head()',
   )
@@ -40,10 +31,10 @@ export async function orgFeedAfter(
   after: FeedCursor,
   locationId: string | undefined,
   limit: number,
-): Promise<FeedRow[]> {
-  const result = await q.prepared<FeedRow>(
+): Promise<EventRow[]> {
+  const result = await q.prepared<EventRow>(
     'kds_org_feed_after',
-    `SELECT org_id, id, type, data, created_at, txid::text AS txid, seq::text AS seq
+    `SELECT ${eventColumns}
      FROM events
      WHERE org_id = $1
        AND type = ANY($2::text[])

@@ -1,50 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
-
-export interface LocationRow {
-  id: string
-  org_id: string
-  name: string
-  address_line1: string
-  address_line2: string
-  city: string
-  region: string
-  postal_code: string
-  country: string | null
-  timezone: string
-  is_active: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-export interface LocationWrite {
-  name?: string
-  address_line1?: string
-  address_line2?: string
-  city?: string
-  region?: string
-  postal_code?: string
-  country?: string | null
-  timezone?: string
-  is_active?: boolean
-}
-
-const columns =
-  'id, org_id, name, address_line1, address_line2, city, region, postal_code, country, timezone, is_active, version, created_at, updated_at'
-
-/** The columns a write may set, in a fixed order (the keys of LocationWrite). */
-const writable = [
-  'name',
-  'address_line1',
-  'address_line2',
-  'city',
-  'region',
-  'postal_code',
-  'country',
-  'timezone',
-  'is_active',
-] as const
+import { type LocationRow, type LocationWrite, locationColumns, locationWriteColumns } from './locations.tables.ts'
 
 export async function listLocations(
   q: Queryable,
@@ -52,7 +8,7 @@ export async function listLocations(
   f: { afterId?: string; isActive?: boolean; limit: number },
 ): Promise<LocationRow[]> {
   const result = await q.query<LocationRow>(
-    `SELECT ${columns} FROM locations
+    `SELECT ${locationColumns} FROM locations
      WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::boolean IS NULL OR is_active = $3)
      ORDER BY id LIMIT $4`,
     [orgId, f.afterId ?? null, f.isActive ?? null, f.limit],
@@ -63,7 +19,7 @@ export async function listLocations(
 export async function locationById(q: Queryable, orgId: string, id: string): Promise<LocationRow | undefined> {
   const result = await q.prepared<LocationRow>(
     'location_by_id',
-    `SELECT ${columns} FROM locations WHERE org_id = $1 AND id = $2`,
+    `SELECT ${locationColumns} FROM locations WHERE org_id = $1 AND id = $2`,
     [orgId, id],
   )
   return result.rows[0]
@@ -72,7 +28,7 @@ export async function locationById(q: Queryable, orgId: string, id: string): Pro
 export async function locationsByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<LocationRow[]> {
   const result = await q.prepared<LocationRow>(
     'locations_by_ids',
-    `SELECT ${columns} FROM locations WHERE org_id = $1 AND id = ANY($2)`,
+    `SELECT ${locationColumns} FROM locations WHERE org_id = $1 AND id = ANY($2)`,
     [orgId, ids],
   )
   return result.rows
@@ -85,9 +41,9 @@ export async function insertLocation(
   w: Required<LocationWrite>,
 ): Promise<LocationRow> {
   const result = await q.query<LocationRow>(
-    `INSERT INTO locations (id, org_id, ${writable.join(', ')})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${columns}`,
-    [id, orgId, ...writable.map((c) => w[c])],
+    `INSERT INTO locations (id, org_id, ${locationWriteColumns.join(', ')})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${locationColumns}`,
+    [id, orgId, ...locationWriteColumns.map((c) => w[c])],
   )
   return result.rows[0]
 }
@@ -103,10 +59,10 @@ export async function updateLocation(
   return updateVersioned<LocationRow>(
     q,
     'locations',
-    columns,
+    locationColumns,
     orgId,
     id,
-    Object.fromEntries(writable.map((column) => [column, w[column]])),
+    Object.fromEntries(locationWriteColumns.map((column) => [column, w[column]])),
     expectedVersion,
   )
 }

@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Text = (max: number) => Type.String({ maxLength: max })
@@ -21,6 +21,11 @@ export const LocationSchema = Type.Object(
   },
   { $id: 'Location' },
 )
+/** As the service builds it: Dates, which the serializer writes as ISO strings. */
+export type Location = Omit<Static<typeof LocationSchema>, 'created_at' | 'updated_at'> & {
+  created_at: Date
+  updated_at: Date
+}
 
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -39,13 +44,17 @@ const optional = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, T
 }
 
 export const CreateLocationBody = Type.Object({ ...optional, name: fields.name }, { additionalProperties: false })
+export type CreateLocationBody = Static<typeof CreateLocationBody>
 
 export const UpdateLocationBody = Type.Object(
   { ...optional, version: Type.Optional(Version) },
   { additionalProperties: false },
 )
+/** The fields of an update, its version taken apart by the route. */
+export type LocationFields = Omit<Static<typeof UpdateLocationBody>, 'version'>
 
 export const LocationListQuery = Type.Object(
   { ...PageQuery, is_active: Type.Optional(Type.Boolean()) },
   { additionalProperties: false },
 )
+export type LocationListQuery = Static<typeof LocationListQuery>

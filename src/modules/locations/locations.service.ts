@@ -6,26 +6,10 @@ import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import * as repo from './locations.repo.ts'
+import type { CreateLocationBody, Location, LocationFields, LocationListQuery } from './locations.schemas.ts'
+import type { LocationRow } from './locations.tables.ts'
 
-interface Location {
-  id: string
-  name: string
-  address_line1: string
-  address_line2: string
-  city: string
-  region: string
-  postal_code: string
-  country: string | null
-  timezone: string
-  is_active: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-type LocationInput = repo.LocationWrite
-
-function toLocation(row: repo.LocationRow): Location {
+function toLocation(row: LocationRow): Location {
   const { org_id: _org, ...rest } = row
   return rest
 }
@@ -40,8 +24,8 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-function clean(input: LocationInput): LocationInput {
-  const out: LocationInput = { ...input }
+function clean(input: LocationFields): LocationFields {
+  const out: LocationFields = { ...input }
   if (out.name !== undefined) {
     out.name = out.name.trim()
     if (!out.name) throw invalid('name', 'must not be blank', 'required')
@@ -68,10 +52,7 @@ export function createLocationsService() {
   }
 
   return {
-    async list(
-      ctx: RequestContext,
-      query: { limit: number; cursor?: string; is_active?: boolean },
-    ): Promise<Page<Location>> {
+    async list(ctx: RequestContext, query: LocationListQuery): Promise<Page<Location>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listLocations(q, ctx.orgId, {
@@ -89,7 +70,7 @@ export function createLocationsService() {
       return toLocation(row)
     },
 
-    async create(ctx: RequestContext, input: LocationInput & { name: string }): Promise<Location> {
+    async create(ctx: RequestContext, input: CreateLocationBody): Promise<Location> {
       const w = clean(input)
       return ctx.db.tx(async (q) => {
         const row = await repo.insertLocation(q, ctx.orgId, newId('loc'), {
@@ -112,7 +93,7 @@ export function createLocationsService() {
     async update(
       ctx: RequestContext,
       id: string,
-      input: LocationInput,
+      input: LocationFields,
       expectedVersion: number | undefined,
     ): Promise<Location> {
       const w = clean(input)
@@ -136,10 +117,6 @@ export function createLocationsService() {
       return rows.map(toLocation)
     },
 
-    /**
-     * A 422 naming `field` unless `locationId` is a location of the caller's org. Inactive locations pass:
-     * refunds and restocks at a closed store must still work; callers that sell refuse them themselves.
-     */
     /** The location's IANA time zone, or null when it is not a location of the caller's org. */
     async timezoneOf(ctx: RequestContext, locationId: string): Promise<string | null> {
       const key = zones.keyOf(ctx, locationId)
@@ -150,6 +127,10 @@ export function createLocationsService() {
       return row?.timezone ?? null
     },
 
+    /**
+     * A 422 naming `field` unless `locationId` is a location of the caller's org. Inactive locations pass:
+     * refunds and restocks at a closed store must still work; callers that sell refuse them themselves.
+     */
     async assertExists(ctx: RequestContext, locationId: string, field: string): Promise<void> {
       if (known.has(`${ctx.orgId}/${locationId}`)) return
       const row = await ctx.db.read((q) => repo.locationById(q, ctx.orgId, locationId))

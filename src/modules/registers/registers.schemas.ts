@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
@@ -17,6 +17,11 @@ export const RegisterSchema = Type.Object(
   },
   { $id: 'Register' },
 )
+/** As the service builds it (so are Shift and CashMovement): Dates, which the serializer writes as ISO strings. */
+export type Register = Omit<Static<typeof RegisterSchema>, 'created_at' | 'updated_at'> & {
+  created_at: Date
+  updated_at: Date
+}
 
 export const ShiftSchema = Type.Object(
   {
@@ -46,6 +51,10 @@ export const ShiftSchema = Type.Object(
   },
   { $id: 'Shift' },
 )
+export type Shift = Omit<Static<typeof ShiftSchema>, 'opened_at' | 'closed_at'> & {
+  opened_at: Date
+  closed_at: Date | null
+}
 
 export const CashMovementSchema = Type.Object(
   {
@@ -61,21 +70,25 @@ export const CashMovementSchema = Type.Object(
   },
   { $id: 'ShiftCashMovement' },
 )
+export type CashMovement = Omit<Static<typeof CashMovementSchema>, 'created_at'> & { created_at: Date }
 
 export const CreateRegisterBody = Type.Object(
   { location_id: Id, name: Type.String({ minLength: 1, maxLength: 200 }) },
   { additionalProperties: false },
 )
+export type CreateRegisterBody = Static<typeof CreateRegisterBody>
 
 export const RegisterListQuery = Type.Object(
   { ...PageQuery, location_id: Type.Optional(Id) },
   { additionalProperties: false },
 )
+export type RegisterListQuery = Static<typeof RegisterListQuery>
 
 export const OpenShiftBody = Type.Object(
   { opening_float: Amount('cash in the drawer at opening, in the org currency') },
   { additionalProperties: false },
 )
+export type OpenShiftBody = Static<typeof OpenShiftBody>
 
 export const CashBody = Type.Object(
   {
@@ -87,11 +100,13 @@ export const CashBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CashBody = Static<typeof CashBody>
 
 export const CloseShiftBody = Type.Object(
   { counted_amount: Amount('cash counted in the drawer at closing') },
   { additionalProperties: false },
 )
+export type CloseShiftBody = Static<typeof CloseShiftBody>
 
 export const ShiftListQuery = Type.Object(
   {
@@ -101,5 +116,7 @@ export const ShiftListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+export type ShiftListQuery = Static<typeof ShiftListQuery>
 
 export const CashMovementListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+export type CashMovementListQuery = Static<typeof CashMovementListQuery>

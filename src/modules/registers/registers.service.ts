@@ -9,44 +9,21 @@ import type { LocationsService } from '../locations/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import { RegisterErrors } from './registers.errors.ts'
 import * as repo from './registers.repo.ts'
+import type {
+  CashBody,
+  CashMovement,
+  CashMovementListQuery,
+  CloseShiftBody,
+  CreateRegisterBody,
+  OpenShiftBody,
+  Register,
+  RegisterListQuery,
+  Shift,
+  ShiftListQuery,
+} from './registers.schemas.ts'
+import type { CashMovementRow, ShiftRow } from './registers.tables.ts'
 
-/** A register as the API shows it: exactly its row. */
-type Register = repo.RegisterRow
-
-interface Shift {
-  id: string
-  register_id: string
-  location_id: string
-  status: 'open' | 'closed'
-  currency: string
-  opening_float: number
-  cash_in: number
-  cash_out: number
-  cash_sales: number
-  cash_refunds: number
-  expected_amount: number
-  counted_amount: number | null
-  variance: number | null
-  opened_by: string | null
-  closed_by: string | null
-  opened_at: Date
-  closed_at: Date | null
-  version: number
-}
-
-interface CashMovement {
-  id: string
-  shift_id: string
-  kind: 'in' | 'out' | 'sale' | 'refund'
-  amount: number
-  currency: string
-  reason: string
-  reference: { type: string; id: string } | null
-  actor: { user_id: string | null; client_id: string }
-  created_at: Date
-}
-
-function toShift(row: repo.ShiftRow, currency: string): Shift {
+function toShift(row: ShiftRow, currency: string): Shift {
   const money = (v: string) => toMajor(v, currency)
   return {
     id: row.id,
@@ -70,7 +47,7 @@ function toShift(row: repo.ShiftRow, currency: string): Shift {
   }
 }
 
-function toCashMovement(row: repo.CashMovementRow, currency: string): CashMovement {
+function toCashMovement(row: CashMovementRow, currency: string): CashMovement {
   return {
     id: row.id,
     shift_id: row.shift_id,
@@ -104,12 +81,12 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
     ctx: RequestContext,
     input: {
       shiftId: string
-      kind: 'in' | 'out' | 'sale' | 'refund'
+      kind: CashMovementRow['kind']
       amount: bigint
       reason: string
       reference: { type: string; id: string } | null
     },
-    then: (q: Parameters<typeof repo.shiftById>[0], shift: repo.ShiftRow, movement: repo.CashMovementRow) => Promise<T>,
+    then: (q: Parameters<typeof repo.shiftById>[0], shift: ShiftRow, movement: CashMovementRow) => Promise<T>,
   ): Promise<T> {
     return ctx.db.tx(async (q) => {
       const shift = await repo.addToShift(q, ctx.orgId, input.shiftId, input.kind, input.amount)
@@ -120,7 +97,7 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
   }
 
   return {
-    async createRegister(ctx: RequestContext, input: { location_id: string; name: string }): Promise<Register> {
+    async createRegister(ctx: RequestContext, input: CreateRegisterBody): Promise<Register> {
       const name = input.name.trim()
       if (!name) throw invalid('name', 'must not be blank', 'required')
       return ctx.db.tx(async (q) => {
@@ -141,10 +118,7 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
       return row
     },
 
-    async listRegisters(
-      ctx: RequestContext,
-      query: { limit: number; cursor?: string; location_id?: string },
-    ): Promise<Page<Register>> {
+    async listRegisters(ctx: RequestContext, query: RegisterListQuery): Promise<Page<Register>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listRegisters(q, ctx.orgId, {
@@ -162,7 +136,7 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
     },
 
     /** Opens a shift with a cash float; a register has at most one open shift (409). */
-    async openShift(ctx: RequestContext, registerId: string, input: { opening_float: number }): Promise<Shift> {
+    async openShift(ctx: RequestContext, registerId: string, input: OpenShiftBody): Promise<Shift> {
       const currency = await orgs.currencyOf(ctx)
       const openingFloat = toMinor(input.opening_float, currency, 'opening_float')
       try {
@@ -199,10 +173,7 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
       return toShift(row, currency)
     },
 
-    async listShifts(
-      ctx: RequestContext,
-      query: { limit: number; cursor?: string; register_id?: string; status?: 'open' | 'closed' },
-    ): Promise<Page<Shift>> {
+    async listShifts(ctx: RequestContext, query: ShiftListQuery): Promise<Page<Shift>> {
       const currency = await orgs.currencyOf(ctx)
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
@@ -224,7 +195,7 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
     async listCashMovements(
       ctx: RequestContext,
       shiftId: string,
-      query: { limit: number; cursor?: string },
+      query: CashMovementListQuery,
     ): Promise<Page<CashMovement>> {
       const currency = await orgs.currencyOf(ctx)
       const afterId = afterIdOf(query.cursor)
@@ -241,11 +212,7 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
     },
 
     /** Cash put into (float top-up) or taken out of (drop, payout) the drawer by hand. */
-    async moveCash(
-      ctx: RequestContext,
-      shiftId: string,
-      input: { kind: 'in' | 'out'; amount: number; reason: string },
-    ): Promise<CashMovement> {
+    async moveCash(ctx: RequestContext, shiftId: string, input: CashBody): Promise<CashMovement> {
       const currency = await orgs.currencyOf(ctx)
       const amount = toMinor(input.amount, currency, 'amount')
       if (amount === 0n) throw invalid('amount', 'must be greater than zero', 'out_of_range')
@@ -275,7 +242,7 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
     },
 
     /** Closes an open shift with the counted cash: variance = counted - expected (negative: cash is short). */
-    async closeShift(ctx: RequestContext, shiftId: string, input: { counted_amount: number }): Promise<Shift> {
+    async closeShift(ctx: RequestContext, shiftId: string, input: CloseShiftBody): Promise<Shift> {
       const currency = await orgs.currencyOf(ctx)
       const counted = toMinor(input.counted_amount, currency, 'counted_amount')
       return ctx.db.tx(async (q) => {
