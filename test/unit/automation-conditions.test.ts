@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { Type } from 'typebox'
+import type { Condition } from '../../src/modules/automations/automations.schemas.ts'
 import {
-  type Condition,
   conditionErrors,
   conditionsHold,
   holds,

@@ -11,7 +11,7 @@ import type { InventoryService } from '../inventory/index.ts'
 import type { LoyaltyService } from '../loyalty/index.ts'
 import type { WebhooksService } from '../webhooks/index.ts'
 import * as repo from './automations.repo.ts'
-import type { Action } from './automations.service.ts'
+import type { Action } from './automations.schemas.ts'
 import { valuesAt } from './conditions.ts'
 
 /** What the actions act through: other modules' services, entered through their index.ts. */

@@ -14,7 +14,9 @@ import type { LoyaltyService } from '../loyalty/index.ts'
 import type { WebhooksService } from '../webhooks/index.ts'
 import { automationRunWorkflow, bindEngine } from './automations.engine.ts'
 import * as repo from './automations.repo.ts'
-import { SCHEDULE_EVENT, startRuns, type Trigger, type Triggered, toAutomation } from './automations.service.ts'
+import type { Trigger } from './automations.schemas.ts'
+import { SCHEDULE_EVENT, startRuns, type Triggered, toAutomation } from './automations.service.ts'
+import type { AutomationRow } from './automations.tables.ts'
 import { dueSlot, localTime } from './schedule.ts'
 
 interface AutomationWorkerServices {
@@ -110,7 +112,7 @@ export function startAutomationWorker(
       for (const [orgId, depths] of byOrg) {
         await repo.scopeTo(q, orgId)
         // One read of the org's rules per event name in the batch.
-        const rulesOf = new Map<string, repo.AutomationRow[]>()
+        const rulesOf = new Map<string, AutomationRow[]>()
         const triggered: Triggered[] = []
         for (const event of await repo.eventsByIds(q, orgId, [...depths.keys()])) {
           let rules = rulesOf.get(event.type)

@@ -1,70 +1,27 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
-
-export interface AutomationRow {
-  id: string
-  org_id: string
-  name: string
-  enabled: boolean
-  trigger_type: 'event' | 'schedule'
-  trigger_event: string | null
-  trigger: unknown
-  conditions: unknown
-  actions: unknown
-  schedule_cursor: Date | null
-  version: number
-  created_at: Date
-  updated_at: Date
-}
+import {
+  type AutomationRow,
+  automationColumns,
+  type ClaimedRunRow,
+  type ClaimedTriggerRow,
+  type OutboxEventRow,
+  type RunRow,
+  runColumns,
+  type ScheduleRuleRow,
+  type StepRow,
+  stepColumns,
+} from './automations.tables.ts'
 
 interface AutomationWrite {
   name?: string
   enabled?: boolean
-  triggerType?: 'event' | 'schedule'
+  triggerType?: AutomationRow['trigger_type']
   triggerEvent?: string | null
   trigger?: unknown
   conditions?: unknown
   actions?: unknown
 }
-
-export interface RunRow {
-  id: string
-  org_id: string
-  automation_id: string
-  status: 'pending' | 'running' | 'succeeded' | 'failed'
-  event: string
-  event_id: string | null
-  scheduled_for: Date | null
-  data: unknown
-  depth: number
-  actions: unknown
-  error: string | null
-  retries: number
-  resume_from: number | null
-  created_at: Date
-  started_at: Date | null
-  finished_at: Date | null
-}
-
-export interface StepRow {
-  run_id: string
-  position: number
-  type: string
-  status: 'pending' | 'running' | 'succeeded' | 'failed'
-  input: unknown
-  output: unknown
-  error: string | null
-  attempts: number
-  dbos_step: number | null
-  started_at: Date | null
-  finished_at: Date | null
-}
-
-const columns =
-  'id, org_id, name, enabled, trigger_type, trigger_event, trigger, conditions, actions, schedule_cursor, version, created_at, updated_at'
-const runColumns =
-  'id, org_id, automation_id, status, event, event_id, scheduled_for, data, depth, actions, error, retries, resume_from, created_at, started_at, finished_at'
-const stepColumns = 'run_id, position, type, status, input, output, error, attempts, dbos_step, started_at, finished_at'
 
 const json = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value))
 
@@ -76,7 +33,7 @@ export async function insertAutomation(
 ): Promise<AutomationRow> {
   const result = await q.query<AutomationRow>(
     `INSERT INTO automations (org_id, id, name, enabled, trigger_type, trigger_event, trigger, conditions, actions)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${columns}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${automationColumns}`,
     [orgId, id, w.name, w.enabled, w.triggerType, w.triggerEvent, json(w.trigger), json(w.conditions), json(w.actions)],
   )
   return result.rows[0]
@@ -89,7 +46,7 @@ export async function automationById(
   lock = false,
 ): Promise<AutomationRow | undefined> {
   const result = await q.query<AutomationRow>(
-    `SELECT ${columns} FROM automations WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT ${automationColumns} FROM automations WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
     [orgId, id],
   )
   return result.rows[0]
@@ -101,7 +58,7 @@ export async function listAutomations(
   f: { afterId?: string; limit: number },
 ): Promise<AutomationRow[]> {
   const result = await q.query<AutomationRow>(
-    `SELECT ${columns} FROM automations WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+    `SELECT ${automationColumns} FROM automations WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT $3`,
     [orgId, f.afterId ?? null, f.limit],
   )
   return result.rows
@@ -117,7 +74,7 @@ export async function updateAutomation(
   return updateVersioned<AutomationRow>(
     q,
     'automations',
-    columns,
+    automationColumns,
     orgId,
     id,
     {
@@ -151,7 +108,7 @@ export async function deleteAutomation(q: Queryable, orgId: string, id: string):
 /** The enabled rules an event of this (canonical) name triggers. */
 export async function rulesForEvent(q: Queryable, orgId: string, event: string): Promise<AutomationRow[]> {
   const result = await q.query<AutomationRow>(
-    `SELECT ${columns} FROM automations
+    `SELECT ${automationColumns} FROM automations
      WHERE org_id = $1 AND trigger_event = $2 AND enabled AND trigger_type = 'event' ORDER BY id`,
     [orgId, event],
   )
@@ -212,7 +169,7 @@ export async function runById(q: Queryable, orgId: string, id: string): Promise<
 export async function listRuns(
   q: Queryable,
   orgId: string,
-  f: { automationId: string; afterId?: string; status?: string; limit: number },
+  f: { automationId: string; afterId?: string; status?: RunRow['status']; limit: number },
 ): Promise<RunRow[]> {
   const result = await q.query<RunRow>(
     `SELECT ${runColumns} FROM automation_runs
@@ -377,45 +334,31 @@ export async function scopeTo(q: Queryable, orgId: string): Promise<void> {
   await q.query(`SELECT set_config('app.org_id', $1, true)`, [orgId])
 }
 
-export async function claimTriggers(
-  q: Queryable,
-  limit: number,
-): Promise<{ org_id: string; event_id: string; depth: number }[]> {
-  const result = await q.query<{ org_id: string; event_id: string; depth: number }>(
-    'SELECT org_id, event_id, depth FROM automation_claim_triggers($1)',
-    [limit],
-  )
+export async function claimTriggers(q: Queryable, limit: number): Promise<ClaimedTriggerRow[]> {
+  const result = await q.query<ClaimedTriggerRow>('SELECT org_id, event_id, depth FROM automation_claim_triggers($1)', [
+    limit,
+  ])
   return result.rows
 }
 
-interface OutboxEvent {
-  id: string
-  type: string
-  data: unknown
-}
-
-export async function eventsByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<OutboxEvent[]> {
-  const result = await q.query<OutboxEvent>(
+export async function eventsByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<OutboxEventRow[]> {
+  const result = await q.query<OutboxEventRow>(
     'SELECT id, type, data FROM events WHERE org_id = $1 AND id = ANY($2) ORDER BY id',
     [orgId, ids],
   )
   return result.rows
 }
 
-export async function claimRuns(
-  q: Queryable,
-  limit: number,
-  staleMs: number,
-): Promise<{ org_id: string; id: string; resume_from: number | null }[]> {
-  const result = await q.query<{ org_id: string; id: string; resume_from: number | null }>(
-    'SELECT org_id, id, resume_from FROM automation_claim_runs($1, $2)',
-    [limit, staleMs],
-  )
+export async function claimRuns(q: Queryable, limit: number, staleMs: number): Promise<ClaimedRunRow[]> {
+  const result = await q.query<ClaimedRunRow>('SELECT org_id, id, resume_from FROM automation_claim_runs($1, $2)', [
+    limit,
+    staleMs,
+  ])
   return result.rows
 }
 
-export async function scheduleRules(q: Queryable): Promise<{ org_id: string; id: string }[]> {
-  const result = await q.query<{ org_id: string; id: string }>('SELECT org_id, id FROM automation_schedules()')
+export async function scheduleRules(q: Queryable): Promise<ScheduleRuleRow[]> {
+  const result = await q.query<ScheduleRuleRow>('SELECT org_id, id FROM automation_schedules()')
   return result.rows
 }
 

@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
@@ -29,6 +29,7 @@ const ScheduleTrigger = Type.Object(
 )
 
 export const TriggerSchema = Type.Union([EventTrigger, ScheduleTrigger])
+export type Trigger = Static<typeof TriggerSchema>
 
 export const ConditionSchema = Type.Object(
   {
@@ -48,6 +49,7 @@ export const ConditionSchema = Type.Object(
   },
   { additionalProperties: false },
 )
+export type Condition = Static<typeof ConditionSchema>
 
 export const ConditionsSchema = Type.Object(
   {
@@ -56,6 +58,7 @@ export const ConditionsSchema = Type.Object(
   },
   { additionalProperties: false },
 )
+export type Conditions = Static<typeof ConditionsSchema>
 
 const Action = <T extends string, P extends Parameters<typeof Type.Object>[0]>(
   type: T,
@@ -118,6 +121,7 @@ export const ActionSchema = Type.Union([
   ),
   Action('wait', { seconds: Type.Integer({ minimum: 1, maximum: 30 * 86_400 }) }, 'a durable pause'),
 ])
+export type Action = Static<typeof ActionSchema>
 
 export const AutomationSchema = Type.Object(
   {
@@ -133,6 +137,7 @@ export const AutomationSchema = Type.Object(
   },
   { $id: 'Automation' },
 )
+export type Automation = Static<typeof AutomationSchema>
 
 const RunStatus = Type.Union([
   Type.Literal('pending'),
@@ -173,6 +178,7 @@ export const RunSchema = Type.Object(
   },
   { $id: 'AutomationRun' },
 )
+export type AutomationRun = Static<typeof RunSchema>
 
 export const CreateAutomationBody = Type.Object(
   {
@@ -184,6 +190,7 @@ export const CreateAutomationBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type AutomationInput = Static<typeof CreateAutomationBody>
 
 export const UpdateAutomationBody = Type.Object(
   {
@@ -196,13 +203,17 @@ export const UpdateAutomationBody = Type.Object(
   },
   { additionalProperties: false },
 )
+/** The fields of a PATCH; its version goes to the service apart, with If-Match. */
+export type AutomationUpdate = Omit<Static<typeof UpdateAutomationBody>, 'version'>
 
 export const AutomationListQuery = Type.Object(PageQuery, { additionalProperties: false })
+export type AutomationListQuery = Static<typeof AutomationListQuery>
 
 export const RunListQuery = Type.Object(
   { ...PageQuery, status: Type.Optional(RunStatus) },
   { additionalProperties: false },
 )
+export type RunListQuery = Static<typeof RunListQuery>
 
 export const RunParams = Type.Object({ runId: Id })
 
@@ -215,9 +226,11 @@ export const TriggerBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type TriggerInput = Static<typeof TriggerBody>
 
 export const TriggerResultSchema = Type.Object({
   event: Type.String(),
   dry_run: Type.Boolean(),
   runs: Type.Array(Type.Ref('AutomationRun')),
 })
+export type TriggerResult = Static<typeof TriggerResultSchema>

@@ -1,4 +1,4 @@
-import type { Static, TSchema } from 'typebox'
+import type { TSchema } from 'typebox'
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import { type FieldError, notFound } from '../../platform/errors/app-error.ts'
@@ -7,32 +7,28 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
+import type { CampaignsService } from '../campaigns/index.ts'
 import type { LocationsService } from '../locations/index.ts'
 import type { WebhooksService } from '../webhooks/index.ts'
 import { AutomationErrors } from './automations.errors.ts'
 import * as repo from './automations.repo.ts'
 import type {
-  ActionSchema,
-  AutomationSchema,
-  CreateAutomationBody,
-  RunSchema,
-  TriggerBody,
-  TriggerResultSchema,
-  TriggerSchema,
-  UpdateAutomationBody,
+  Action,
+  Automation,
+  AutomationInput,
+  AutomationListQuery,
+  AutomationRun,
+  AutomationUpdate,
+  Conditions,
+  RunListQuery,
+  Trigger,
+  TriggerInput,
+  TriggerResult,
 } from './automations.schemas.ts'
-import { assertNoErrors, type Conditions, conditionErrors, conditionsHold, pathCanExist } from './conditions.ts'
+import type { AutomationRow, RunRow, StepRow } from './automations.tables.ts'
+import { assertNoErrors, conditionErrors, conditionsHold, pathCanExist } from './conditions.ts'
 import { ScheduleDataSchema, shapeOfEvent } from './event-shapes.ts'
 import { cronProblem } from './schedule.ts'
-
-type Automation = Static<typeof AutomationSchema>
-type AutomationRun = Static<typeof RunSchema>
-export type Action = Static<typeof ActionSchema>
-export type Trigger = Static<typeof TriggerSchema>
-type CreateAutomationInput = Static<typeof CreateAutomationBody>
-type UpdateAutomationInput = Omit<Static<typeof UpdateAutomationBody>, 'version'>
-type TriggerInput = Static<typeof TriggerBody>
-type TriggerResult = Static<typeof TriggerResultSchema>
 
 /**
  * How deep a chain of automations may go: a run triggered by an event that an automation's own action emitted
@@ -45,7 +41,7 @@ export const SCHEDULE_EVENT = 'schedule'
 
 const NO_CONDITIONS: Conditions = { match: 'all', rules: [] }
 
-export function toAutomation(row: repo.AutomationRow): Automation {
+export function toAutomation(row: AutomationRow): Automation {
   return {
     id: row.id,
     name: row.name,
@@ -61,7 +57,7 @@ export function toAutomation(row: repo.AutomationRow): Automation {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
-function toRun(row: repo.RunRow, steps: readonly repo.StepRow[]): AutomationRun {
+function toRun(row: RunRow, steps: readonly StepRow[]): AutomationRun {
   return {
     id: row.id,
     automation_id: row.automation_id,
@@ -115,7 +111,7 @@ interface StartRunsInput {
 
 export interface Triggered {
   /** The enabled rules of the event's name (or the one schedule rule). */
-  rules: readonly repo.AutomationRow[]
+  rules: readonly AutomationRow[]
   input: StartRunsInput
 }
 
@@ -125,8 +121,8 @@ export interface Triggered {
  * the run to DBOS after the commit. No run starts beyond the depth limit. The statements of events of one depth
  * go out together (pipelined). Answers the runs started.
  */
-export async function startRuns(q: Queryable, orgId: string, triggered: readonly Triggered[]): Promise<repo.RunRow[]> {
-  const byDepth = new Map<number, { rule: repo.AutomationRow; input: StartRunsInput }[]>()
+export async function startRuns(q: Queryable, orgId: string, triggered: readonly Triggered[]): Promise<RunRow[]> {
+  const byDepth = new Map<number, { rule: AutomationRow; input: StartRunsInput }[]>()
   for (const { rules, input } of triggered) {
     const depth = input.depth + 1
     if (depth > MAX_AUTOMATION_DEPTH) continue
@@ -136,7 +132,7 @@ export async function startRuns(q: Queryable, orgId: string, triggered: readonly
       byDepth.set(depth, [...(byDepth.get(depth) ?? []), { rule, input }])
     }
   }
-  const started: repo.RunRow[] = []
+  const started: RunRow[] = []
   for (const [depth, chosen] of byDepth) {
     // The triggered events belong to the runs' depth, so a rule on automation.triggered cannot loop either.
     await repo.setDepth(q, depth)
@@ -154,7 +150,7 @@ export async function startRuns(q: Queryable, orgId: string, triggered: readonly
         }),
       ),
     )
-    const inserted = runs.filter((r): r is repo.RunRow => r !== undefined)
+    const inserted = runs.filter((r): r is RunRow => r !== undefined)
     await Promise.all(
       inserted.map((run) =>
         emitEvent(q, orgId, 'automation.triggered', {
@@ -176,7 +172,7 @@ interface AutomationsDeps {
   locations: LocationsService
   webhooks: WebhooksService
   /** Whether a campaign of the org exists (issue_voucher actions name one). */
-  campaigns: { exists(ctx: RequestContext, id: string): Promise<boolean> }
+  campaigns: Pick<CampaignsService, 'exists'>
 }
 
 export function createAutomationsService(deps: AutomationsDeps) {
@@ -254,7 +250,7 @@ export function createAutomationsService(deps: AutomationsDeps) {
   }
 
   return {
-    async list(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<Automation>> {
+    async list(ctx: RequestContext, query: AutomationListQuery): Promise<Page<Automation>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listAutomations(q, ctx.orgId, { afterId: afterId ?? undefined, limit: query.limit + 1 }),
@@ -268,7 +264,7 @@ export function createAutomationsService(deps: AutomationsDeps) {
       return toAutomation(row)
     },
 
-    async create(ctx: RequestContext, input: CreateAutomationInput): Promise<Automation> {
+    async create(ctx: RequestContext, input: AutomationInput): Promise<Automation> {
       const rule = { trigger: input.trigger, conditions: input.conditions ?? NO_CONDITIONS, actions: input.actions }
       await validate(ctx, rule)
       const row = await ctx.db.tx((q) =>
@@ -286,7 +282,7 @@ export function createAutomationsService(deps: AutomationsDeps) {
     async update(
       ctx: RequestContext,
       id: string,
-      input: UpdateAutomationInput,
+      input: AutomationUpdate,
       expectedVersion: number | undefined,
     ): Promise<Automation> {
       const current = await this.get(ctx, id)
@@ -330,11 +326,7 @@ export function createAutomationsService(deps: AutomationsDeps) {
       })
     },
 
-    async listRuns(
-      ctx: RequestContext,
-      automationId: string,
-      query: { limit: number; cursor?: string; status?: string },
-    ): Promise<Page<AutomationRun>> {
+    async listRuns(ctx: RequestContext, automationId: string, query: RunListQuery): Promise<Page<AutomationRun>> {
       const afterId = afterIdOf(query.cursor)
       return ctx.db.read(async (q) => {
         if (!(await repo.automationById(q, ctx.orgId, automationId))) throw notFound('automation')

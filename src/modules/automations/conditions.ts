@@ -1,9 +1,6 @@
-import type { Static, TSchema } from 'typebox'
+import type { TSchema } from 'typebox'
 import { AppError, type FieldError } from '../../platform/errors/app-error.ts'
-import type { ConditionSchema, ConditionsSchema } from './automations.schemas.ts'
-
-export type Condition = Static<typeof ConditionSchema>
-export type Conditions = Static<typeof ConditionsSchema>
+import type { Condition, Conditions } from './automations.schemas.ts'
 
 /**
  * The values at a dot path of the event data. A number segment indexes an array; `*` takes every element, so a

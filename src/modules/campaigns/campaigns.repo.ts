@@ -1,10 +1,15 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
 import {
+  type CampaignDiscountRow,
   type CampaignRow,
   type CampaignStatus,
+  type CustomerUseRow,
   campaignColumns,
+  type DueCampaignRow,
+  type KeyedVoucherRow,
   type StatsRow,
+  type UsageRow,
   type VoucherRow,
   voucherColumns,
 } from './campaigns.tables.ts'
@@ -14,7 +19,7 @@ export interface CampaignWrite {
   description?: string
   status?: CampaignStatus
   priority?: number
-  stacking?: 'exclusive' | 'stackable'
+  stacking?: CampaignRow['stacking']
   stackingClass?: string
   startsAt?: Date | null
   endsAt?: Date | null
@@ -90,7 +95,12 @@ export function updateCampaign(
   )
 }
 
-export async function campaignById(q: Queryable, orgId: string, id: string, lock = false) {
+export async function campaignById(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  lock = false,
+): Promise<CampaignRow | undefined> {
   const result = await q.query<CampaignRow>(
     `SELECT ${campaignColumns} FROM campaigns WHERE org_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
     [orgId, id],
@@ -124,24 +134,28 @@ export async function liveCampaigns(q: Queryable, orgId: string): Promise<Campai
 }
 
 /** The current uses of campaigns with a usage limit (kept definitions would show them as they were). */
-export async function usageCounts(q: Queryable, orgId: string, ids: readonly string[]) {
-  const result = await q.query<{ id: string; usage_count: number }>(
+export async function usageCounts(q: Queryable, orgId: string, ids: readonly string[]): Promise<UsageRow[]> {
+  const result = await q.query<UsageRow>(
     'SELECT id, usage_count FROM campaigns WHERE org_id = $1 AND id = ANY($2::text[])',
     [orgId, ids],
   )
   return result.rows
 }
 
-export async function vouchersByCode(q: Queryable, orgId: string, codeKeys: readonly string[]) {
-  const result = await q.query<VoucherRow & { code_key: string }>(
+export async function vouchersByCode(
+  q: Queryable,
+  orgId: string,
+  codeKeys: readonly string[],
+): Promise<KeyedVoucherRow[]> {
+  const result = await q.query<KeyedVoucherRow>(
     `SELECT ${voucherColumns}, code_key FROM campaign_vouchers WHERE org_id = $1 AND code_key = ANY($2::text[])`,
     [orgId, codeKeys],
   )
   return result.rows
 }
 
-export async function customerUses(q: Queryable, orgId: string, customerId: string) {
-  const result = await q.query<{ campaign_id: string; uses: number }>(
+export async function customerUses(q: Queryable, orgId: string, customerId: string): Promise<CustomerUseRow[]> {
+  const result = await q.query<CustomerUseRow>(
     'SELECT campaign_id, uses FROM campaign_customer_uses WHERE org_id = $1 AND customer_id = $2',
     [orgId, customerId],
   )
@@ -240,11 +254,8 @@ export async function release(q: Queryable, orderId: string): Promise<number> {
 }
 
 /** Campaigns of any org whose start or end has passed while their stored status still says otherwise. */
-export async function dueCampaigns(q: Queryable, at: Date, batch: number) {
-  const result = await q.query<{ org_id: string; id: string }>('SELECT org_id, id FROM campaigns_due($1, $2)', [
-    at,
-    batch,
-  ])
+export async function dueCampaigns(q: Queryable, at: Date, batch: number): Promise<DueCampaignRow[]> {
+  const result = await q.query<DueCampaignRow>('SELECT org_id, id FROM campaigns_due($1, $2)', [at, batch])
   return result.rows
 }
 
@@ -253,15 +264,8 @@ export async function discountsByCampaign(
   q: Queryable,
   orgId: string,
   r: { from: string; to: string; locationId: string | null },
-) {
-  const result = await q.query<{
-    campaign_id: string
-    name: string
-    redemptions: string
-    orders: string
-    discount: string
-    revenue: string
-  }>(
+): Promise<CampaignDiscountRow[]> {
+  const result = await q.query<CampaignDiscountRow>(
     `SELECT r.campaign_id, c.name, count(*) AS redemptions, count(DISTINCT r.order_id) AS orders,
        sum(r.discount_amount) AS discount, sum(r.order_total) AS revenue
      FROM campaign_redemptions r JOIN campaigns c ON c.org_id = r.org_id AND c.id = r.campaign_id

@@ -1,5 +1,6 @@
 import { allocate, divRoundHalfUp, formatMoney } from '../../platform/money/money.ts'
 import { PERCENT_E4 } from '../../platform/money/percent.ts'
+import type { CampaignRow, CampaignStatus } from './campaigns.tables.ts'
 
 /**
  * The campaign engine: which campaigns apply to a cart and what each takes off each line, in integer minor units.
@@ -46,9 +47,9 @@ export interface CompiledConditions {
 export interface CampaignDef {
   id: string
   name: string
-  status: 'draft' | 'scheduled' | 'active' | 'paused' | 'ended'
+  status: CampaignStatus
   priority: number
-  stacking: 'exclusive' | 'stackable'
+  stacking: CampaignRow['stacking']
   stackingClass: string
   startsAt: Date | null
   endsAt: Date | null

@@ -127,6 +127,7 @@ export const CampaignSchema = Type.Object(
   },
   { $id: 'Campaign' },
 )
+export type Campaign = Static<typeof CampaignSchema>
 
 const CampaignFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -213,6 +214,7 @@ export const CampaignStatsSchema = Type.Object(
   },
   { $id: 'CampaignStats' },
 )
+export type CampaignStats = Static<typeof CampaignStatsSchema>
 
 export const VoucherSchema = Type.Object(
   {
@@ -226,6 +228,7 @@ export const VoucherSchema = Type.Object(
   },
   { $id: 'Voucher' },
 )
+export type Voucher = Static<typeof VoucherSchema>
 
 export const CreateVouchersBody = Type.Object(
   {
@@ -246,6 +249,7 @@ export const CreateVouchersBody = Type.Object(
 export type CreateVouchersBody = Static<typeof CreateVouchersBody>
 
 export const VoucherListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+export type VoucherListQuery = Static<typeof VoucherListQuery>
 
 /** What the till is told about a campaign that applied: each discount names its campaign and rule. */
 export const AppliedCampaignSchema = Type.Object({

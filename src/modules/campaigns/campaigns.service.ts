@@ -22,13 +22,18 @@ import {
   statusAt,
 } from './campaigns.rules.ts'
 import type {
+  Campaign,
   CampaignListQuery,
+  CampaignStats,
+  Conditions,
   CreateCampaignBody,
   CreateVouchersBody,
   RuleInput,
   UpdateCampaignBody,
+  Voucher,
+  VoucherListQuery,
 } from './campaigns.schemas.ts'
-import type { CampaignRow, CampaignStatus, VoucherRow } from './campaigns.tables.ts'
+import type { CampaignRow, CampaignStatus, KeyedVoucherRow, VoucherRow } from './campaigns.tables.ts'
 
 /** What campaigns need from other domains (services.ts wires them). */
 interface CampaignsDeps {
@@ -62,7 +67,9 @@ const MOVES: Record<CampaignStatus, readonly CampaignStatus[]> = {
 
 type StoredRule = RuleInput & { id: string }
 
-function toCampaign(row: CampaignRow) {
+const iso = (d: Date | null) => (d ? d.toISOString() : null)
+
+function toCampaign(row: CampaignRow): Campaign {
   return {
     id: row.id,
     name: row.name,
@@ -71,22 +78,21 @@ function toCampaign(row: CampaignRow) {
     priority: row.priority,
     stacking: row.stacking,
     stacking_class: row.stacking_class,
-    starts_at: row.starts_at,
-    ends_at: row.ends_at,
-    conditions: row.conditions as object,
+    starts_at: iso(row.starts_at),
+    ends_at: iso(row.ends_at),
+    conditions: row.conditions as Conditions,
     rules: row.rules as StoredRule[],
     requires_voucher: row.requires_voucher,
     usage_limit: row.usage_limit,
     usage_count: row.usage_count,
     per_customer_limit: row.per_customer_limit,
     version: row.version,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
   }
 }
-type Campaign = ReturnType<typeof toCampaign>
 
-function toVoucher(row: VoucherRow) {
+function toVoucher(row: VoucherRow): Voucher {
   return {
     id: row.id,
     campaign_id: row.campaign_id,
@@ -94,7 +100,7 @@ function toVoucher(row: VoucherRow) {
     max_uses: row.max_uses,
     uses: row.uses,
     customer_id: row.customer_id,
-    created_at: row.created_at,
+    created_at: row.created_at.toISOString(),
   }
 }
 
@@ -252,7 +258,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
       })
     },
 
-    async stats(ctx: RequestContext, id: string) {
+    async stats(ctx: RequestContext, id: string): Promise<CampaignStats> {
       const [{ currency: orgCurrency }, s] = await Promise.all([
         deps.orgs.pricingSettings(ctx),
         ctx.db.read(async (q) => {
@@ -274,7 +280,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
     },
 
     /** One chosen code, or `count` generated ones; a chosen code already in use in the org is a 409. */
-    async createVouchers(ctx: RequestContext, campaignId: string, input: CreateVouchersBody) {
+    async createVouchers(ctx: RequestContext, campaignId: string, input: CreateVouchersBody): Promise<Voucher[]> {
       if (input.code !== undefined && input.count !== undefined && input.count !== 1) {
         throw invalid('count', 'must be 1 (or absent) when a code is chosen', 'conflicting_fields')
       }
@@ -298,7 +304,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
       })
     },
 
-    async listVouchers(ctx: RequestContext, campaignId: string, query: { limit: number; cursor?: string }) {
+    async listVouchers(ctx: RequestContext, campaignId: string, query: VoucherListQuery): Promise<Page<Voucher>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read(async (q) => {
         await load(q, ctx, campaignId)
@@ -313,7 +319,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
     },
 
     /** For loyalty and automations: one single-use voucher of a campaign for one customer. */
-    async issueVoucher(ctx: RequestContext, campaignId: string, customerId: string) {
+    async issueVoucher(ctx: RequestContext, campaignId: string, customerId: string): Promise<Voucher> {
       const [voucher] = await service.createVouchers(ctx, campaignId, {
         count: 1,
         max_uses: 1,
@@ -460,7 +466,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
    */
   function presentVouchers(
     codes: readonly string[],
-    rows: readonly (VoucherRow & { code_key: string })[],
+    rows: readonly KeyedVoucherRow[],
     live: readonly CampaignDef[],
   ): PresentedVoucher[] {
     const byKey = new Map(rows.map((r) => [r.code_key, r]))

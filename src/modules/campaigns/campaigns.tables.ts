@@ -39,6 +39,21 @@ export interface VoucherRow {
 
 export const voucherColumns = 'id, campaign_id, code, max_uses, uses, customer_id, created_at'
 
+/** A voucher found by its upper-cased code. */
+export type KeyedVoucherRow = VoucherRow & { code_key: string }
+
+/** A campaign's current uses, for limits. */
+export type UsageRow = Pick<CampaignRow, 'id' | 'usage_count'>
+
+/** What campaigns_due() answers. */
+export type DueCampaignRow = Pick<CampaignRow, 'org_id' | 'id'>
+
+export interface CustomerUseRow {
+  campaign_id: string
+  uses: number
+}
+
+/** campaign_redemptions totals of one campaign. */
 export interface StatsRow {
   redemptions: string
   voucher_redemptions: string
@@ -47,4 +62,14 @@ export interface StatsRow {
   revenue: string | null
   unique_customers: string
   currency: string | null
+}
+
+/** campaign_redemptions totals by campaign, with its name. */
+export interface CampaignDiscountRow {
+  campaign_id: string
+  name: string
+  redemptions: string
+  orders: string
+  discount: string
+  revenue: string
 }

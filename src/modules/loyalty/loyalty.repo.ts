@@ -1,18 +1,22 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
 import {
+  type ExpiredMemberRow,
   type LotRow,
+  lotColumns,
   type MemberRow,
   type MovementRow,
   memberColumns,
   movementColumns,
+  type OrderPointsRow,
+  type OutstandingRow,
   type ProgramRow,
   programColumns,
 } from './loyalty.tables.ts'
 
 export interface ProgramWrite {
   name?: string
-  status?: 'active' | 'inactive'
+  status?: ProgramRow['status']
   pointsPerUnitE4?: bigint
   rounding?: ProgramRow['rounding']
   excludedProductIds?: string[]
@@ -154,7 +158,7 @@ export async function insertLot(
 /** A member's lots with points left, oldest expiry first (lots that never expire last), or newest first. */
 export async function liveLots(q: Queryable, orgId: string, memberId: string, newestFirst = false) {
   const result = await q.query<LotRow>(
-    `SELECT id, remaining, expires_at FROM loyalty_lots WHERE org_id = $1 AND member_id = $2 AND remaining > 0
+    `SELECT ${lotColumns} FROM loyalty_lots WHERE org_id = $1 AND member_id = $2 AND remaining > 0
      ORDER BY ${newestFirst ? 'id DESC' : 'expires_at NULLS LAST, id'}`,
     [orgId, memberId],
   )
@@ -229,13 +233,7 @@ export async function insertOrderPoints(
 }
 
 export async function orderPoints(q: Queryable, orgId: string, orderId: string) {
-  const result = await q.query<{
-    member_id: string
-    earned: string
-    base: string
-    reversed: string
-    base_reversed: string
-  }>(
+  const result = await q.query<OrderPointsRow>(
     'SELECT member_id, earned, base, reversed, base_reversed FROM loyalty_order_points WHERE org_id = $1 AND order_id = $2',
     [orgId, orderId],
   )
@@ -253,7 +251,7 @@ export async function addReversed(q: Queryable, orgId: string, orderId: string, 
 /** Lots of a member past their expiry that still hold points. */
 export async function expiredLots(q: Queryable, orgId: string, memberId: string, at: Date) {
   const result = await q.query<LotRow>(
-    `SELECT id, remaining, expires_at FROM loyalty_lots
+    `SELECT ${lotColumns} FROM loyalty_lots
      WHERE org_id = $1 AND member_id = $2 AND remaining > 0 AND expires_at <= $3 ORDER BY expires_at, id`,
     [orgId, memberId, at],
   )
@@ -261,7 +259,7 @@ export async function expiredLots(q: Queryable, orgId: string, memberId: string,
 }
 
 export async function membersWithExpiredLots(q: Queryable, at: Date, batch: number) {
-  const result = await q.query<{ org_id: string; member_id: string }>(
+  const result = await q.query<ExpiredMemberRow>(
     'SELECT org_id, member_id FROM loyalty_members_with_expired_lots($1, $2)',
     [at, batch],
   )
@@ -278,7 +276,7 @@ export async function memberById(q: Queryable, orgId: string, id: string, lock =
 
 /** Points not yet redeemed or expired, over all members (reports). */
 export async function pointsOutstanding(q: Queryable, orgId: string, at: Date) {
-  const result = await q.query<{ members: string; points: string | null }>(
+  const result = await q.query<OutstandingRow>(
     `SELECT count(*) AS members, sum(${liveBalance('$2')}) AS points FROM loyalty_members m WHERE m.org_id = $1`,
     [orgId, at],
   )

@@ -1,8 +1,9 @@
 import { currencyExponent } from '../../platform/money/money.ts'
+import type { ProgramRow } from './loyalty.tables.ts'
 
 /** The points arithmetic, pure (test/unit/loyalty-rules.test.ts). Multipliers are × 10,000 (1.5× is 15000). */
 
-type Rounding = 'floor' | 'nearest' | 'ceil'
+type Rounding = ProgramRow['rounding']
 export const E4 = 10_000n
 
 /** a / b rounded as the program says, for a ≥ 0 and b > 0. */

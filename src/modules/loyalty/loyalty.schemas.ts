@@ -40,6 +40,7 @@ export const ProgramSchema = Type.Object(
   },
   { $id: 'LoyaltyProgram' },
 )
+export type Program = Static<typeof ProgramSchema>
 
 const programFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -93,6 +94,7 @@ export const UpdateProgramBody = Type.Object(
 export type UpdateProgramBody = Static<typeof UpdateProgramBody>
 
 export const ProgramListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+export type ProgramListQuery = Static<typeof ProgramListQuery>
 
 export const MovementSchema = Type.Object(
   {
@@ -107,6 +109,7 @@ export const MovementSchema = Type.Object(
   },
   { $id: 'LoyaltyMovement' },
 )
+export type Movement = Static<typeof MovementSchema>
 
 export const MemberSchema = Type.Object(
   {
@@ -132,9 +135,11 @@ export const MemberSchema = Type.Object(
   },
   { $id: 'LoyaltyMember' },
 )
+export type Member = Static<typeof MemberSchema>
 
 export const MemberParams = Type.Object({ customerId: Id })
 export const MemberQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+export type MemberQuery = Static<typeof MemberQuery>
 
 export const JoinBody = Type.Object({ customer_id: Id }, { additionalProperties: false })
 export type JoinBody = Static<typeof JoinBody>
@@ -190,3 +195,5 @@ export const PointsResultSchema = Type.Object({
     }),
   ),
 })
+/** The reward part of a redemption's answer. */
+export type Reward = NonNullable<Static<typeof PointsResultSchema>['reward']>

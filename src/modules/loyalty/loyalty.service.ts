@@ -13,7 +13,13 @@ import type {
   AccrueBody,
   CreateProgramBody,
   JoinBody,
+  Member,
+  MemberQuery,
+  Movement,
+  Program,
+  ProgramListQuery,
   RedeemBody,
+  Reward,
   TierInput,
   UpdateProgramBody,
 } from './loyalty.schemas.ts'
@@ -50,6 +56,9 @@ interface CompletedOrder {
 
 const DAY_MS = 86_400_000
 
+/** A member as its events carry it: the answer's fields but its history. */
+type MemberCore = Omit<Member, 'history' | 'history_pagination'>
+
 function tiersOf(p: ProgramRow): Tier[] {
   return p.tiers.map((t) => ({
     name: t.name,
@@ -59,7 +68,7 @@ function tiersOf(p: ProgramRow): Tier[] {
   }))
 }
 
-function toProgram(row: ProgramRow, currency: string) {
+function toProgram(row: ProgramRow, currency: string): Program {
   const exp = currencyExponent(currency)
   const spendBasis = row.tier_basis === 'lifetime_spend'
   return {
@@ -81,13 +90,12 @@ function toProgram(row: ProgramRow, currency: string) {
       benefits: t.benefits,
     })),
     version: row.version,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
   }
 }
-type Program = ReturnType<typeof toProgram>
 
-export function toMovement(row: MovementRow) {
+function toMovement(row: MovementRow): Movement {
   return {
     id: row.id,
     kind: row.kind,
@@ -96,7 +104,7 @@ export function toMovement(row: MovementRow) {
     reason: row.reason,
     order_id: row.order_id,
     reward: row.reward,
-    created_at: row.created_at,
+    created_at: row.created_at.toISOString(),
   }
 }
 
@@ -125,7 +133,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
     return (await deps.orgs.pricingSettings(ctx)).currency
   }
 
-  function memberView(m: MemberRow, program: ProgramRow, currency: string) {
+  function memberView(m: MemberRow, program: ProgramRow, currency: string): MemberCore {
     const tiers = tiersOf(program)
     const value = BigInt(program.tier_basis === 'lifetime_points' ? m.lifetime_points : m.lifetime_spend)
     const held = tiers.find((t) => t.name === m.tier) ?? null
@@ -142,10 +150,9 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
       next_tier: next
         ? { name: next.tier.name, threshold: amount(next.tier.threshold), remaining: amount(next.remaining) }
         : null,
-      joined_at: m.joined_at,
+      joined_at: m.joined_at.toISOString(),
     }
   }
-  type MemberCore = ReturnType<typeof memberView>
 
   async function programOf(q: Queryable, ctx: RequestContext, id: string) {
     const row = await repo.programById(q, ctx.orgId, id)
@@ -231,7 +238,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
       orderId: string | null
       reward: object | null
     },
-  ): Promise<{ member: MemberCore; movement: ReturnType<typeof toMovement> }> {
+  ): Promise<{ member: MemberCore; movement: Movement }> {
     const currency = await currencyOf(ctx)
     const basis = program.tier_basis === 'lifetime_points' ? 'lifetime_points' : 'lifetime_spend'
     const nextValue =
@@ -264,12 +271,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
     return { member: view, movement }
   }
 
-  async function withHistory(
-    ctx: RequestContext,
-    q: Queryable,
-    core: MemberCore,
-    query: { limit: number; cursor?: string },
-  ) {
+  async function withHistory(ctx: RequestContext, q: Queryable, core: MemberCore, query: MemberQuery): Promise<Member> {
     const beforeId = afterIdOf(query.cursor)
     const rows = await repo.movementsOf(q, ctx.orgId, core.id, beforeId ?? null, query.limit + 1)
     const page = rows.slice(0, query.limit)
@@ -282,7 +284,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
   }
 
   const service = {
-    async listPrograms(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<Program>> {
+    async listPrograms(ctx: RequestContext, query: ProgramListQuery): Promise<Page<Program>> {
       const afterId = afterIdOf(query.cursor)
       const [currency, rows] = await Promise.all([
         currencyOf(ctx),
@@ -383,7 +385,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
     },
 
     /** Balance, tier, lifetime totals, progress to the next tier and a page of the points history. */
-    async member(ctx: RequestContext, customerId: string, query: { limit: number; cursor?: string }) {
+    async member(ctx: RequestContext, customerId: string, query: MemberQuery): Promise<Member> {
       const currency = await currencyOf(ctx)
       return ctx.db.read(async (q) => {
         const member = await repo.memberByCustomer(q, ctx.orgId, customerId, clock())
@@ -438,7 +440,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
           throw LoyaltyErrors.INSUFFICIENT_POINTS(`the member has ${member.balance} points, not ${input.points}`)
         }
         await repo.takeFromLots(q, ctx.orgId, taken)
-        let reward: { type: string; order_id?: string; amount?: number; campaign_id?: string; voucher_code?: string }
+        let reward: Reward
         if (input.reward.type === 'order_discount') {
           const scale = 10_000n
           const amount = (points * BigInt(program.point_value_e4)) / scale

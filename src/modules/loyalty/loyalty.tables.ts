@@ -36,11 +36,14 @@ export interface MemberRow {
 
 export const memberColumns = 'id, customer_id, program_id, balance, lifetime_points, lifetime_spend, tier, joined_at'
 
+/** A lot as spending and expiry read it. */
 export interface LotRow {
   id: string
   remaining: string
   expires_at: Date | null
 }
+
+export const lotColumns = 'id, remaining, expires_at'
 
 export interface MovementRow {
   id: string
@@ -54,3 +57,23 @@ export interface MovementRow {
 }
 
 export const movementColumns = 'id, kind, points, balance_after, reason, order_id, reward, created_at'
+
+export interface OrderPointsRow {
+  member_id: string
+  earned: string
+  base: string
+  reversed: string
+  base_reversed: string
+}
+
+/** What loyalty_members_with_expired_lots() answers. */
+export interface ExpiredMemberRow {
+  org_id: string
+  member_id: string
+}
+
+/** Members and their live points, over the org (reports). */
+export interface OutstandingRow {
+  members: string
+  points: string | null
+}

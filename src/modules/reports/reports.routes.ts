@@ -3,8 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { DataOf, errorResponses } from '../../platform/http/schemas.ts'
 import { toCsv } from './csv.ts'
-import { InventoryReportQuery, ReportQuery, ReportSchema, SalesQuery, SnapshotQuery } from './reports.schemas.ts'
-import type { Report, ReportsService } from './reports.service.ts'
+import {
+  InventoryReportQuery,
+  type Report,
+  ReportQuery,
+  ReportSchema,
+  SalesQuery,
+  SnapshotQuery,
+} from './reports.schemas.ts'
+import type { ReportsService } from './reports.service.ts'
 
 const tags = ['reports']
 const response = {
@@ -13,13 +20,17 @@ const response = {
 }
 
 /** JSON, or CSV when the query says `format=csv` or the client accepts text/csv (and not JSON first). */
-function wantsCsv(request: FastifyRequest<{ Querystring: { format?: string } }>): boolean {
+function wantsCsv(request: FastifyRequest<{ Querystring: Pick<ReportQuery, 'format'> }>): boolean {
   if (request.query.format) return request.query.format === 'csv'
   const accept = String(request.headers.accept ?? '')
   return accept.includes('text/csv') && accept.indexOf('text/csv') < (accept.indexOf('json') + 1 || Infinity)
 }
 
-function send(request: FastifyRequest<{ Querystring: { format?: string } }>, reply: FastifyReply, report: Report) {
+function send(
+  request: FastifyRequest<{ Querystring: Pick<ReportQuery, 'format'> }>,
+  reply: FastifyReply,
+  report: Report,
+) {
   if (!wantsCsv(request)) return reply.send({ data: report })
   const name = [report.report, report.group_by, report.from, report.to].filter(Boolean).join('-')
   return reply

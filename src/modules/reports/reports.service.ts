@@ -2,8 +2,11 @@ import { invalid } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import { e4ToPercent } from '../../platform/money/percent.ts'
+import type { CampaignsService } from '../campaigns/index.ts'
+import type { GiftCardsService } from '../gift-cards/index.ts'
+import type { LoyaltyService } from '../loyalty/index.ts'
 import * as repo from './reports.repo.ts'
-import type { InventoryReportQuery, ReportQuery, SalesQuery } from './reports.schemas.ts'
+import type { InventoryReportQuery, Report, ReportQuery, SalesQuery } from './reports.schemas.ts'
 
 /** What reports read from other domains: current state that no aggregate holds (docs/reports.md). */
 interface ReportsDeps {
@@ -24,28 +27,10 @@ interface ReportsDeps {
       locationId: string | null,
     ): Promise<{ productId: string; variantId: string | null; onHand: number }[]>
   }
-  giftCards: { outstanding(ctx: RequestContext): Promise<{ cards: number; balance: bigint }> }
-  loyalty: { outstanding(ctx: RequestContext): Promise<{ members: number; points: bigint; value: bigint }> }
-  campaigns: {
-    discountsByCampaign(
-      ctx: RequestContext,
-      range: repo.Range,
-    ): Promise<
-      { campaign_id: string; name: string; redemptions: number; orders: number; discount: bigint; revenue: bigint }[]
-    >
-  }
+  giftCards: Pick<GiftCardsService, 'outstanding'>
+  loyalty: Pick<LoyaltyService, 'outstanding'>
+  campaigns: Pick<CampaignsService, 'discountsByCampaign'>
   clock?: () => Date
-}
-
-export interface Report {
-  report: string
-  currency: string
-  from?: string
-  to?: string
-  group_by?: string
-  location_id: string | null
-  rows: Record<string, string | number | null>[]
-  totals: Record<string, string | number | null>
 }
 
 const DAY_MS = 86_400_000
