@@ -3,8 +3,8 @@ import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import type {
-  RegisterWebhookInput,
-  UpdateWebhookInput,
+  CreateWebhookBody,
+  WebhookChanges,
   WebhookDelivery,
   WebhookEndpoint,
   WebhooksService,
@@ -73,7 +73,7 @@ export function createIntegrationsService(webhooks: WebhooksService) {
     async registerWebhook(
       ctx: RequestContext,
       integrationId: string,
-      input: RegisterWebhookInput,
+      input: CreateWebhookBody,
     ): Promise<WebhookEndpoint & { secret: string }> {
       await existing(ctx, integrationId)
       return webhooks.endpoints.register(ctx, integrationId, input)
@@ -97,7 +97,7 @@ export function createIntegrationsService(webhooks: WebhooksService) {
       ctx: RequestContext,
       integrationId: string,
       webhookId: string,
-      input: UpdateWebhookInput,
+      input: WebhookChanges,
       expectedVersion: number | undefined,
     ): Promise<WebhookEndpoint> {
       await existing(ctx, integrationId)
