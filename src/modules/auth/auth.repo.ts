@@ -1,24 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import type { Role } from '../../platform/http/context.ts'
-
-export interface UserRow {
-  id: string
-  org_id: string
-  email: string
-  name: string
-  role: Role
-  password_hash: string | null
-  created_at: Date
-}
-
-interface RefreshRow {
-  session_id: string
-  user_id: string
-  scopes: string[]
-  expired: boolean
-  used: boolean
-  revoked: boolean
-}
+import { type RefreshRow, type UserRow, userColumns } from './auth.tables.ts'
 
 export async function orgOfEmail(q: Queryable, email: string): Promise<string | null> {
   const result = await q.query<{ org_id: string | null }>('SELECT auth_org_of_email($1) AS org_id', [email])
@@ -36,7 +18,7 @@ export async function insertUser(
 ): Promise<UserRow> {
   const result = await q.query<UserRow>(
     `INSERT INTO users (id, org_id, email, name, role, password_hash) VALUES ($1, $2, $3, $4, $5, $6)
-     RETURNING id, org_id, email, name, role, password_hash, created_at`,
+     RETURNING ${userColumns}`,
     [user.id, user.orgId, user.email, user.name, user.role, user.passwordHash],
   )
   return result.rows[0]
@@ -44,17 +26,14 @@ export async function insertUser(
 
 export async function userByEmail(q: Queryable, orgId: string, email: string): Promise<UserRow | undefined> {
   const result = await q.query<UserRow>(
-    'SELECT id, org_id, email, name, role, password_hash, created_at FROM users WHERE org_id = $1 AND lower(email) = lower($2)',
+    `SELECT ${userColumns} FROM users WHERE org_id = $1 AND lower(email) = lower($2)`,
     [orgId, email],
   )
   return result.rows[0]
 }
 
 export async function userById(q: Queryable, orgId: string, id: string): Promise<UserRow | undefined> {
-  const result = await q.query<UserRow>(
-    'SELECT id, org_id, email, name, role, password_hash, created_at FROM users WHERE org_id = $1 AND id = $2',
-    [orgId, id],
-  )
+  const result = await q.query<UserRow>(`SELECT ${userColumns} FROM users WHERE org_id = $1 AND id = $2`, [orgId, id])
   return result.rows[0]
 }
 

@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 
 export const LoginBody = Type.Object(
   {
@@ -22,6 +22,7 @@ export const LoginSessionSchema = Type.Object({
     user: Type.Object({ id: Type.String(), email: Type.String(), orgId: Type.String() }),
   }),
 })
+export type LoginSession = Static<typeof LoginSessionSchema>['data']
 
 export const MeSchema = Type.Object({
   data: Type.Object({
@@ -33,3 +34,4 @@ export const MeSchema = Type.Object({
     scopes: Type.Array(Type.String()),
   }),
 })
+export type Me = Static<typeof MeSchema>['data']

@@ -5,18 +5,13 @@ import { AppError, notFound, unauthorized } from '../../platform/errors/app-erro
 import type { RequestContext, Role } from '../../platform/http/context.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import * as repo from './auth.repo.ts'
+import type { LoginSession, Me } from './auth.schemas.ts'
+import type { UserRow } from './auth.tables.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
 import { scopesOfRole } from './scopes.ts'
 
 /** The client id of tokens from the login endpoint, as opposed to OAuth apps. */
 const FIRST_PARTY_CLIENT = 'first-party'
-
-interface LoginSession {
-  accessToken: string
-  refreshToken: string
-  expiresIn: number
-  user: { id: string; email: string; orgId: string }
-}
 
 const badCredentials = () => unauthorized('the e-mail or password is incorrect')
 const badRefresh = () =>
@@ -37,7 +32,7 @@ export function createAuthService(runtime: Runtime) {
 
   async function issue(
     orgId: string,
-    user: repo.UserRow,
+    user: UserRow,
     sessionId: string,
     scopes: string[],
     refreshToken: string,
@@ -80,7 +75,7 @@ export function createAuthService(runtime: Runtime) {
         | { password: string }
         | { passwordHash: string }
       ),
-    ): Promise<repo.UserRow> {
+    ): Promise<UserRow> {
       if (await repo.emailTaken(q, input.email)) {
         throw new AppError('conflict', 'a user with this e-mail already exists', {
           code: 'EMAIL_TAKEN',
@@ -152,7 +147,7 @@ export function createAuthService(runtime: Runtime) {
       await revokeEverywhere(ctx.sessionId)
     },
 
-    async me(ctx: RequestContext) {
+    async me(ctx: RequestContext): Promise<Me> {
       if (!ctx.actor.userId) throw notFound('user')
       const user = await ctx.db.read((q) => repo.userById(q, ctx.orgId, ctx.actor.userId!))
       if (!user) throw notFound('user')

@@ -1,17 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-
-export interface IntegrationRow {
-  id: string
-  org_id: string
-  name: string
-  type: string
-  config: Record<string, unknown>
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-const columns = 'id, org_id, name, type, config, version, created_at, updated_at'
+import { type IntegrationRow, integrationColumns } from './integrations.tables.ts'
 
 export async function insertIntegration(
   q: Queryable,
@@ -19,7 +7,7 @@ export async function insertIntegration(
   i: { id: string; name: string; type: string; config: Record<string, unknown> },
 ): Promise<IntegrationRow> {
   const result = await q.query<IntegrationRow>(
-    `INSERT INTO integrations (id, org_id, name, type, config) VALUES ($1, $2, $3, $4, $5) RETURNING ${columns}`,
+    `INSERT INTO integrations (id, org_id, name, type, config) VALUES ($1, $2, $3, $4, $5) RETURNING ${integrationColumns}`,
     [i.id, orgId, i.name, i.type, JSON.stringify(i.config)],
   )
   return result.rows[0]
@@ -31,7 +19,7 @@ export async function listIntegrations(
   f: { afterId?: string; type?: string; limit: number },
 ): Promise<IntegrationRow[]> {
   const result = await q.query<IntegrationRow>(
-    `SELECT ${columns} FROM integrations
+    `SELECT ${integrationColumns} FROM integrations
      WHERE org_id = $1 AND uninstalled_at IS NULL AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR type = $3)
      ORDER BY id LIMIT $4`,
     [orgId, f.afterId ?? null, f.type ?? null, f.limit],
@@ -41,7 +29,7 @@ export async function listIntegrations(
 
 export async function integrationById(q: Queryable, orgId: string, id: string): Promise<IntegrationRow | undefined> {
   const result = await q.query<IntegrationRow>(
-    `SELECT ${columns} FROM integrations WHERE org_id = $1 AND id = $2 AND uninstalled_at IS NULL`,
+    `SELECT ${integrationColumns} FROM integrations WHERE org_id = $1 AND id = $2 AND uninstalled_at IS NULL`,
     [orgId, id],
   )
   return result.rows[0]

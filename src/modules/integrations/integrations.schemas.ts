@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const IntegrationType = Type.String({
@@ -29,10 +29,13 @@ export const CreateIntegrationBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreateIntegrationBody = Static<typeof CreateIntegrationBody>
 
 export const IntegrationListQuery = Type.Object(
   { ...PageQuery, type: Type.Optional(IntegrationType) },
   { additionalProperties: false },
 )
+export type IntegrationListQuery = Static<typeof IntegrationListQuery>
 
 export const WebhookListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+export type WebhookListQuery = Static<typeof WebhookListQuery>

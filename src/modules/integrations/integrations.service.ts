@@ -3,18 +3,21 @@ import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import type {
-  RegisterWebhookInput,
-  UpdateWebhookInput,
+  CreateWebhookBody,
+  TestWebhookBody,
+  WebhookChanges,
   WebhookDelivery,
   WebhookEndpoint,
   WebhooksService,
 } from '../webhooks/index.ts'
 import * as repo from './integrations.repo.ts'
+import type { CreateIntegrationBody, IntegrationListQuery, WebhookListQuery } from './integrations.schemas.ts'
+import type { IntegrationRow } from './integrations.tables.ts'
 
 /** An integration as the API shows it: its row without the tenant column. */
-type Integration = Omit<repo.IntegrationRow, 'org_id'>
+type Integration = Omit<IntegrationRow, 'org_id'>
 
-function toIntegration(row: repo.IntegrationRow): Integration {
+function toIntegration(row: IntegrationRow): Integration {
   return {
     id: row.id,
     name: row.name,
@@ -38,10 +41,7 @@ export function createIntegrationsService(webhooks: WebhooksService) {
   }
 
   return {
-    async install(
-      ctx: RequestContext,
-      input: { name: string; type: string; config?: Record<string, unknown> },
-    ): Promise<Integration> {
+    async install(ctx: RequestContext, input: CreateIntegrationBody): Promise<Integration> {
       const name = input.name.trim()
       if (!name) throw invalid('name', 'must not be blank', 'required')
       const config = input.config ?? {}
@@ -53,10 +53,7 @@ export function createIntegrationsService(webhooks: WebhooksService) {
       return toIntegration(row)
     },
 
-    async list(
-      ctx: RequestContext,
-      query: { limit: number; cursor?: string; type?: string },
-    ): Promise<Page<Integration>> {
+    async list(ctx: RequestContext, query: IntegrationListQuery): Promise<Page<Integration>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listIntegrations(q, ctx.orgId, {
@@ -73,7 +70,7 @@ export function createIntegrationsService(webhooks: WebhooksService) {
     async registerWebhook(
       ctx: RequestContext,
       integrationId: string,
-      input: RegisterWebhookInput,
+      input: CreateWebhookBody,
     ): Promise<WebhookEndpoint & { secret: string }> {
       await existing(ctx, integrationId)
       return webhooks.endpoints.register(ctx, integrationId, input)
@@ -82,7 +79,7 @@ export function createIntegrationsService(webhooks: WebhooksService) {
     async listWebhooks(
       ctx: RequestContext,
       integrationId: string,
-      query: { limit: number; cursor?: string },
+      query: WebhookListQuery,
     ): Promise<Page<WebhookEndpoint>> {
       await existing(ctx, integrationId)
       return webhooks.endpoints.list(ctx, { ...query, integrationId })
@@ -97,7 +94,7 @@ export function createIntegrationsService(webhooks: WebhooksService) {
       ctx: RequestContext,
       integrationId: string,
       webhookId: string,
-      input: UpdateWebhookInput,
+      input: WebhookChanges,
       expectedVersion: number | undefined,
     ): Promise<WebhookEndpoint> {
       await existing(ctx, integrationId)
@@ -127,11 +124,7 @@ export function createIntegrationsService(webhooks: WebhooksService) {
       return webhooks.endpoints.rotateSecret(ctx, integrationId, webhookId)
     },
 
-    async testWebhook(
-      ctx: RequestContext,
-      integrationId: string,
-      input: { event: string; webhookId: string },
-    ): Promise<WebhookDelivery> {
+    async testWebhook(ctx: RequestContext, integrationId: string, input: TestWebhookBody): Promise<WebhookDelivery> {
       await existing(ctx, integrationId)
       return webhooks.endpoints.sendTest(ctx, integrationId, input)
     },

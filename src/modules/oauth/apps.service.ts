@@ -6,10 +6,9 @@ import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import { MERCHANT_SCOPES } from '../auth/index.ts'
 import * as repo from './apps.repo.ts'
+import type { AppRow } from './oauth.tables.ts'
 import { redirectUriProblem } from './redirect-uri.ts'
 import { unknownScopes } from './scope.ts'
-
-export type AppRow = repo.AppRow
 
 /** An app as its owner sees it; the secret is never part of it. */
 export interface OAuthApp {
@@ -41,7 +40,7 @@ interface CreateAppInput {
 const DEFAULT_PARTNER_PLANS = ['starter', 'growth', 'pro']
 const PLANS = ['starter', 'growth', 'pro', 'enterprise']
 
-function toApp(row: repo.AppRow): OAuthApp {
+function toApp(row: AppRow): OAuthApp {
   return {
     client_id: row.id,
     name: row.name,
@@ -129,11 +128,7 @@ export function createAppsService(runtime: Runtime) {
       return toApp(row)
     },
 
-    async update(
-      ctx: RequestContext,
-      clientId: string,
-      input: { name?: string; redirectUris?: string[]; allowedScopes?: string[] },
-    ): Promise<OAuthApp> {
+    async update(ctx: RequestContext, clientId: string, input: repo.AppChanges): Promise<OAuthApp> {
       const fields = {
         name: input.name === undefined ? undefined : checkName(input.name),
         redirectUris: input.redirectUris === undefined ? undefined : checkRedirectUris(input.redirectUris),
@@ -158,14 +153,14 @@ export function createAppsService(runtime: Runtime) {
     },
 
     /** Any org's app by client id, for the protocol endpoints and the consent screen (which have no org yet). */
-    async findClient(clientId: string): Promise<repo.AppRow | null> {
+    async findClient(clientId: string): Promise<AppRow | null> {
       if (!/^app_[0-9a-z]{1,64}$/.test(clientId)) return null
       const orgId = await database.unscoped((q) => repo.orgOfApp(q, clientId))
       if (!orgId) return null
       return (await database.read(orgId, (q) => repo.appById(q, orgId, clientId))) ?? null
     },
 
-    secretMatches(app: repo.AppRow, secret: string): boolean {
+    secretMatches(app: AppRow, secret: string): boolean {
       return app.secret_hash !== null && constantTimeEqual(sha256Hex(secret), app.secret_hash)
     },
   }

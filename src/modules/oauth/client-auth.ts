@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify'
-import type { AppRow, AppsService } from './apps.service.ts'
+import type { AppsService } from './apps.service.ts'
 import { invalidRequest, OAuthError } from './errors.ts'
+import type { TokenActionBody } from './oauth.schemas.ts'
+import type { AppRow } from './oauth.tables.ts'
 
-interface ClientParams {
-  client_id?: string
-  client_secret?: string
-}
+/** Both the token body and the revoke/introspect body carry these. */
+type ClientParams = Pick<TokenActionBody, 'client_id' | 'client_secret'>
 
 /** RFC 6749 §2.3.1: HTTP Basic with the form-urlencoded client id and secret. */
 function parseBasic(header: string): { id: string; secret: string } | null {

@@ -1,21 +1,12 @@
 import type { Queryable } from '../../platform/db/database.ts'
-
-type GrantKind = 'authorization_code' | 'connection' | 'client_credentials'
-
-export interface GrantRow {
-  id: string
-  org_id: string
-  client_id: string
-  kind: GrantKind
-  user_id: string | null
-  scopes: string[]
-  parent_id: string | null
-  created_at: Date
-  last_used_at: Date
-  revoked_at: Date | null
-}
-
-const grantColumns = 'id, org_id, client_id, kind, user_id, scopes, parent_id, created_at, last_used_at, revoked_at'
+import {
+  type CodeRow,
+  type ConnectionRow,
+  type GrantKind,
+  type GrantRow,
+  grantColumns,
+  type RefreshRow,
+} from './oauth.tables.ts'
 
 export async function insertGrant(
   q: Queryable,
@@ -106,13 +97,6 @@ export async function revokeGrantsOfClient(
   return result.rows.map((r) => r.id)
 }
 
-interface ConnectionRow {
-  org_id: string
-  grant_id: string
-  scopes: string[]
-  created_at: Date
-}
-
 /** Live connections of a partner app across tenant orgs (SECURITY DEFINER); callers check the app is theirs. */
 export async function connectionsOfClient(q: Queryable, clientId: string): Promise<ConnectionRow[]> {
   const result = await q.query<ConnectionRow>(
@@ -129,18 +113,6 @@ export async function partnerAppScopes(q: Queryable, clientId: string): Promise<
 }
 
 // Authorization codes
-
-interface CodeRow {
-  org_id: string
-  client_id: string
-  user_id: string
-  scopes: string[]
-  redirect_uri: string
-  code_challenge: string | null
-  expired: boolean
-  used: boolean
-  grant_id: string | null
-}
 
 export async function orgOfCode(q: Queryable, hash: string): Promise<string | null> {
   const result = await q.query<{ org_id: string | null }>('SELECT oauth_org_of_code($1) AS org_id', [hash])
@@ -187,17 +159,6 @@ export async function consumeCode(q: Queryable, orgId: string, hash: string, gra
 }
 
 // Refresh tokens
-
-export interface RefreshRow {
-  grant_id: string
-  client_id: string
-  user_id: string | null
-  scopes: string[]
-  grant_created_at: Date
-  expired: boolean
-  used: boolean
-  revoked: boolean
-}
 
 export async function orgOfRefreshToken(q: Queryable, hash: string): Promise<string | null> {
   const result = await q.query<{ org_id: string | null }>('SELECT oauth_org_of_refresh_token($1) AS org_id', [hash])

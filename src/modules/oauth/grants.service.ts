@@ -7,6 +7,7 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import type { AppsService } from './apps.service.ts'
 import * as repo from './grants.repo.ts'
+import type { GrantRow } from './oauth.tables.ts'
 import { unknownScopes } from './scope.ts'
 import { CODE_PREFIX } from './tokens.ts'
 
@@ -86,7 +87,7 @@ export function createGrantsService(runtime: Runtime, apps: AppsService) {
     /** The apps the org has live grants for, one entry per app: the union of scopes and the latest use. */
     async listConnections(ctx: RequestContext): Promise<ConnectedApp[]> {
       const rows = await ctx.db.read((q) => repo.liveGrants(q, ctx.orgId))
-      const byClient = new Map<string, repo.GrantRow[]>()
+      const byClient = new Map<string, GrantRow[]>()
       for (const row of rows) byClient.set(row.client_id, [...(byClient.get(row.client_id) ?? []), row])
       const result: ConnectedApp[] = []
       for (const [clientId, grants] of byClient) {

@@ -2,24 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ACCESS_TOKEN_AUDIENCE } from '../../platform/crypto/access-tokens.ts'
 import { sha256Hex } from '../../platform/crypto/tokens.ts'
 import type { Runtime } from '../../platform/runtime.ts'
-import type { AppRow } from './apps.service.ts'
 import { authenticateClient } from './client-auth.ts'
 import { OAuthError } from './errors.ts'
 import * as repo from './grants.repo.ts'
-import { IntrospectionSchema, oauthErrors, TokenActionBody, withoutEmpty } from './oauth.schemas.ts'
+import { type Introspection, IntrospectionSchema, oauthErrors, TokenActionBody, withoutEmpty } from './oauth.schemas.ts'
+import type { AppRow } from './oauth.tables.ts'
 import type { OAuthDeps } from './token.ts'
-
-interface Introspection {
-  active: boolean
-  token_type?: string
-  scope?: string
-  client_id?: string
-  exp?: number
-  sub?: string
-  aud?: string
-  iss?: string
-  org_id?: string
-}
 
 /** RFC 7662 §2.2: a client learns about its own tokens only; anything else is just inactive. */
 async function introspect(runtime: Runtime, client: AppRow, token: string): Promise<Introspection> {

@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 
 /** RFC 6749 §5.2 error body of the protocol endpoints. */
 const OAuthErrorSchema = Type.Object({ error: Type.String(), error_description: Type.Optional(Type.String()) })
@@ -25,7 +25,9 @@ export const TokenBody = Type.Object(
   },
   { additionalProperties: true },
 )
+export type TokenBody = Static<typeof TokenBody>
 
+/** SPEC (docs/decisions.md) "Token response": RFC 6749 §5.1 plus `org_id`. */
 export const TokenResponseSchema = Type.Object({
   access_token: Type.String(),
   token_type: Type.Literal('Bearer'),
@@ -34,6 +36,7 @@ export const TokenResponseSchema = Type.Object({
   scope: Type.String(),
   org_id: Type.String(),
 })
+export type TokenResponse = Static<typeof TokenResponseSchema>
 
 export const TokenActionBody = Type.Object(
   {
@@ -44,6 +47,7 @@ export const TokenActionBody = Type.Object(
   },
   { additionalProperties: true },
 )
+export type TokenActionBody = Static<typeof TokenActionBody>
 
 /** RFC 7662 §2.2. */
 export const IntrospectionSchema = Type.Object({
@@ -57,6 +61,7 @@ export const IntrospectionSchema = Type.Object({
   iss: Type.Optional(Type.String()),
   org_id: Type.Optional(Type.String()),
 })
+export type Introspection = Static<typeof IntrospectionSchema>
 
 /** Parameters sent without a value are treated as omitted (RFC 6749 §3.1, §3.2). */
 export function withoutEmpty<T extends object>(params: T): T {

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { sha256Hex } from '../../platform/crypto/tokens.ts'
 import type { Runtime } from '../../platform/runtime.ts'
-import type { AppRow } from './apps.service.ts'
 import { authenticateClient } from './client-auth.ts'
 import * as repo from './grants.repo.ts'
 import type { GrantsService } from './grants.service.ts'
 import { oauthErrors, TokenActionBody, withoutEmpty } from './oauth.schemas.ts'
+import type { AppRow } from './oauth.tables.ts'
 import type { OAuthDeps } from './token.ts'
 
 /**

@@ -2,16 +2,7 @@ import { randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import * as repo from './grants.repo.ts'
-
-/** SPEC (docs/decisions.md) "Token response": RFC 6749 §5.1 plus `org_id`. */
-export interface TokenResponse {
-  access_token: string
-  token_type: 'Bearer'
-  expires_in: number
-  refresh_token?: string
-  scope: string
-  org_id: string
-}
+import type { TokenResponse } from './oauth.schemas.ts'
 
 const REFRESH_TOKEN_PREFIX = 'otr'
 export const CODE_PREFIX = 'otc'

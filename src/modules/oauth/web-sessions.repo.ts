@@ -1,12 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-
-interface WebSessionRow {
-  org_id: string
-  user_id: string
-  user_email: string
-  scopes: string[]
-  csrf_token: string
-}
+import type { WebSessionRow } from './oauth.tables.ts'
 
 export async function orgOfWebSession(q: Queryable, hash: string): Promise<string | null> {
   const result = await q.query<{ org_id: string | null }>('SELECT web_org_of_session($1) AS org_id', [hash])

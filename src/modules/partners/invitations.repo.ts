@@ -1,19 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import type { Role } from '../../platform/http/context.ts'
-
-/** The account an invitation makes when it is accepted. */
-export interface Invitee {
-  email: string
-  name: string
-  role: Role
-}
-
-interface InvitationRow extends Invitee {
-  id: string
-  org_id: string
-  expired: boolean
-  accepted: boolean
-}
+import type { InvitationRow, Invitee } from './partners.tables.ts'
 
 export async function insertInvitation(
   q: Queryable,

@@ -5,16 +5,13 @@ import { AppError, invalid } from '../../platform/errors/app-error.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import type { AuthService } from '../auth/index.ts'
 import * as repo from './invitations.repo.ts'
+import type { AcceptedInvitation, Invitation } from './partners.schemas.ts'
+import type { Invitee } from './partners.tables.ts'
 
 /** How long an invitation link works. */
 const INVITATION_TTL_S = 7 * 86_400
 const TOKEN_PREFIX = 'inv'
 const MIN_PASSWORD = 10
-
-export interface Invitation {
-  url: string
-  expires_at: Date
-}
 
 /** One answer for an unknown, used or expired link: the token is the only secret and reveals nothing. */
 const unusable = () =>
@@ -31,7 +28,7 @@ export function createInvitationsService(runtime: Runtime, auth: AuthService) {
      * Invites `invitee` to `orgId` in the caller's transaction (scoped to that org); the link exists only in the
      * answer. No account is looked up or made until the link is accepted.
      */
-    async invite(q: Queryable, orgId: string, invitee: repo.Invitee): Promise<Invitation> {
+    async invite(q: Queryable, orgId: string, invitee: Invitee): Promise<Invitation> {
       const token = randomToken(TOKEN_PREFIX)
       const row = await repo.insertInvitation(q, {
         id: newId('inv'),
@@ -47,7 +44,7 @@ export function createInvitationsService(runtime: Runtime, auth: AuthService) {
      * Makes the invited account with its password, once; afterwards the user logs in as any other. An e-mail
      * registered meanwhile (or before) is refused here, to the holder of the link, and the link stays usable.
      */
-    async accept(token: string, password: string): Promise<{ user_id: string; email: string; org_id: string }> {
+    async accept(token: string, password: string): Promise<AcceptedInvitation> {
       if (password.length < MIN_PASSWORD)
         throw invalid('password', `must be at least ${MIN_PASSWORD} characters`, 'too_short')
       const hash = sha256Hex(token.trim())

@@ -1,25 +1,10 @@
 import type { Queryable } from '../../platform/db/database.ts'
-
-export interface TenantRow {
-  id: string
-  org_id: string
-  client_id: string
-  tenant_org_id: string
-  grant_id: string
-  name: string
-  plan: string
-  currency: string
-  owner_email: string
-  scopes: string[]
-  created_at: Date
-}
-
-const columns = 'id, org_id, client_id, tenant_org_id, grant_id, name, plan, currency, owner_email, scopes, created_at'
+import { type TenantRow, tenantColumns } from './partners.tables.ts'
 
 export async function insertTenant(q: Queryable, t: Omit<TenantRow, 'created_at'>): Promise<TenantRow> {
   const result = await q.query<TenantRow>(
     `INSERT INTO partner_tenants (id, org_id, client_id, tenant_org_id, grant_id, name, plan, currency, owner_email, scopes)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${tenantColumns}`,
     [t.id, t.org_id, t.client_id, t.tenant_org_id, t.grant_id, t.name, t.plan, t.currency, t.owner_email, t.scopes],
   )
   return result.rows[0]
@@ -35,7 +20,7 @@ export async function listTenants(
 ): Promise<TenantRow[]> {
   const result = await q.prepared<TenantRow>(
     'partner_tenants_list',
-    `SELECT ${columns} FROM partner_tenants
+    `SELECT ${tenantColumns} FROM partner_tenants
      WHERE org_id = $1 AND client_id = $2 AND ($3::text IS NULL OR id > $3)
      ORDER BY id LIMIT $4`,
     [orgId, clientId, afterId ?? null, limit],
@@ -50,7 +35,7 @@ export async function tenantById(
   id: string,
 ): Promise<TenantRow | undefined> {
   const result = await q.query<TenantRow>(
-    `SELECT ${columns} FROM partner_tenants WHERE org_id = $1 AND client_id = $2 AND id = $3`,
+    `SELECT ${tenantColumns} FROM partner_tenants WHERE org_id = $1 AND client_id = $2 AND id = $3`,
     [orgId, clientId, id],
   )
   return result.rows[0]

@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { PageQuery, Timestamp } from '../../platform/http/schemas.ts'
 
 const tenantFields = {
@@ -15,6 +15,8 @@ const tenantFields = {
 }
 
 export const TenantSchema = Type.Object(tenantFields, { $id: 'PartnerTenant' })
+/** The service hands out Date timestamps; the serializer writes the ISO strings the schema declares. */
+export type Tenant = Omit<Static<typeof TenantSchema>, 'created_at'> & { created_at: Date }
 
 /** The answer to provisioning: the tenant and, this once, the owner's invitation link. */
 export const CreatedTenantSchema = Type.Object(
@@ -27,6 +29,7 @@ export const CreatedTenantSchema = Type.Object(
   },
   { $id: 'PartnerTenantCreated' },
 )
+export type Invitation = Omit<Static<typeof CreatedTenantSchema>['invitation'], 'expires_at'> & { expires_at: Date }
 
 export const CreateTenantBody = Type.Object(
   {
@@ -47,8 +50,10 @@ export const CreateTenantBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreateTenantBody = Static<typeof CreateTenantBody>
 
 export const TenantListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+export type TenantListQuery = Static<typeof TenantListQuery>
 
 export const AcceptInvitationBody = Type.Object(
   {
@@ -61,3 +66,4 @@ export const AcceptInvitationBody = Type.Object(
 export const AcceptedInvitationSchema = Type.Object({
   data: Type.Object({ user_id: Type.String(), email: Type.String(), org_id: Type.String() }),
 })
+export type AcceptedInvitation = Static<typeof AcceptedInvitationSchema>['data']

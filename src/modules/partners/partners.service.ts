@@ -5,36 +5,16 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { OAuthService } from '../oauth/index.ts'
-import type { OrgsService, Plan } from '../orgs/index.ts'
-import type { Invitation, InvitationsService } from './invitations.service.ts'
+import type { OrgsService } from '../orgs/index.ts'
+import type { InvitationsService } from './invitations.service.ts'
 import * as repo from './partners.repo.ts'
+import type { CreateTenantBody, Invitation, Tenant, TenantListQuery } from './partners.schemas.ts'
+import type { TenantRow } from './partners.tables.ts'
 
 /** The scope that marks a partner credential; the tenant connection never includes it. */
 const PARTNER_SCOPE = 'partners:write'
 
-interface Tenant {
-  id: string
-  org_id: string
-  name: string
-  plan: string
-  currency: string
-  owner_email: string
-  client_id: string
-  grant_id: string
-  scopes: string[]
-  created_at: Date
-}
-
-interface CreateTenantInput {
-  name: string
-  owner_email: string
-  owner_name?: string
-  plan?: Plan
-  currency?: string
-  scopes?: string[]
-}
-
-function toTenant(row: repo.TenantRow): Tenant {
+function toTenant(row: TenantRow): Tenant {
   return {
     id: row.id,
     org_id: row.tenant_org_id,
@@ -56,7 +36,7 @@ export function createPartnersService(orgs: OrgsService, oauth: OAuthService, in
      * the partner app's connection to it; all in one transaction, which under an
      * Idempotency-Key is the request's own, so a retry returns the same tenant and invitation.
      */
-    async createTenant(ctx: RequestContext, input: CreateTenantInput): Promise<Tenant & { invitation: Invitation }> {
+    async createTenant(ctx: RequestContext, input: CreateTenantBody): Promise<Tenant & { invitation: Invitation }> {
       const scopes = input.scopes ?? [...ctx.scopes].filter((s) => s !== PARTNER_SCOPE)
       if (scopes.includes(PARTNER_SCOPE)) throw invalid('scopes', `must not include ${PARTNER_SCOPE}`, 'invalid_scope')
       if (scopes.length === 0) throw invalid('scopes', 'needs at least one scope', 'required')
@@ -97,7 +77,7 @@ export function createPartnersService(orgs: OrgsService, oauth: OAuthService, in
     },
 
     /** The tenants the calling partner app provisioned, oldest first. */
-    async listTenants(ctx: RequestContext, query: { limit: number; cursor?: string }): Promise<Page<Tenant>> {
+    async listTenants(ctx: RequestContext, query: TenantListQuery): Promise<Page<Tenant>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listTenants(q, ctx.orgId, ctx.actor.clientId, afterId ?? undefined, query.limit + 1),

@@ -1,37 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-
-export interface DeliveryRow {
-  id: string
-  org_id: string
-  endpoint_id: string
-  event_id: string | null
-  event: string
-  is_test: boolean
-  status: 'pending' | 'succeeded' | 'failed'
-  attempt_count: number
-  next_attempt_at: Date
-  last_status_code: number | null
-  last_error: string | null
-  replay_count: number
-  created_at: Date
-  completed_at: Date | null
-  failed_at: Date | null
-}
-
-export interface AttemptRow {
-  id: string
-  delivery_id: string
-  endpoint_id: string
-  attempt: number
-  url: string
-  succeeded: boolean
-  status_code: number | null
-  latency_ms: number
-  error: string | null
-  created_at: Date
-  event: string
-  event_id: string | null
-}
+import { type AttemptRow, type DeliveryRow, deliveryColumns } from './webhooks.tables.ts'
 
 export interface NewDelivery {
   id: string
@@ -42,9 +10,6 @@ export interface NewDelivery {
   payload: string
   isTest: boolean
 }
-
-const columns = `id, org_id, endpoint_id, event_id, event, is_test, status, attempt_count, next_attempt_at, last_status_code,
-  last_error, replay_count, created_at, completed_at, failed_at`
 
 /** How long a failed delivery stays replayable (SPEC: 72 hours). */
 const REPLAYABLE = `failed_at > now() - interval '72 hours'`
@@ -67,10 +32,10 @@ export async function insertDeliveries(q: Queryable, rows: readonly NewDelivery[
 }
 
 export async function deliveryById(q: Queryable, orgId: string, id: string): Promise<DeliveryRow | undefined> {
-  const result = await q.query<DeliveryRow>(`SELECT ${columns} FROM webhook_deliveries WHERE org_id = $1 AND id = $2`, [
-    orgId,
-    id,
-  ])
+  const result = await q.query<DeliveryRow>(
+    `SELECT ${deliveryColumns} FROM webhook_deliveries WHERE org_id = $1 AND id = $2`,
+    [orgId, id],
+  )
   return result.rows[0]
 }
 
@@ -132,7 +97,7 @@ interface FailedFilter {
 
 export async function listFailed(q: Queryable, orgId: string, f: FailedFilter): Promise<DeliveryRow[]> {
   const result = await q.query<DeliveryRow>(
-    `SELECT ${columns} FROM webhook_deliveries
+    `SELECT ${deliveryColumns} FROM webhook_deliveries
      WHERE org_id = $1 AND status = 'failed' AND NOT is_test AND ${REPLAYABLE}
        AND ($2::text IS NULL OR endpoint_id = $2) AND ($3::text IS NULL OR id > $3)
        AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE org_id = $1 AND status <> 'deleted')
@@ -155,7 +120,7 @@ export async function replayFailed(
      WHERE org_id = $1 AND status = 'failed' AND NOT is_test AND ${REPLAYABLE}
        AND ($2::text IS NULL OR id = $2) AND ($3::text IS NULL OR endpoint_id = $3)
        AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE org_id = $1 AND status = 'active')
-     RETURNING ${columns}`,
+     RETURNING ${deliveryColumns}`,
     [orgId, f.id ?? null, f.endpointId ?? null],
   )
   return result.rows

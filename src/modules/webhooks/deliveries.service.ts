@@ -4,24 +4,16 @@ import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import * as repo from './deliveries.repo.ts'
 import { signalDeliveryQueued } from './delivery-signal.ts'
 import * as endpoints from './endpoints.repo.ts'
-import { toAttempt, toDelivery, type WebhookDelivery } from './views.ts'
+import { toAttempt, toDelivery, type WebhookAttempt, type WebhookDelivery } from './views.ts'
 import { WebhookErrors } from './webhooks.errors.ts'
-
-interface AttemptQuery {
-  limit: number
-  cursor?: string
-  webhook_id?: string
-  delivery_id?: string
-  event?: string
-  succeeded?: boolean
-}
+import type { AttemptListQuery, BulkReplayBody, BulkReplayResult, FailedListQuery } from './webhooks.schemas.ts'
 
 const REPLAY_WINDOW_MS = 72 * 3_600_000
 
 /** The delivery log, failed events and their replay. */
 export function createDeliveriesService() {
   return {
-    async listAttempts(ctx: RequestContext, query: AttemptQuery): Promise<Page<ReturnType<typeof toAttempt>>> {
+    async listAttempts(ctx: RequestContext, query: AttemptListQuery): Promise<Page<WebhookAttempt>> {
       const beforeId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listAttempts(q, ctx.orgId, {
@@ -36,10 +28,7 @@ export function createDeliveriesService() {
       return toPage(rows, query.limit, (r) => [r.id], toAttempt)
     },
 
-    async listFailed(
-      ctx: RequestContext,
-      query: { limit: number; cursor?: string; webhook_id?: string },
-    ): Promise<Page<WebhookDelivery>> {
+    async listFailed(ctx: RequestContext, query: FailedListQuery): Promise<Page<WebhookDelivery>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
         repo.listFailed(q, ctx.orgId, {
@@ -74,10 +63,7 @@ export function createDeliveriesService() {
     },
 
     /** Replays every replayable failed event of the org, or of one endpoint; suspended endpoints are skipped. */
-    async replayAll(
-      ctx: RequestContext,
-      filter: { webhook_id?: string },
-    ): Promise<{ replayed: number; ids: string[] }> {
+    async replayAll(ctx: RequestContext, filter: BulkReplayBody): Promise<BulkReplayResult['data']> {
       const rows = await ctx.db.tx(async (q) => {
         if (filter.webhook_id && !(await endpoints.endpointById(q, ctx.orgId, filter.webhook_id)))
           throw notFound('webhook')

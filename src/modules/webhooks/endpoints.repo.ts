@@ -1,33 +1,11 @@
 import type { Queryable } from '../../platform/db/database.ts'
-
-export interface EndpointRow {
-  id: string
-  org_id: string
-  integration_id: string
-  url: string
-  events: string[]
-  description: string
-  status: 'active' | 'suspended'
-  consecutive_failures: number
-  suspended_at: Date | null
-  suspension_reason: string | null
-  suspension_notified_at: Date | null
-  suspension_notified_by: string | null
-  previous_secret_expires_at: Date | null
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-interface EndpointWithSecrets extends EndpointRow {
-  secret: string
-  previous_secret: string | null
-}
-
-const columns = `id, org_id, integration_id, url, events, description, status, consecutive_failures, suspended_at,
-  suspension_reason, suspension_notified_at, suspension_notified_by,
-  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at,
-  version, created_at, updated_at`
+import type { WebhookChanges } from './webhooks.schemas.ts'
+import {
+  type EndpointRow,
+  type EndpointWithSecrets,
+  endpointColumns,
+  type StoredSecretsRow,
+} from './webhooks.tables.ts'
 
 export async function insertEndpoint(
   q: Queryable,
@@ -36,7 +14,7 @@ export async function insertEndpoint(
 ): Promise<EndpointRow> {
   const result = await q.query<EndpointRow>(
     `INSERT INTO webhook_endpoints (id, org_id, integration_id, url, events, description, secret)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${columns}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${endpointColumns}`,
     [e.id, orgId, e.integrationId, e.url, e.events, e.description, e.secret],
   )
   return result.rows[0]
@@ -51,7 +29,7 @@ interface EndpointFilter {
 
 export async function listEndpoints(q: Queryable, orgId: string, f: EndpointFilter): Promise<EndpointRow[]> {
   const result = await q.query<EndpointRow>(
-    `SELECT ${columns} FROM webhook_endpoints
+    `SELECT ${endpointColumns} FROM webhook_endpoints
      WHERE org_id = $1 AND status <> 'deleted' AND ($2::text IS NULL OR integration_id = $2)
        AND ($3::text IS NULL OR status = $3) AND ($4::text IS NULL OR id > $4)
      ORDER BY id LIMIT $5`,
@@ -68,7 +46,7 @@ export async function endpointById(
   integrationId?: string,
 ): Promise<EndpointWithSecrets | undefined> {
   const result = await q.query<EndpointWithSecrets>(
-    `SELECT ${columns}, secret, CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret
+    `SELECT ${endpointColumns}, secret, CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret
      FROM webhook_endpoints
      WHERE org_id = $1 AND id = $2 AND status <> 'deleted' AND ($3::text IS NULL OR integration_id = $3)`,
     [orgId, id, integrationId ?? null],
@@ -89,7 +67,7 @@ export async function rotateSecret(
     `UPDATE webhook_endpoints
      SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(hours => $5),
          secret = $4, version = version + 1, updated_at = now()
-     WHERE org_id = $1 AND id = $2 AND integration_id = $3 AND status <> 'deleted' RETURNING ${columns}`,
+     WHERE org_id = $1 AND id = $2 AND integration_id = $3 AND status <> 'deleted' RETURNING ${endpointColumns}`,
     [orgId, id, integrationId, secret, graceHours],
   )
   return result.rows[0]
@@ -100,7 +78,7 @@ export async function enableEndpoint(q: Queryable, orgId: string, id: string): P
     `UPDATE webhook_endpoints
      SET status = 'active', consecutive_failures = 0, suspended_at = NULL, suspension_reason = NULL,
          suspension_notified_at = NULL, suspension_notified_by = NULL, version = version + 1, updated_at = now()
-     WHERE org_id = $1 AND id = $2 AND status <> 'deleted' RETURNING ${columns}`,
+     WHERE org_id = $1 AND id = $2 AND status <> 'deleted' RETURNING ${endpointColumns}`,
     [orgId, id],
   )
   return result.rows[0]
@@ -133,19 +111,13 @@ export async function countFailure(
          suspension_reason = CASE WHEN ${suspends} THEN $4 ELSE suspension_reason END,
          version = CASE WHEN ${suspends} THEN version + 1 ELSE version END
      WHERE org_id = $1 AND id = $2
-     RETURNING ${columns}, (suspended_at = now()) AS just_suspended`,
+     RETURNING ${endpointColumns}, (suspended_at = now()) AS just_suspended`,
     [orgId, id, limit, reason],
   )
   const row = result.rows[0]
   if (!row?.just_suspended) return undefined
   const { just_suspended: _, ...endpoint } = row
   return endpoint
-}
-
-interface EndpointChanges {
-  url?: string
-  events?: string[]
-  description?: string
 }
 
 /**
@@ -157,7 +129,7 @@ export async function updateEndpoint(
   orgId: string,
   id: string,
   integrationId: string,
-  changes: EndpointChanges,
+  changes: WebhookChanges,
   expectedVersion: number | undefined,
 ): Promise<EndpointRow | undefined> {
   const result = await q.query<EndpointRow>(
@@ -166,7 +138,7 @@ export async function updateEndpoint(
          version = version + 1, updated_at = now()
      WHERE org_id = $1 AND id = $2 AND integration_id = $3 AND status <> 'deleted'
        AND ($7::int IS NULL OR version = $7)
-     RETURNING ${columns}`,
+     RETURNING ${endpointColumns}`,
     [
       orgId,
       id,
@@ -213,19 +185,14 @@ export async function markSuspensionNotified(
 }
 
 /** Every endpoint's stored secrets, across orgs (the owner's connection: `opentill rotate-secrets-key`). */
-export async function allStoredSecrets(
-  q: Queryable,
-): Promise<{ org_id: string; id: string; secret: string; previous_secret: string | null }[]> {
-  const result = await q.query<{ org_id: string; id: string; secret: string; previous_secret: string | null }>(
+export async function allStoredSecrets(q: Queryable): Promise<StoredSecretsRow[]> {
+  const result = await q.query<StoredSecretsRow>(
     'SELECT org_id, id, secret, previous_secret FROM webhook_endpoints FOR UPDATE',
   )
   return result.rows
 }
 
-export async function setStoredSecrets(
-  q: Queryable,
-  e: { org_id: string; id: string; secret: string; previous_secret: string | null },
-): Promise<void> {
+export async function setStoredSecrets(q: Queryable, e: StoredSecretsRow): Promise<void> {
   await q.query('UPDATE webhook_endpoints SET secret = $3, previous_secret = $4 WHERE org_id = $1 AND id = $2', [
     e.org_id,
     e.id,

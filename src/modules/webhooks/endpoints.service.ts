@@ -13,12 +13,7 @@ import { newWebhookSecret, serializeEnvelope } from './signing.ts'
 import { checkWebhookUrl } from './url-check.ts'
 import { toDelivery, toEndpoint, type WebhookDelivery, type WebhookEndpoint } from './views.ts'
 import { WebhookErrors } from './webhooks.errors.ts'
-
-export interface RegisterWebhookInput {
-  url: string
-  events: string[]
-  description?: string
-}
+import type { CreateWebhookBody, EndpointListQuery, TestWebhookBody, WebhookChanges } from './webhooks.schemas.ts'
 
 /** docs/decisions.md: the old secret keeps signing for 24 hours after a rotation. */
 const ROTATION_GRACE_HOURS = 24
@@ -38,12 +33,6 @@ function checkEvents(events: readonly string[]): string[] {
   return [...seen.values()]
 }
 
-export interface UpdateWebhookInput {
-  url?: string
-  events?: string[]
-  description?: string
-}
-
 /** `secrets` seals each signing secret at rest (SECRETS_KEY); the answer shows it once, unsealed. */
 export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox) {
   async function endpointOf(ctx: RequestContext, integrationId: string | undefined, webhookId: string) {
@@ -57,7 +46,7 @@ export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox
     async register(
       ctx: RequestContext,
       integrationId: string,
-      input: RegisterWebhookInput,
+      input: CreateWebhookBody,
     ): Promise<WebhookEndpoint & { secret: string }> {
       const events = checkEvents(input.events)
       // Resolving the host happens before the transaction: no network wait while holding a connection.
@@ -78,7 +67,7 @@ export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox
 
     async list(
       ctx: RequestContext,
-      query: { limit: number; cursor?: string; integrationId?: string; status?: string },
+      query: EndpointListQuery & { integrationId?: string },
     ): Promise<Page<WebhookEndpoint>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
@@ -118,7 +107,7 @@ export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox
       ctx: RequestContext,
       integrationId: string,
       webhookId: string,
-      input: UpdateWebhookInput,
+      input: WebhookChanges,
       expectedVersion: number | undefined,
     ): Promise<WebhookEndpoint> {
       if (input.url === undefined && input.events === undefined && input.description === undefined)
@@ -186,11 +175,7 @@ export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox
      * Queues a signed synthetic payload of `event` for one attempt, also to a suspended endpoint (to check a fix
      * before re-enabling). The answer is the queued delivery; its attempt shows in the delivery log.
      */
-    async sendTest(
-      ctx: RequestContext,
-      integrationId: string,
-      input: { event: string; webhookId: string },
-    ): Promise<WebhookDelivery> {
+    async sendTest(ctx: RequestContext, integrationId: string, input: TestWebhookBody): Promise<WebhookDelivery> {
       if (!isSubscribableEvent(input.event))
         throw invalid('event', `"${input.event}" is not an event of the catalog`, 'unknown_event')
       const endpoint = await endpointOf(ctx, integrationId, input.webhookId)

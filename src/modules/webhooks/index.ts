@@ -1,6 +1,5 @@
 /** Outbound webhooks: endpoints, signed deliveries from the outbox, the delivery log, replay. */
 
-export type { RegisterWebhookInput, UpdateWebhookInput } from './endpoints.service.ts'
 export { resealWebhookSecrets } from './reseal.ts'
 export type { WebhookDelivery, WebhookEndpoint } from './views.ts'
 export {
@@ -12,6 +11,7 @@ export {
   CreateWebhookBody,
   TestWebhookBody,
   UpdateWebhookBody,
+  type WebhookChanges,
   WebhookDeliverySchema,
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,

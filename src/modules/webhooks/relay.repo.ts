@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import type { ClaimedAttempt, OutboxEventRow } from './webhooks.tables.ts'
 
 /** Cross-org claims of the delivery workers, through the SECURITY DEFINER functions of migration 0050. */
 
@@ -15,15 +16,8 @@ export async function scopeTo(q: Queryable, orgId: string): Promise<void> {
   await q.query(`SELECT set_config('app.org_id', $1, true)`, [orgId])
 }
 
-interface OutboxEvent {
-  id: string
-  type: string
-  data: unknown
-  created_at: Date
-}
-
-export async function eventsByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<OutboxEvent[]> {
-  const result = await q.query<OutboxEvent>(
+export async function eventsByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<OutboxEventRow[]> {
+  const result = await q.query<OutboxEventRow>(
     'SELECT id, type, data, created_at FROM events WHERE org_id = $1 AND id = ANY($2) ORDER BY id',
     [orgId, ids],
   )
@@ -36,20 +30,6 @@ export async function activeSubscriptions(q: Queryable, orgId: string): Promise<
     [orgId],
   )
   return result.rows
-}
-
-export interface ClaimedAttempt {
-  id: string
-  org_id: string
-  endpoint_id: string
-  event: string
-  payload: string
-  is_test: boolean
-  attempt: number
-  round_attempts: number
-  url: string
-  secret: string
-  previous_secret: string | null
 }
 
 export async function claimAttempts(q: Queryable, limit: number, leaseMs: number): Promise<ClaimedAttempt[]> {

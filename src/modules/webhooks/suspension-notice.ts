@@ -3,6 +3,7 @@ import type { Database } from '../../platform/db/database.ts'
 import type { Mailer } from '../../platform/mail/index.ts'
 import { ownerEmailOf } from '../auth/index.ts'
 import * as endpoints from './endpoints.repo.ts'
+import type { EndpointRow } from './webhooks.tables.ts'
 
 interface SuspensionNoticeDeps {
   database: Database
@@ -12,7 +13,7 @@ interface SuspensionNoticeDeps {
   appUrl: string
 }
 
-function message(endpoint: endpoints.EndpointRow, appUrl: string): { subject: string; text: string } {
+function message(endpoint: EndpointRow, appUrl: string): { subject: string; text: string } {
   return {
     subject: `Webhook endpoint suspended: ${endpoint.url}`,
     text: [
@@ -35,7 +36,7 @@ function message(endpoint: endpoints.EndpointRow, appUrl: string): { subject: st
  * is never sent for a suspension that rolled back, and no SMTP wait ever holds a transaction open. Never throws:
  * a failed e-mail falls back to the log.
  */
-export async function notifySuspension(deps: SuspensionNoticeDeps, endpoint: endpoints.EndpointRow): Promise<void> {
+export async function notifySuspension(deps: SuspensionNoticeDeps, endpoint: EndpointRow): Promise<void> {
   const { database, mailer, log, appUrl } = deps
   const orgId = endpoint.org_id
   const context = { orgId, webhookId: endpoint.id, url: endpoint.url }

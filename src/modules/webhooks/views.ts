@@ -1,5 +1,4 @@
-import type { AttemptRow, DeliveryRow } from './deliveries.repo.ts'
-import type { EndpointRow } from './endpoints.repo.ts'
+import type { AttemptRow, DeliveryRow, EndpointRow } from './webhooks.tables.ts'
 
 /** The API's shapes of the webhooks module's rows (the secret never leaves through these). */
 
@@ -66,3 +65,5 @@ export function toAttempt(row: AttemptRow) {
     created_at: row.created_at,
   }
 }
+
+export type WebhookAttempt = ReturnType<typeof toAttempt>

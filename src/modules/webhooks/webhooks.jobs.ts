@@ -15,6 +15,7 @@ import * as relay from './relay.repo.ts'
 import { type SendResult, WebhookSender } from './sender.ts'
 import { serializeEnvelope, signatureHeaders } from './signing.ts'
 import { notifySuspension } from './suspension-notice.ts'
+import type { ClaimedAttempt, EndpointRow } from './webhooks.tables.ts'
 
 /** SPEC: an endpoint is suspended after this many consecutive failed events. */
 const SUSPEND_AFTER_FAILED_EVENTS = 10
@@ -70,7 +71,7 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
   const notices = new Set<Promise<void>>()
 
   /** Sends the owner's notice after the suspending transaction committed, without holding up the batch. */
-  function noticeOf(endpoint: endpoints.EndpointRow): void {
+  function noticeOf(endpoint: EndpointRow): void {
     const sending = notifySuspension({ database, mailer, log, appUrl: config.appUrl }, endpoint).finally(() =>
       notices.delete(sending),
     )
@@ -118,7 +119,7 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
   }
 
   /** Records an attempt's outcome; answers the endpoint when this outcome suspended it. */
-  async function record(claim: relay.ClaimedAttempt, result: SendResult): Promise<endpoints.EndpointRow | undefined> {
+  async function record(claim: ClaimedAttempt, result: SendResult): Promise<EndpointRow | undefined> {
     return database.transaction(claim.org_id, async (q) => {
       await deliveries.insertAttempt(q, claim.org_id, {
         id: newId('watt'),
@@ -165,7 +166,7 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
     })
   }
 
-  async function attempt(claim: relay.ClaimedAttempt): Promise<void> {
+  async function attempt(claim: ClaimedAttempt): Promise<void> {
     // Sealed at rest (SECRETS_KEY): opened only for the signature, in memory.
     const secrets = (claim.previous_secret ? [claim.secret, claim.previous_secret] : [claim.secret]).map((s) =>
       runtime.secrets.open(s),

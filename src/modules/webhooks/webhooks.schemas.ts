@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox'
+import { type Static, type TSchema, Type } from 'typebox'
 import { PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
@@ -90,6 +90,7 @@ export const CreateWebhookBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreateWebhookBody = Static<typeof CreateWebhookBody>
 
 export const UpdateWebhookBody = Type.Object(
   {
@@ -100,6 +101,9 @@ export const UpdateWebhookBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type UpdateWebhookBody = Static<typeof UpdateWebhookBody>
+/** What an update changes: the expected version travels apart (the body's `version` or If-Match). */
+export type WebhookChanges = Omit<UpdateWebhookBody, 'version'>
 
 export const TestWebhookBody = Type.Object(
   {
@@ -108,6 +112,7 @@ export const TestWebhookBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type TestWebhookBody = Static<typeof TestWebhookBody>
 
 export const WebhookParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 100 }),
@@ -128,22 +133,27 @@ export const AttemptListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+export type AttemptListQuery = Static<typeof AttemptListQuery>
 
 export const FailedListQuery = Type.Object(
   { ...PageQuery, webhook_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) },
   { additionalProperties: false },
 )
+export type FailedListQuery = Static<typeof FailedListQuery>
 
 export const EndpointListQuery = Type.Object(
   { ...PageQuery, status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')])) },
   { additionalProperties: false },
 )
+export type EndpointListQuery = Static<typeof EndpointListQuery>
 
 export const BulkReplayBody = Type.Object(
   { webhook_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) },
   { additionalProperties: false },
 )
+export type BulkReplayBody = Static<typeof BulkReplayBody>
 
 export const BulkReplayResult = Type.Object({
   data: Type.Object({ replayed: Type.Integer(), ids: Type.Array(Type.String()) }),
 })
+export type BulkReplayResult = Static<typeof BulkReplayResult>

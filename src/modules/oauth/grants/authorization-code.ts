@@ -2,24 +2,21 @@ import { newId } from '../../../platform/crypto/ids.ts'
 import { sha256Hex } from '../../../platform/crypto/tokens.ts'
 import { emitEvent } from '../../../platform/events/outbox.ts'
 import type { Runtime } from '../../../platform/runtime.ts'
-import type { AppRow } from '../apps.service.ts'
 import { invalidGrant, invalidRequest } from '../errors.ts'
 import * as repo from '../grants.repo.ts'
 import type { GrantsService } from '../grants.service.ts'
+import type { TokenBody, TokenResponse } from '../oauth.schemas.ts'
+import type { AppRow, GrantRow } from '../oauth.tables.ts'
 import { verifierMatches } from '../pkce.ts'
-import { newRefreshToken, type TokenResponse, tokenResponse } from '../tokens.ts'
+import { newRefreshToken, tokenResponse } from '../tokens.ts'
 
 /** The parameters this grant reads (RFC 6749 §4.1.3, RFC 7636 §4.5); anything else is ignored. */
-interface AuthorizationCodeParams {
-  code?: string
-  redirect_uri?: string
-  code_verifier?: string
-}
+type AuthorizationCodeParams = Pick<TokenBody, 'code' | 'redirect_uri' | 'code_verifier'>
 
 type Outcome =
   | { kind: 'refused'; reason: string }
   | { kind: 'replayed'; revoked: string[] }
-  | { kind: 'issued'; grant: repo.GrantRow; refreshToken: string }
+  | { kind: 'issued'; grant: GrantRow; refreshToken: string }
 
 /**
  * Exchanges an authorization code. The code is consumed atomically (row lock) on its first presentation by

@@ -1,17 +1,15 @@
 import { newId } from '../../../platform/crypto/ids.ts'
 import type { Queryable } from '../../../platform/db/database.ts'
 import type { Runtime } from '../../../platform/runtime.ts'
-import type { AppRow } from '../apps.service.ts'
 import { invalidGrant, invalidRequest, invalidScope, OAuthError } from '../errors.ts'
 import * as repo from '../grants.repo.ts'
+import type { TokenBody, TokenResponse } from '../oauth.schemas.ts'
+import type { AppRow } from '../oauth.tables.ts'
 import { PARTNER_SCOPE, parseScope } from '../scope.ts'
-import { type TokenResponse, tokenResponse } from '../tokens.ts'
+import { tokenResponse } from '../tokens.ts'
 
 /** The parameters this grant reads (RFC 6749 §4.4.2, plus `org_id` naming a connected tenant). */
-interface ClientCredentialsParams {
-  scope?: string
-  org_id?: string
-}
+type ClientCredentialsParams = Pick<TokenBody, 'scope' | 'org_id'>
 
 const ORG_ID = /^org_[0-9a-z]{1,64}$/
 

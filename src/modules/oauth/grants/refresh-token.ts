@@ -1,22 +1,20 @@
 import { sha256Hex } from '../../../platform/crypto/tokens.ts'
 import type { Runtime } from '../../../platform/runtime.ts'
-import type { AppRow } from '../apps.service.ts'
 import { invalidGrant, invalidRequest, invalidScope } from '../errors.ts'
 import * as repo from '../grants.repo.ts'
 import type { GrantsService } from '../grants.service.ts'
+import type { TokenBody, TokenResponse } from '../oauth.schemas.ts'
+import type { AppRow, RefreshRow } from '../oauth.tables.ts'
 import { parseScope } from '../scope.ts'
-import { newRefreshToken, type TokenResponse, tokenResponse } from '../tokens.ts'
+import { newRefreshToken, tokenResponse } from '../tokens.ts'
 
 /** The parameters this grant reads (RFC 6749 §6); anything else is ignored. */
-interface RefreshTokenParams {
-  refresh_token?: string
-  scope?: string
-}
+type RefreshTokenParams = Pick<TokenBody, 'refresh_token' | 'scope'>
 
 type Outcome =
   | { kind: 'refused'; reason: string }
   | { kind: 'reused'; revoked: string[] }
-  | { kind: 'rotated'; row: repo.RefreshRow; next: string }
+  | { kind: 'rotated'; row: RefreshRow; next: string }
 
 /**
  * Strict rotation (SPEC (docs/decisions.md) "Rules" 1, RFC 9700 §4.14.2): each use returns a new refresh token; of two parallel
