@@ -5,6 +5,7 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import { MERCHANT_SCOPES } from '../auth/index.ts'
+import { PLANS, type Plan } from '../orgs/index.ts'
 import * as repo from './apps.repo.ts'
 import type { AppRow } from './oauth.tables.ts'
 import { redirectUriProblem } from './redirect-uri.ts'
@@ -37,8 +38,7 @@ interface CreateAppInput {
 }
 
 /** What a partner app may provision unless the operator says otherwise: every plan but enterprise. */
-const DEFAULT_PARTNER_PLANS = ['starter', 'growth', 'pro']
-const PLANS = ['starter', 'growth', 'pro', 'enterprise']
+const DEFAULT_PARTNER_PLANS: Plan[] = ['starter', 'growth', 'pro']
 
 function toApp(row: AppRow): OAuthApp {
   return {
@@ -96,7 +96,7 @@ export function createAppsService(runtime: Runtime) {
       if (input.partner && !confidential)
         throw invalid('partner', 'a partner app must be confidential (it uses client credentials)', 'invalid_value')
       const partnerPlans = input.partner ? (input.partnerPlans ?? DEFAULT_PARTNER_PLANS) : []
-      const unknownPlan = partnerPlans.find((p) => !PLANS.includes(p))
+      const unknownPlan = partnerPlans.find((p) => !PLANS.some((plan) => plan === p))
       if (unknownPlan) throw invalid('partner_plans', `names an unknown plan: ${unknownPlan}`, 'invalid_value')
       const clientSecret = confidential ? randomToken('ots') : null
       const row = await ctx.db.tx((q) =>
