@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import type { ProductRow } from './products.repo.ts'
+import { loaderProductColumns, type ProductRow } from './products.tables.ts'
 
 /**
  * Batched reads for the GraphQL catalog API: each answers many parents in one query, so a nested selection
@@ -37,8 +37,6 @@ interface ModifierOptionRow {
 }
 
 const categoryColumns = 'id, name, description, parent_id, sort_order, is_active, version, created_at, updated_at'
-const productColumns =
-  'p.id, p.org_id, p.name, p.description, p.sku, p.barcodes, p.base_price, p.category_id, p.tags, p.is_active, p.version, p.created_at, p.updated_at'
 
 export async function categoriesByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<CategoryRow[]> {
   const result = await q.prepared<CategoryRow>(
@@ -58,7 +56,7 @@ export async function productsOfCategories(
 ): Promise<ProductRow[]> {
   const result = await q.prepared<ProductRow>(
     'gql_products_of_categories',
-    `SELECT ${productColumns}
+    `SELECT ${loaderProductColumns}
      FROM unnest($2::text[]) AS c(id)
      CROSS JOIN LATERAL (
        SELECT * FROM products

@@ -3,4 +3,4 @@
 export type { BundlesService } from './bundles.service.ts'
 export { catalogRoutes } from './catalog.routes.ts'
 export { type CatalogService, createCatalogService } from './catalog.service.ts'
-export type { Product } from './products.service.ts'
+export type { Product } from './products.schemas.ts'

@@ -4,7 +4,8 @@ import type { OrgsService } from '../../orgs/index.ts'
 import type { Category as CategoriesServiceCategory } from '../categories.service.ts'
 import * as repo from '../graphql-loaders.repo.ts'
 import type { ModifierGroup as ModifiersServiceGroup } from '../modifiers.service.ts'
-import { type Product, toProduct } from '../products.service.ts'
+import type { Product } from '../products.schemas.ts'
+import { toProduct } from '../products.service.ts'
 
 export interface Category {
   id: string
