@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { type CategoryRow, categoryColumns } from './categories.tables.ts'
-import type { LoaderGroupRow, LoaderOptionRow } from './modifiers.tables.ts'
+import type { BriefOptionRow, LoaderGroupRow } from './modifiers.tables.ts'
 import { loaderProductColumns, type ProductRow } from './products.tables.ts'
 
 /**
@@ -61,8 +61,8 @@ export async function optionsOfGroups(
   q: Queryable,
   orgId: string,
   groupIds: readonly string[],
-): Promise<LoaderOptionRow[]> {
-  const result = await q.prepared<LoaderOptionRow>(
+): Promise<BriefOptionRow[]> {
+  const result = await q.prepared<BriefOptionRow>(
     'gql_options_of_groups',
     `SELECT id, group_id, name, price_adjustment, is_default FROM modifier_options
      WHERE org_id = $1 AND group_id = ANY($2)

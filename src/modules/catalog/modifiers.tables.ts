@@ -13,8 +13,11 @@ export interface GroupRow {
 
 export const groupColumns = 'id, name, required, min_selections, max_selections, version, created_at, updated_at'
 
+/** A group without its bookkeeping, as the GraphQL loader and the quote read it. */
+export type BriefGroupRow = Pick<GroupRow, 'id' | 'name' | 'required' | 'min_selections' | 'max_selections'>
+
 /** A group as the GraphQL loader reads it. */
-export type LoaderGroupRow = Pick<GroupRow, 'id' | 'name' | 'required' | 'min_selections' | 'max_selections'> & {
+export type LoaderGroupRow = BriefGroupRow & {
   /** Set when the group was looked up through a product. */
   product_id?: string
 }
@@ -32,5 +35,5 @@ export interface OptionRow {
 
 export const optionColumns = 'id, group_id, name, price_adjustment, is_default, version, created_at, updated_at'
 
-/** An option as the GraphQL loader reads it. */
-export type LoaderOptionRow = Pick<OptionRow, 'id' | 'group_id' | 'name' | 'price_adjustment' | 'is_default'>
+/** An option without its bookkeeping, as the GraphQL loader and the quote read it. */
+export type BriefOptionRow = Pick<OptionRow, 'id' | 'group_id' | 'name' | 'price_adjustment' | 'is_default'>
