@@ -1,30 +1,13 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
+import { type BundleRow, bundleColumns, type ComponentRow } from './bundles.tables.ts'
 import { replacePositioned, rowById } from './catalog.repo.ts'
-
-export interface BundleRow {
-  id: string
-  product_id: string
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-export interface ComponentRow {
-  bundle_id: string
-  bundle_product_id: string
-  product_id: string
-  variant_id: string | null
-  quantity: number
-}
 
 export interface ComponentWrite {
   productId: string
   variantId: string | null
   quantity: number
 }
-
-const columns = 'id, product_id, version, created_at, updated_at'
 
 /** Bundle writes of an org take turns, so two bundles can never be made components of each other at once. */
 export async function lockBundles(q: Queryable, orgId: string): Promise<void> {
@@ -37,7 +20,7 @@ export async function listBundles(
   f: { afterId?: string; productId?: string; limit: number },
 ): Promise<BundleRow[]> {
   const result = await q.query<BundleRow>(
-    `SELECT ${columns} FROM bundles
+    `SELECT ${bundleColumns} FROM bundles
      WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR product_id = $3)
      ORDER BY id LIMIT $4`,
     [orgId, f.afterId ?? null, f.productId ?? null, f.limit],
@@ -46,7 +29,7 @@ export async function listBundles(
 }
 
 export async function bundleById(q: Queryable, orgId: string, id: string): Promise<BundleRow | undefined> {
-  return rowById<BundleRow>(q, 'bundles', columns, orgId, id)
+  return rowById<BundleRow>(q, 'bundles', bundleColumns, orgId, id)
 }
 
 /** Components of the bundles whose id or whose product id is in `ids`, in their stored order. */
@@ -86,7 +69,7 @@ export async function isComponent(q: Queryable, orgId: string, productId: string
 
 export async function insertBundle(q: Queryable, orgId: string, id: string, productId: string): Promise<BundleRow> {
   const result = await q.query<BundleRow>(
-    `INSERT INTO bundles (id, org_id, product_id) VALUES ($1, $2, $3) RETURNING ${columns}`,
+    `INSERT INTO bundles (id, org_id, product_id) VALUES ($1, $2, $3) RETURNING ${bundleColumns}`,
     [id, orgId, productId],
   )
   return result.rows[0]
@@ -112,5 +95,5 @@ export async function touchBundle(
   id: string,
   expectedVersion: number | undefined,
 ): Promise<BundleRow | undefined> {
-  return updateVersioned<BundleRow>(q, 'bundles', columns, orgId, id, {}, expectedVersion)
+  return updateVersioned<BundleRow>(q, 'bundles', bundleColumns, orgId, id, {}, expectedVersion)
 }

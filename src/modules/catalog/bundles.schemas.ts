@@ -1,5 +1,6 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import type { Dated } from './dated.ts'
 
 export const BundleSchema = Type.Object(
   {
@@ -18,6 +19,7 @@ export const BundleSchema = Type.Object(
   },
   { $id: 'Bundle' },
 )
+export type Bundle = Dated<Static<typeof BundleSchema>, 'created_at' | 'updated_at'>
 
 const Components = Type.Array(
   Type.Object(
@@ -30,18 +32,23 @@ const Components = Type.Array(
   ),
   { minItems: 1, maxItems: 100 },
 )
+export type ComponentInput = Static<typeof Components>[number]
 
 export const CreateBundleBody = Type.Object(
   { product_id: Type.String({ minLength: 1, maxLength: 100 }), components: Components },
   { additionalProperties: false },
 )
+export type CreateBundleBody = Static<typeof CreateBundleBody>
 
 export const UpdateBundleBody = Type.Object(
   { components: Type.Optional(Components), version: Type.Optional(Version) },
   { additionalProperties: false },
 )
+/** The fields an update sets: its body less the version, which guards the write. */
+export type BundleInput = Omit<Static<typeof UpdateBundleBody>, 'version'>
 
 export const BundleListQuery = Type.Object(
   { ...PageQuery, product_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) },
   { additionalProperties: false },
 )
+export type BundleListQuery = Static<typeof BundleListQuery>

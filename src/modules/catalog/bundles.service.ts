@@ -6,39 +6,20 @@ import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page } from '../../platform/http/pagination.ts'
 import * as repo from './bundles.repo.ts'
+import type { Bundle, BundleInput, BundleListQuery, ComponentInput, CreateBundleBody } from './bundles.schemas.ts'
+import type { BundleRow, ComponentRow } from './bundles.tables.ts'
 import * as catalogRepo from './catalog.repo.ts'
 import { pageWithChildren } from './child-rows.ts'
 import { removeVersioned } from './versioned.ts'
 
-interface BundleComponent {
-  product_id: string
-  variant_id: string | null
-  quantity: number
-}
-
-interface Bundle {
-  id: string
-  product_id: string
-  components: BundleComponent[]
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-interface ComponentInput {
-  product_id: string
-  variant_id?: string | null
-  quantity: number
-}
-
 /** A component as other domains see it (inventory draws these down when a bundle sells). */
-interface Component {
+export interface BundleComponent {
   productId: string
   variantId: string | null
   quantity: number
 }
 
-function toBundle(row: repo.BundleRow, components: repo.ComponentRow[]): Bundle {
+function toBundle(row: BundleRow, components: ComponentRow[]): Bundle {
   return {
     id: row.id,
     product_id: row.product_id,
@@ -97,10 +78,7 @@ export function createBundlesService() {
   }
 
   return {
-    async list(
-      ctx: RequestContext,
-      query: { limit: number; cursor?: string; product_id?: string },
-    ): Promise<Page<Bundle>> {
+    async list(ctx: RequestContext, query: BundleListQuery): Promise<Page<Bundle>> {
       const afterId = afterIdOf(query.cursor)
       return ctx.db.read(async (q) => {
         const rows = await repo.listBundles(q, ctx.orgId, {
@@ -116,7 +94,7 @@ export function createBundlesService() {
       return ctx.db.read((q) => load(ctx, q, id))
     },
 
-    async create(ctx: RequestContext, input: { product_id: string; components: ComponentInput[] }): Promise<Bundle> {
+    async create(ctx: RequestContext, input: CreateBundleBody): Promise<Bundle> {
       try {
         return await ctx.db.tx(async (q) => {
           await repo.lockBundles(q, ctx.orgId)
@@ -145,7 +123,7 @@ export function createBundlesService() {
     async update(
       ctx: RequestContext,
       id: string,
-      input: { components?: ComponentInput[] },
+      input: BundleInput,
       expectedVersion: number | undefined,
     ): Promise<Bundle> {
       return ctx.db.tx(async (q) => {
@@ -170,8 +148,8 @@ export function createBundlesService() {
      * The components each bundle product draws down; products that are not bundles have no entry. Reads through
      * the caller's open transaction.
      */
-    async componentsOf(ctx: RequestContext, productIds: readonly string[]): Promise<Map<string, Component[]>> {
-      const result = new Map<string, Component[]>()
+    async componentsOf(ctx: RequestContext, productIds: readonly string[]): Promise<Map<string, BundleComponent[]>> {
+      const result = new Map<string, BundleComponent[]>()
       if (productIds.length === 0) return result
       const rows = await ctx.db.read((q) => repo.componentsOf(q, ctx.orgId, 'product', [...new Set(productIds)]))
       for (const r of rows) {

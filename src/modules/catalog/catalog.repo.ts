@@ -1,4 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import type { ProductRow } from './products.tables.ts'
+import type { VariantRow } from './variants.tables.ts'
 
 /** The current version of a row, or undefined when the org has no such row. */
 export async function versionOf(q: Queryable, table: string, orgId: string, id: string): Promise<number | undefined> {
@@ -15,7 +17,7 @@ export async function productFlags(
   orgId: string,
   ids: readonly string[],
 ): Promise<Map<string, { isActive: boolean }>> {
-  const result = await q.query<{ id: string; is_active: boolean }>(
+  const result = await q.query<Pick<ProductRow, 'id' | 'is_active'>>(
     'SELECT id, is_active FROM products WHERE org_id = $1 AND id = ANY($2)',
     [orgId, ids],
   )
@@ -28,7 +30,7 @@ export async function variantOwners(
   orgId: string,
   ids: readonly string[],
 ): Promise<Map<string, { productId: string; isActive: boolean }>> {
-  const result = await q.query<{ id: string; product_id: string; is_active: boolean }>(
+  const result = await q.query<Pick<VariantRow, 'id' | 'product_id' | 'is_active'>>(
     'SELECT id, product_id, is_active FROM product_variants WHERE org_id = $1 AND id = ANY($2)',
     [orgId, ids],
   )

@@ -1,18 +1,7 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
 import { rowById } from './catalog.repo.ts'
-
-export interface CategoryRow {
-  id: string
-  name: string
-  description: string
-  parent_id: string | null
-  sort_order: number
-  is_active: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
-}
+import { type CategoryRow, categoryColumns } from './categories.tables.ts'
 
 interface CategoryWrite {
   name?: string
@@ -21,8 +10,6 @@ interface CategoryWrite {
   sortOrder?: number
   isActive?: boolean
 }
-
-const columns = 'id, name, description, parent_id, sort_order, is_active, version, created_at, updated_at'
 
 interface CategoryFilter {
   after?: { sortOrder: number; id: string }
@@ -35,7 +22,7 @@ interface CategoryFilter {
 /** Keyset page ordered by (sort_order, id). */
 export async function listCategories(q: Queryable, orgId: string, f: CategoryFilter): Promise<CategoryRow[]> {
   const result = await q.query<CategoryRow>(
-    `SELECT ${columns} FROM categories
+    `SELECT ${categoryColumns} FROM categories
      WHERE org_id = $1
        AND ($2::int IS NULL OR (sort_order, id) > ($2::int, $3::text))
        AND (NOT $4::boolean OR parent_id IS NOT DISTINCT FROM $5::text)
@@ -56,7 +43,7 @@ export async function listCategories(q: Queryable, orgId: string, f: CategoryFil
 }
 
 export async function categoryById(q: Queryable, orgId: string, id: string): Promise<CategoryRow | undefined> {
-  return rowById<CategoryRow>(q, 'categories', columns, orgId, id)
+  return rowById<CategoryRow>(q, 'categories', categoryColumns, orgId, id)
 }
 
 /** The ids on the way from `id` up to the root, `id` first; stops after 1,000 steps (a tree is never that deep). */
@@ -87,7 +74,7 @@ export async function insertCategory(
 ): Promise<CategoryRow> {
   const result = await q.query<CategoryRow>(
     `INSERT INTO categories (id, org_id, name, description, parent_id, sort_order, is_active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${columns}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${categoryColumns}`,
     [id, orgId, c.name, c.description, c.parentId, c.sortOrder, c.isActive],
   )
   return result.rows[0]
@@ -103,7 +90,7 @@ export async function updateCategory(
   return updateVersioned<CategoryRow>(
     q,
     'categories',
-    columns,
+    categoryColumns,
     orgId,
     id,
     { name: c.name, description: c.description, parent_id: c.parentId, sort_order: c.sortOrder, is_active: c.isActive },

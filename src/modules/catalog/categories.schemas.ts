@@ -1,5 +1,6 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import type { Dated } from './dated.ts'
 
 export const CategorySchema = Type.Object(
   {
@@ -17,6 +18,7 @@ export const CategorySchema = Type.Object(
   },
   { $id: 'Category' },
 )
+export type Category = Dated<Static<typeof CategorySchema>, 'created_at' | 'updated_at'>
 
 const writable = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -36,6 +38,7 @@ export const CreateCategoryBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreateCategoryBody = Static<typeof CreateCategoryBody>
 
 export const UpdateCategoryBody = Type.Object(
   {
@@ -48,6 +51,8 @@ export const UpdateCategoryBody = Type.Object(
   },
   { additionalProperties: false },
 )
+/** The fields an update sets: its body less the version, which guards the write. */
+export type CategoryInput = Omit<Static<typeof UpdateCategoryBody>, 'version'>
 
 export const CategoryListQuery = Type.Object(
   {
@@ -63,3 +68,4 @@ export const CategoryListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CategoryListQuery = Static<typeof CategoryListQuery>

@@ -5,25 +5,10 @@ import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { decodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import * as repo from './categories.repo.ts'
+import type { Category, CategoryInput, CategoryListQuery, CreateCategoryBody } from './categories.schemas.ts'
+import type { CategoryRow } from './categories.tables.ts'
 
-export type Category = repo.CategoryRow
-
-interface CategoryInput {
-  name?: string
-  description?: string
-  parent_id?: string | null
-  sort_order?: number
-  is_active?: boolean
-}
-
-interface CategoryListQuery {
-  limit: number
-  cursor?: string
-  parent_id?: string
-  is_active?: boolean
-}
-
-function toCategory(row: repo.CategoryRow): Category {
+function toCategory(row: CategoryRow): Category {
   return {
     id: row.id,
     name: row.name,
@@ -80,7 +65,7 @@ export function createCategoriesService() {
       return toCategory(row)
     },
 
-    async create(ctx: RequestContext, input: CategoryInput & { name: string }): Promise<Category> {
+    async create(ctx: RequestContext, input: CreateCategoryBody): Promise<Category> {
       const name = input.name.trim()
       if (!name) throw invalid('name', 'must not be blank', 'required')
       const row = await ctx.db.tx(async (q) => {

@@ -1,44 +1,12 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import type { ProductRow } from './products.repo.ts'
+import { type CategoryRow, categoryColumns } from './categories.tables.ts'
+import type { BriefOptionRow, LoaderGroupRow } from './modifiers.tables.ts'
+import { loaderProductColumns, type ProductRow } from './products.tables.ts'
 
 /**
  * Batched reads for the GraphQL catalog API: each answers many parents in one query, so a nested selection
  * costs one query per level however many rows it spans (no N+1).
  */
-
-export interface CategoryRow {
-  id: string
-  name: string
-  description: string
-  parent_id: string | null
-  sort_order: number
-  is_active: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-export interface ModifierGroupRow {
-  id: string
-  name: string
-  required: boolean
-  min_selections: number
-  max_selections: number | null
-  /** Set when the group was looked up through a product. */
-  product_id?: string
-}
-
-interface ModifierOptionRow {
-  id: string
-  group_id: string
-  name: string
-  price_adjustment: string
-  is_default: boolean
-}
-
-const categoryColumns = 'id, name, description, parent_id, sort_order, is_active, version, created_at, updated_at'
-const productColumns =
-  'p.id, p.org_id, p.name, p.description, p.sku, p.barcodes, p.base_price, p.category_id, p.tags, p.is_active, p.version, p.created_at, p.updated_at'
 
 export async function categoriesByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<CategoryRow[]> {
   const result = await q.prepared<CategoryRow>(
@@ -58,7 +26,7 @@ export async function productsOfCategories(
 ): Promise<ProductRow[]> {
   const result = await q.prepared<ProductRow>(
     'gql_products_of_categories',
-    `SELECT ${productColumns}
+    `SELECT ${loaderProductColumns}
      FROM unnest($2::text[]) AS c(id)
      CROSS JOIN LATERAL (
        SELECT * FROM products
@@ -76,8 +44,8 @@ export async function modifierGroupsOfProducts(
   q: Queryable,
   orgId: string,
   productIds: readonly string[],
-): Promise<ModifierGroupRow[]> {
-  const result = await q.prepared<ModifierGroupRow>(
+): Promise<LoaderGroupRow[]> {
+  const result = await q.prepared<LoaderGroupRow>(
     'gql_modifier_groups_of_products',
     `SELECT g.id, g.name, g.required, g.min_selections, g.max_selections, pmg.product_id
      FROM product_modifier_groups pmg JOIN modifier_groups g ON g.id = pmg.group_id AND g.org_id = pmg.org_id
@@ -93,8 +61,8 @@ export async function optionsOfGroups(
   q: Queryable,
   orgId: string,
   groupIds: readonly string[],
-): Promise<ModifierOptionRow[]> {
-  const result = await q.prepared<ModifierOptionRow>(
+): Promise<BriefOptionRow[]> {
+  const result = await q.prepared<BriefOptionRow>(
     'gql_options_of_groups',
     `SELECT id, group_id, name, price_adjustment, is_default FROM modifier_options
      WHERE org_id = $1 AND group_id = ANY($2)

@@ -1,6 +1,7 @@
 /** Products, variants, categories, modifiers, price lists, bundles and markdowns. */
 
-export type { BundlesService } from './bundles.service.ts'
+export type { BundleComponent, BundlesService } from './bundles.service.ts'
 export { catalogRoutes } from './catalog.routes.ts'
 export { type CatalogService, createCatalogService } from './catalog.service.ts'
-export type { Product } from './products.service.ts'
+export type { QuoteAt, QuotedLine, QuoteLineInput } from './pricing.service.ts'
+export type { Product } from './products.schemas.ts'

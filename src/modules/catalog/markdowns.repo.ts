@@ -1,24 +1,11 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
 import { rowById } from './catalog.repo.ts'
-
-export interface MarkdownRow {
-  id: string
-  name: string
-  kind: 'percentage' | 'amount'
-  value: string
-  category_id: string | null
-  starts_at: Date | null
-  ends_at: Date | null
-  is_active: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
-}
+import { type MarkdownRow, markdownColumns, type TargetRow } from './markdowns.tables.ts'
 
 interface MarkdownWrite {
   name?: string
-  kind?: 'percentage' | 'amount'
+  kind?: MarkdownRow['kind']
   value?: bigint
   categoryId?: string | null
   startsAt?: Date | null
@@ -26,15 +13,13 @@ interface MarkdownWrite {
   isActive?: boolean
 }
 
-const columns = 'id, name, kind, value, category_id, starts_at, ends_at, is_active, version, created_at, updated_at'
-
 export async function listMarkdowns(
   q: Queryable,
   orgId: string,
   f: { afterId?: string; productId?: string; categoryId?: string; isActive?: boolean; limit: number },
 ): Promise<MarkdownRow[]> {
   const result = await q.query<MarkdownRow>(
-    `SELECT ${columns} FROM markdowns m
+    `SELECT ${markdownColumns} FROM markdowns m
      WHERE org_id = $1 AND ($2::text IS NULL OR id > $2)
        AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM markdown_products mp WHERE mp.org_id = $1 AND mp.markdown_id = m.id AND mp.product_id = $3))
        AND ($4::text IS NULL OR category_id = $4)
@@ -46,15 +31,11 @@ export async function listMarkdowns(
 }
 
 export async function markdownById(q: Queryable, orgId: string, id: string): Promise<MarkdownRow | undefined> {
-  return rowById<MarkdownRow>(q, 'markdowns', columns, orgId, id)
+  return rowById<MarkdownRow>(q, 'markdowns', markdownColumns, orgId, id)
 }
 
-export async function targetsOf(
-  q: Queryable,
-  orgId: string,
-  ids: readonly string[],
-): Promise<{ markdown_id: string; product_id: string }[]> {
-  const result = await q.query<{ markdown_id: string; product_id: string }>(
+export async function targetsOf(q: Queryable, orgId: string, ids: readonly string[]): Promise<TargetRow[]> {
+  const result = await q.query<TargetRow>(
     'SELECT markdown_id, product_id FROM markdown_products WHERE org_id = $1 AND markdown_id = ANY($2) ORDER BY markdown_id, product_id',
     [orgId, ids],
   )
@@ -69,7 +50,7 @@ export async function insertMarkdown(
 ): Promise<MarkdownRow> {
   const result = await q.query<MarkdownRow>(
     `INSERT INTO markdowns (id, org_id, name, kind, value, category_id, starts_at, ends_at, is_active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${columns}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${markdownColumns}`,
     [id, orgId, m.name, m.kind, m.value.toString(), m.categoryId, m.startsAt, m.endsAt, m.isActive],
   )
   return result.rows[0]
@@ -85,7 +66,7 @@ export async function updateMarkdown(
   return updateVersioned<MarkdownRow>(
     q,
     'markdowns',
-    columns,
+    markdownColumns,
     orgId,
     id,
     {

@@ -1,8 +1,10 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import type { Dated } from './dated.ts'
 import { Window, WindowFields } from './pricing.schemas.ts'
 
 const Kind = Type.Union([Type.Literal('percentage'), Type.Literal('amount')])
+export type Kind = Static<typeof Kind>
 
 export const MarkdownSchema = Type.Object(
   {
@@ -27,6 +29,7 @@ export const MarkdownSchema = Type.Object(
   },
   { $id: 'Markdown' },
 )
+export type Markdown = Dated<Static<typeof MarkdownSchema>, 'starts_at' | 'ends_at' | 'created_at' | 'updated_at'>
 
 const writable = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -49,6 +52,7 @@ export const CreateMarkdownBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreateMarkdownBody = Static<typeof CreateMarkdownBody>
 
 export const UpdateMarkdownBody = Type.Object(
   {
@@ -63,6 +67,8 @@ export const UpdateMarkdownBody = Type.Object(
   },
   { additionalProperties: false },
 )
+/** The fields an update sets: its body less the version, which guards the write. */
+export type MarkdownInput = Omit<Static<typeof UpdateMarkdownBody>, 'version'>
 
 export const MarkdownListQuery = Type.Object(
   {
@@ -73,3 +79,4 @@ export const MarkdownListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+export type MarkdownListQuery = Static<typeof MarkdownListQuery>

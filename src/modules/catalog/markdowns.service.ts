@@ -9,32 +9,12 @@ import type { OrgsService } from '../orgs/index.ts'
 import * as catalogRepo from './catalog.repo.ts'
 import { pageWithChildren } from './child-rows.ts'
 import * as repo from './markdowns.repo.ts'
-import { parseWindow, type WindowInput } from './pricing.schemas.ts'
+import type { CreateMarkdownBody, Kind, Markdown, MarkdownInput, MarkdownListQuery } from './markdowns.schemas.ts'
+import type { MarkdownRow, TargetRow } from './markdowns.tables.ts'
+import { parseWindow } from './pricing.schemas.ts'
 import { removeVersioned } from './versioned.ts'
 
-type Kind = 'percentage' | 'amount'
-
-/** A markdown as the API shows it: its row with the value in major units or percent, and its target products. */
-interface Markdown extends Omit<repo.MarkdownRow, 'value'> {
-  value: number
-  currency: string
-  product_ids: string[]
-}
-
-interface MarkdownInput extends WindowInput {
-  name?: string
-  kind?: Kind
-  value?: number
-  product_ids?: string[]
-  category_id?: string | null
-  is_active?: boolean
-}
-
-function toMarkdown(
-  row: repo.MarkdownRow,
-  targets: { markdown_id: string; product_id: string }[],
-  currency: string,
-): Markdown {
+function toMarkdown(row: MarkdownRow, targets: TargetRow[], currency: string): Markdown {
   return {
     id: row.id,
     name: row.name,
@@ -93,10 +73,7 @@ export function createMarkdownsService(orgs: OrgsService) {
   }
 
   return {
-    async list(
-      ctx: RequestContext,
-      query: { limit: number; cursor?: string; product_id?: string; category_id?: string; is_active?: boolean },
-    ): Promise<Page<Markdown>> {
+    async list(ctx: RequestContext, query: MarkdownListQuery): Promise<Page<Markdown>> {
       const afterId = afterIdOf(query.cursor)
       const currency = await orgs.currencyOf(ctx)
       return ctx.db.read(async (q) => {
@@ -121,10 +98,7 @@ export function createMarkdownsService(orgs: OrgsService) {
       return ctx.db.read((q) => load(ctx, q, id, currency))
     },
 
-    async create(
-      ctx: RequestContext,
-      input: MarkdownInput & { name: string; kind: Kind; value: number },
-    ): Promise<Markdown> {
+    async create(ctx: RequestContext, input: CreateMarkdownBody): Promise<Markdown> {
       const currency = await orgs.currencyOf(ctx)
       const name = input.name.trim()
       if (!name) throw invalid('name', 'must not be blank', 'required')

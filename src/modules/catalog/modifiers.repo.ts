@@ -1,28 +1,7 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
 import { replacePositioned } from './catalog.repo.ts'
-
-export interface GroupRow {
-  id: string
-  name: string
-  required: boolean
-  min_selections: number
-  max_selections: number | null
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-export interface OptionRow {
-  id: string
-  group_id: string
-  name: string
-  price_adjustment: string
-  is_default: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
-}
+import { type GroupRow, groupColumns, type OptionRow, optionColumns } from './modifiers.tables.ts'
 
 interface GroupWrite {
   name?: string
@@ -36,9 +15,6 @@ export interface OptionWrite {
   priceAdjustment?: bigint
   isDefault?: boolean
 }
-
-const groupColumns = 'id, name, required, min_selections, max_selections, version, created_at, updated_at'
-const optionColumns = 'id, group_id, name, price_adjustment, is_default, version, created_at, updated_at'
 
 export async function listGroups(
   q: Queryable,

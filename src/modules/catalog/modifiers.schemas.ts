@@ -1,5 +1,6 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import type { Dated } from './dated.ts'
 
 export const ModifierOptionSchema = Type.Object(
   {
@@ -14,6 +15,7 @@ export const ModifierOptionSchema = Type.Object(
   },
   { $id: 'ModifierOption' },
 )
+export type ModifierOption = Dated<Static<typeof ModifierOptionSchema>, 'created_at' | 'updated_at'>
 
 export const ModifierGroupSchema = Type.Object(
   {
@@ -30,6 +32,10 @@ export const ModifierGroupSchema = Type.Object(
   },
   { $id: 'ModifierGroup' },
 )
+/** `options` is a $ref in the schema, which Static cannot follow. */
+export type ModifierGroup = Omit<Dated<Static<typeof ModifierGroupSchema>, 'created_at' | 'updated_at'>, 'options'> & {
+  options: ModifierOption[]
+}
 
 const optionFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -45,6 +51,7 @@ export const CreateOptionBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreateOptionBody = Static<typeof CreateOptionBody>
 
 export const UpdateOptionBody = Type.Object(
   {
@@ -55,6 +62,8 @@ export const UpdateOptionBody = Type.Object(
   },
   { additionalProperties: false },
 )
+/** The fields an update sets: its body less the version, which guards the write. */
+export type OptionInput = Omit<Static<typeof UpdateOptionBody>, 'version'>
 
 const groupFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -73,6 +82,7 @@ export const CreateGroupBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreateGroupBody = Static<typeof CreateGroupBody>
 
 export const UpdateGroupBody = Type.Object(
   {
@@ -84,6 +94,8 @@ export const UpdateGroupBody = Type.Object(
   },
   { additionalProperties: false },
 )
+/** The fields an update sets: its body less the version, which guards the write. */
+export type GroupInput = Omit<Static<typeof UpdateGroupBody>, 'version'>
 
 export const GroupListQuery = Type.Object(
   {
@@ -94,6 +106,7 @@ export const GroupListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+export type GroupListQuery = Static<typeof GroupListQuery>
 
 export const OptionParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 100 }),

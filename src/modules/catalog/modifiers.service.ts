@@ -9,46 +9,19 @@ import type { OrgsService } from '../orgs/index.ts'
 import * as catalogRepo from './catalog.repo.ts'
 import { pageWithChildren, withChildren } from './child-rows.ts'
 import * as repo from './modifiers.repo.ts'
+import type {
+  CreateGroupBody,
+  CreateOptionBody,
+  GroupInput,
+  GroupListQuery,
+  ModifierGroup,
+  ModifierOption,
+  OptionInput,
+} from './modifiers.schemas.ts'
+import type { GroupRow, OptionRow } from './modifiers.tables.ts'
 import { removeVersioned } from './versioned.ts'
 
-interface ModifierOption {
-  id: string
-  group_id: string
-  name: string
-  price_adjustment: number
-  is_default: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-export interface ModifierGroup {
-  id: string
-  name: string
-  required: boolean
-  min_selections: number
-  max_selections: number | null
-  currency: string
-  options: ModifierOption[]
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-interface OptionInput {
-  name?: string
-  price_adjustment?: number
-  is_default?: boolean
-}
-
-interface GroupInput {
-  name?: string
-  required?: boolean
-  min_selections?: number
-  max_selections?: number | null
-}
-
-function toOption(row: repo.OptionRow, currency: string): ModifierOption {
+function toOption(row: OptionRow, currency: string): ModifierOption {
   return {
     id: row.id,
     group_id: row.group_id,
@@ -61,7 +34,7 @@ function toOption(row: repo.OptionRow, currency: string): ModifierOption {
   }
 }
 
-function toGroup(row: repo.GroupRow, options: repo.OptionRow[], currency: string): ModifierGroup {
+function toGroup(row: GroupRow, options: OptionRow[], currency: string): ModifierGroup {
   return {
     id: row.id,
     name: row.name,
@@ -98,7 +71,7 @@ export function createModifiersService(orgs: OrgsService) {
   async function groupsWithOptions(
     ctx: RequestContext,
     q: Queryable,
-    rows: repo.GroupRow[],
+    rows: GroupRow[],
     currency: string,
   ): Promise<ModifierGroup[]> {
     return withChildren(
@@ -127,10 +100,7 @@ export function createModifiersService(orgs: OrgsService) {
   }
 
   return {
-    async list(
-      ctx: RequestContext,
-      query: { limit: number; cursor?: string; product_id?: string },
-    ): Promise<Page<ModifierGroup>> {
+    async list(ctx: RequestContext, query: GroupListQuery): Promise<Page<ModifierGroup>> {
       const afterId = afterIdOf(query.cursor)
       const currency = await orgs.currencyOf(ctx)
       return ctx.db.read(async (q) => {
@@ -153,10 +123,7 @@ export function createModifiersService(orgs: OrgsService) {
       return ctx.db.read((q) => load(ctx, q, id, currency))
     },
 
-    async create(
-      ctx: RequestContext,
-      input: GroupInput & { name: string; options?: OptionInput[] },
-    ): Promise<ModifierGroup> {
+    async create(ctx: RequestContext, input: CreateGroupBody): Promise<ModifierGroup> {
       const currency = await orgs.currencyOf(ctx)
       const name = input.name.trim()
       if (!name) throw invalid('name', 'must not be blank', 'required')
@@ -215,11 +182,7 @@ export function createModifiersService(orgs: OrgsService) {
       await removeVersioned(ctx, 'modifier_groups', 'modifier group', id, expectedVersion)
     },
 
-    async addOption(
-      ctx: RequestContext,
-      groupId: string,
-      input: OptionInput & { name: string },
-    ): Promise<ModifierOption> {
+    async addOption(ctx: RequestContext, groupId: string, input: CreateOptionBody): Promise<ModifierOption> {
       const currency = await orgs.currencyOf(ctx)
       const o = optionWrite(input, currency, '')
       if (!o.name) throw invalid('name', 'must not be blank', 'required')

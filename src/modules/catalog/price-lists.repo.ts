@@ -1,25 +1,7 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
 import { replacePositioned, rowById } from './catalog.repo.ts'
-
-export interface PriceListRow {
-  id: string
-  name: string
-  location_id: string | null
-  starts_at: Date | null
-  ends_at: Date | null
-  is_active: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-export interface PriceRow {
-  price_list_id: string
-  product_id: string
-  variant_id: string | null
-  price: string
-}
+import { type PriceListRow, type PriceRow, priceListColumns } from './price-lists.tables.ts'
 
 interface PriceListWrite {
   name?: string
@@ -35,15 +17,13 @@ export interface PriceWrite {
   price: bigint
 }
 
-const columns = 'id, name, location_id, starts_at, ends_at, is_active, version, created_at, updated_at'
-
 export async function listPriceLists(
   q: Queryable,
   orgId: string,
   f: { afterId?: string; locationId?: string; isActive?: boolean; limit: number },
 ): Promise<PriceListRow[]> {
   const result = await q.query<PriceListRow>(
-    `SELECT ${columns} FROM price_lists
+    `SELECT ${priceListColumns} FROM price_lists
      WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR location_id = $3)
        AND ($4::boolean IS NULL OR is_active = $4)
      ORDER BY id LIMIT $5`,
@@ -53,7 +33,7 @@ export async function listPriceLists(
 }
 
 export async function priceListById(q: Queryable, orgId: string, id: string): Promise<PriceListRow | undefined> {
-  return rowById<PriceListRow>(q, 'price_lists', columns, orgId, id)
+  return rowById<PriceListRow>(q, 'price_lists', priceListColumns, orgId, id)
 }
 
 export async function pricesOf(q: Queryable, orgId: string, listIds: readonly string[]): Promise<PriceRow[]> {
@@ -73,7 +53,7 @@ export async function insertPriceList(
 ): Promise<PriceListRow> {
   const result = await q.query<PriceListRow>(
     `INSERT INTO price_lists (id, org_id, name, location_id, starts_at, ends_at, is_active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${columns}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${priceListColumns}`,
     [id, orgId, l.name, l.locationId, l.startsAt, l.endsAt, l.isActive],
   )
   return result.rows[0]
@@ -89,7 +69,7 @@ export async function updatePriceList(
   return updateVersioned<PriceListRow>(
     q,
     'price_lists',
-    columns,
+    priceListColumns,
     orgId,
     id,
     { name: l.name, location_id: l.locationId, starts_at: l.startsAt, ends_at: l.endsAt, is_active: l.isActive },

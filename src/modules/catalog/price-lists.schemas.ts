@@ -1,5 +1,6 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import type { Dated } from './dated.ts'
 import { Window, WindowFields } from './pricing.schemas.ts'
 
 const PriceEntry = Type.Object({
@@ -25,6 +26,7 @@ export const PriceListSchema = Type.Object(
   },
   { $id: 'PriceList' },
 )
+export type PriceList = Dated<Static<typeof PriceListSchema>, 'starts_at' | 'ends_at' | 'created_at' | 'updated_at'>
 
 const PriceInput = Type.Object(
   {
@@ -34,6 +36,7 @@ const PriceInput = Type.Object(
   },
   { additionalProperties: false },
 )
+export type PriceInput = Static<typeof PriceInput>
 
 const writable = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -52,6 +55,7 @@ export const CreatePriceListBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreatePriceListBody = Static<typeof CreatePriceListBody>
 
 export const UpdatePriceListBody = Type.Object(
   {
@@ -64,6 +68,8 @@ export const UpdatePriceListBody = Type.Object(
   },
   { additionalProperties: false },
 )
+/** The fields an update sets: its body less the version, which guards the write. */
+export type PriceListInput = Omit<Static<typeof UpdatePriceListBody>, 'version'>
 
 export const PriceListQuery = Type.Object(
   {
@@ -73,3 +79,4 @@ export const PriceListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+export type PriceListQuery = Static<typeof PriceListQuery>

@@ -9,29 +9,18 @@ import type { OrgsService } from '../orgs/index.ts'
 import * as catalogRepo from './catalog.repo.ts'
 import { pageWithChildren } from './child-rows.ts'
 import * as repo from './price-lists.repo.ts'
-import { parseWindow, type WindowInput } from './pricing.schemas.ts'
+import type {
+  CreatePriceListBody,
+  PriceInput,
+  PriceList,
+  PriceListInput,
+  PriceListQuery,
+} from './price-lists.schemas.ts'
+import type { PriceListRow, PriceRow } from './price-lists.tables.ts'
+import { parseWindow } from './pricing.schemas.ts'
 import { removeVersioned } from './versioned.ts'
 
-/** A price list as the API shows it: its row with its prices in major units of the org's currency. */
-interface PriceList extends repo.PriceListRow {
-  currency: string
-  prices: { product_id: string; variant_id: string | null; price: number }[]
-}
-
-interface PriceInput {
-  product_id: string
-  variant_id?: string | null
-  price: number
-}
-
-interface PriceListInput extends WindowInput {
-  name?: string
-  location_id?: string | null
-  is_active?: boolean
-  prices?: PriceInput[]
-}
-
-function toPriceList(row: repo.PriceListRow, prices: repo.PriceRow[], currency: string): PriceList {
+function toPriceList(row: PriceListRow, prices: PriceRow[], currency: string): PriceList {
   return {
     id: row.id,
     name: row.name,
@@ -82,10 +71,7 @@ export function createPriceListsService(orgs: OrgsService) {
   }
 
   return {
-    async list(
-      ctx: RequestContext,
-      query: { limit: number; cursor?: string; location_id?: string; is_active?: boolean },
-    ): Promise<Page<PriceList>> {
+    async list(ctx: RequestContext, query: PriceListQuery): Promise<Page<PriceList>> {
       const afterId = afterIdOf(query.cursor)
       const currency = await orgs.currencyOf(ctx)
       return ctx.db.read(async (q) => {
@@ -109,7 +95,7 @@ export function createPriceListsService(orgs: OrgsService) {
       return ctx.db.read((q) => load(ctx, q, id, currency))
     },
 
-    async create(ctx: RequestContext, input: PriceListInput & { name: string }): Promise<PriceList> {
+    async create(ctx: RequestContext, input: CreatePriceListBody): Promise<PriceList> {
       const currency = await orgs.currencyOf(ctx)
       const name = input.name.trim()
       if (!name) throw invalid('name', 'must not be blank', 'required')

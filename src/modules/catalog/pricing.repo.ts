@@ -1,75 +1,8 @@
 import type { Queryable } from '../../platform/db/database.ts'
-
-interface QuoteProductRow {
-  id: string
-  name: string
-  sku: string
-  category_id: string | null
-  base_price: string
-  is_active: boolean
-}
-
-export interface QuoteVariantRow {
-  id: string
-  product_id: string
-  name: string
-  sku: string
-  price: string | null
-  is_active: boolean
-}
-
-interface QuoteGroupRow {
-  product_id: string
-  id: string
-  name: string
-  required: boolean
-  min_selections: number
-  max_selections: number | null
-}
-
-interface QuoteOptionRow {
-  id: string
-  group_id: string
-  name: string
-  price_adjustment: string
-  is_default: boolean
-}
-
-/** When a price list or markdown applies: epoch milliseconds, null for an open end. */
-export interface ValidityWindow {
-  starts_ms: number | null
-  ends_ms: number | null
-}
-
-interface PriceEntryRow extends ValidityWindow {
-  price_list_id: string
-  location_id: string | null
-  product_id: string
-  variant_id: string | null
-  price: string
-}
-
-interface MarkdownRow extends ValidityWindow {
-  id: string
-  kind: 'percentage' | 'amount'
-  value: string
-  category_id: string | null
-  product_id: string | null
-}
+import type { QuoteData } from './pricing.tables.ts'
 
 /** A timestamp column as epoch milliseconds (JSON has no timestamp type). */
 const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`
-
-export interface QuoteData {
-  products: QuoteProductRow[]
-  variants: QuoteVariantRow[]
-  groups: QuoteGroupRow[]
-  options: QuoteOptionRow[]
-  prices: PriceEntryRow[]
-  ancestry: { start_id: string; id: string }[]
-  markdowns: MarkdownRow[]
-  components: { bundle_product_id: string; product_id: string; variant_id: string | null; quantity: number }[]
-}
 
 /**
  * Everything a quote of these products at `locationId` needs, in one statement and whatever the time: the

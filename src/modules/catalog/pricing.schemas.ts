@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { invalid } from '../../platform/errors/app-error.ts'
 import { Timestamp } from '../../platform/http/schemas.ts'
 
@@ -13,10 +13,8 @@ export const WindowFields = {
   ends_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
 }
 
-export interface WindowInput {
-  starts_at?: string | null
-  ends_at?: string | null
-}
+/** The window fields of a create or update body; each is optional there. */
+export type WindowInput = { [K in keyof typeof WindowFields]?: Static<(typeof WindowFields)[K]> }
 
 /** Parses the window fields (undefined stays "not given") and refuses an end that is not after the start. */
 export function parseWindow(input: WindowInput, current?: { starts_at: Date | null; ends_at: Date | null }) {

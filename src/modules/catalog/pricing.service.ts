@@ -1,10 +1,12 @@
 import { KeptUnderCatalogVersion } from '../../platform/cache/index.ts'
 import { invalid } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
+import type { BundleComponent } from './bundles.service.ts'
 import * as repo from './pricing.repo.ts'
 import { bestMarkdown, chooseOptions, type MarkdownRule, pickListPrice } from './pricing.rules.ts'
+import type { QuoteData, QuoteVariantRow, ValidityWindow } from './pricing.tables.ts'
 
-interface QuoteLineInput {
+export interface QuoteLineInput {
   productId: string
   variantId?: string | null
   quantity: number
@@ -23,7 +25,7 @@ interface QuotedModifier {
  * What one order line costs now, in minor units of the org currency. `unitPrice` is the price after the price list
  * and the markdown, without modifiers: one unit costs `unitPrice + Σ modifiers.priceAdjustment`.
  */
-interface QuotedLine {
+export interface QuotedLine {
   productId: string
   variantId: string | null
   quantity: number
@@ -40,10 +42,10 @@ interface QuotedLine {
    * Only on a bundle: what selling the line draws down, read in the same statement as the price so an order's
    * stock change needs no second catalog look-up. Absent for a plain product (the quote looked and found none).
    */
-  components?: { productId: string; variantId: string | null; quantity: number }[]
+  components?: BundleComponent[]
 }
 
-interface QuoteAt {
+export interface QuoteAt {
   locationId?: string | null
   at?: Date
 }
@@ -51,14 +53,14 @@ interface QuoteAt {
 const unique = <T>(values: Iterable<T>) => [...new Set(values)]
 
 /** `{ components }` for a bundle product, nothing for a plain one. */
-function bundleOf(rows: repo.QuoteData['components'], productId: string): Pick<QuotedLine, 'components'> {
+function bundleOf(rows: QuoteData['components'], productId: string): Pick<QuotedLine, 'components'> {
   const parts = rows.filter((c) => c.bundle_product_id === productId)
   if (parts.length === 0) return {}
   return { components: parts.map((c) => ({ productId: c.product_id, variantId: c.variant_id, quantity: c.quantity })) }
 }
 
 /** One product's share of a quote read: everything its lines need at one location. */
-function shareOf(raw: repo.QuoteData, productId: string): repo.QuoteData {
+function shareOf(raw: QuoteData, productId: string): QuoteData {
   const products = raw.products.filter((p) => p.id === productId)
   const categoryId = products[0]?.category_id ?? null
   const ancestry = raw.ancestry.filter((a) => a.start_id === categoryId)
@@ -79,7 +81,7 @@ function shareOf(raw: repo.QuoteData, productId: string): repo.QuoteData {
   }
 }
 
-const liveAt = (at: number) => (w: repo.ValidityWindow) =>
+const liveAt = (at: number) => (w: ValidityWindow) =>
   (w.starts_ms === null || w.starts_ms <= at) && (w.ends_ms === null || w.ends_ms > at)
 
 /** Products' pricing data kept per process; about a kilobyte each. */
@@ -87,16 +89,16 @@ const QUOTE_CACHE_ENTRIES = 20_000
 
 export function createPricingService() {
   // Windows are checked at each quote, so what is kept does not depend on the clock.
-  const kept = new KeptUnderCatalogVersion<repo.QuoteData>(QUOTE_CACHE_ENTRIES)
+  const kept = new KeptUnderCatalogVersion<QuoteData>(QUOTE_CACHE_ENTRIES)
 
   /** Each product's quote data, from the cache or else from one read for all the missing ones. */
   async function dataOf(
     ctx: RequestContext,
     productIds: readonly string[],
     locationId: string | null,
-  ): Promise<Map<string, repo.QuoteData>> {
+  ): Promise<Map<string, QuoteData>> {
     const keyOf = (productId: string) => kept.keyOf(ctx, `${locationId ?? ''}|${productId}`)
-    const found = new Map<string, repo.QuoteData>()
+    const found = new Map<string, QuoteData>()
     const missing: string[] = []
     for (const id of productIds) {
       const hit = kept.get(keyOf(id))
@@ -135,7 +137,7 @@ export function createPricingService() {
         if (!product?.is_active) {
           throw invalid(`lines.${i}.product_id`, 'does not name an active product of this org', 'not_found')
         }
-        let variant: repo.QuoteVariantRow | undefined
+        let variant: QuoteVariantRow | undefined
         if (line.variantId) {
           variant = data.variants.find((v) => v.id === line.variantId)
           if (!variant?.is_active) {

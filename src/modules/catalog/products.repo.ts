@@ -1,23 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
-
-export interface ProductRow {
-  id: string
-  org_id: string
-  name: string
-  description: string
-  sku: string
-  barcodes: string[]
-  base_price: string
-  cost: string | null
-  category_id: string | null
-  tags: string[]
-  is_active: boolean
-  version: number
-  /** ISO 8601, formatted by PostgreSQL. */
-  created_at: string
-  updated_at: string
-}
+import { type ProductRow, productColumns } from './products.tables.ts'
 
 interface ProductFilter {
   afterId?: string
@@ -39,15 +22,6 @@ export interface ProductWrite {
   tags?: string[]
   isActive?: boolean
 }
-
-/** ISO 8601 in UTC with milliseconds, exactly what Date#toISOString gives. */
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${column}`
-
-/**
- * Timestamps leave PostgreSQL as text already in the API's format: parsing each into a Date only to print it
- * again was a tenth of the list's CPU time.
- */
-const columns = `id, org_id, name, description, sku, barcodes, base_price, cost, category_id, tags, is_active, version, ${iso('created_at')}, ${iso('updated_at')}`
 
 /**
  * Keyset page in creation order; `limit` is the number of rows to fetch (the caller asks one more than it serves).
@@ -78,7 +52,7 @@ export async function listProducts(q: Queryable, orgId: string, f: ProductFilter
   params.push(f.limit)
   const result = await q.prepared<ProductRow>(
     name,
-    `SELECT ${columns} FROM products WHERE ${where.join(' AND ')} ORDER BY id LIMIT $${params.length}`,
+    `SELECT ${productColumns} FROM products WHERE ${where.join(' AND ')} ORDER BY id LIMIT $${params.length}`,
     params,
   )
   return result.rows
@@ -87,7 +61,7 @@ export async function listProducts(q: Queryable, orgId: string, f: ProductFilter
 export async function productById(q: Queryable, orgId: string, id: string): Promise<ProductRow | undefined> {
   const result = await q.prepared<ProductRow>(
     'product_by_id',
-    `SELECT ${columns} FROM products WHERE org_id = $1 AND id = $2`,
+    `SELECT ${productColumns} FROM products WHERE org_id = $1 AND id = $2`,
     [orgId, id],
   )
   return result.rows[0]
@@ -96,7 +70,7 @@ export async function productById(q: Queryable, orgId: string, id: string): Prom
 export async function productsByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<ProductRow[]> {
   const result = await q.prepared<ProductRow>(
     'products_by_ids',
-    `SELECT ${columns} FROM products WHERE org_id = $1 AND id = ANY($2)`,
+    `SELECT ${productColumns} FROM products WHERE org_id = $1 AND id = ANY($2)`,
     [orgId, ids],
   )
   return result.rows
@@ -109,7 +83,7 @@ export async function productsByCategories(
 ): Promise<ProductRow[]> {
   const result = await q.prepared<ProductRow>(
     'products_by_categories',
-    `SELECT ${columns} FROM products WHERE org_id = $1 AND category_id = ANY($2) ORDER BY id`,
+    `SELECT ${productColumns} FROM products WHERE org_id = $1 AND category_id = ANY($2) ORDER BY id`,
     [orgId, categoryIds],
   )
   return result.rows
@@ -137,7 +111,7 @@ export async function insertProduct(
 ): Promise<ProductRow> {
   const result = await q.query<ProductRow>(
     `INSERT INTO products (id, org_id, name, description, sku, barcodes, base_price, cost, category_id, tags, is_active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${columns}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${productColumns}`,
     [
       id,
       orgId,
@@ -169,7 +143,7 @@ export async function updateProduct(
   return updateVersioned<ProductRow>(
     q,
     'products',
-    columns,
+    productColumns,
     orgId,
     id,
     {

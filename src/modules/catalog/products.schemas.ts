@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Name = Type.String({ minLength: 1, maxLength: 200 })
@@ -24,6 +24,7 @@ export const ProductSchema = Type.Object(
   },
   { $id: 'Product' },
 )
+export type Product = Static<typeof ProductSchema>
 
 const writable = {
   name: Name,
@@ -51,6 +52,7 @@ export const CreateProductBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreateProductBody = Static<typeof CreateProductBody>
 
 export const UpdateProductBody = Type.Object(
   {
@@ -67,6 +69,8 @@ export const UpdateProductBody = Type.Object(
   },
   { additionalProperties: false },
 )
+/** The fields an update sets: its body less the version, which guards the write. */
+export type ProductInput = Omit<Static<typeof UpdateProductBody>, 'version'>
 
 export const ProductListQuery = Type.Object(
   {
@@ -77,3 +81,4 @@ export const ProductListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+export type ProductListQuery = Static<typeof ProductListQuery>

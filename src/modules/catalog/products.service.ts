@@ -7,46 +7,10 @@ import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './products.repo.ts'
+import type { CreateProductBody, Product, ProductInput, ProductListQuery } from './products.schemas.ts'
+import type { ProductRow } from './products.tables.ts'
 
-export interface Product {
-  id: string
-  name: string
-  description: string
-  sku: string
-  barcodes: string[]
-  base_price: number
-  cost: number | null
-  currency: string
-  category_id: string | null
-  tags: string[]
-  is_active: boolean
-  version: number
-  /** ISO 8601 timestamps. */
-  created_at: string
-  updated_at: string
-}
-
-export interface ProductInput {
-  name?: string
-  description?: string
-  sku?: string
-  barcodes?: string[]
-  base_price?: number
-  cost?: number | null
-  category_id?: string | null
-  tags?: string[]
-  is_active?: boolean
-}
-
-interface ProductListQuery {
-  limit: number
-  cursor?: string
-  category_id?: string
-  is_active?: boolean
-  q?: string
-}
-
-export function toProduct(row: repo.ProductRow, currency: string): Product {
+export function toProduct(row: ProductRow, currency: string): Product {
   return {
     id: row.id,
     name: row.name,
@@ -124,7 +88,7 @@ export function createProductsService(orgs: OrgsService) {
       return toProduct(row, currency)
     },
 
-    async create(ctx: RequestContext, input: ProductInput & { name: string; sku: string }): Promise<Product> {
+    async create(ctx: RequestContext, input: CreateProductBody): Promise<Product> {
       const currency = await orgs.currencyOf(ctx)
       const write = toWrite(input, currency)
       if (!write.name) throw invalid('name', 'must not be blank', 'required')

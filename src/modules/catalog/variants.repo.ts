@@ -1,21 +1,7 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
 import { rowById } from './catalog.repo.ts'
-
-export interface VariantRow {
-  id: string
-  product_id: string
-  name: string
-  sku: string
-  option_values: Record<string, string>
-  price: string | null
-  cost: string | null
-  barcodes: string[]
-  is_active: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
-}
+import { type VariantRow, variantColumns } from './variants.tables.ts'
 
 export interface VariantWrite {
   name?: string
@@ -27,9 +13,6 @@ export interface VariantWrite {
   isActive?: boolean
 }
 
-const columns =
-  'id, product_id, name, sku, option_values, price, cost, barcodes, is_active, version, created_at, updated_at'
-
 export async function listVariants(
   q: Queryable,
   orgId: string,
@@ -37,7 +20,7 @@ export async function listVariants(
   f: { afterId?: string; isActive?: boolean; limit: number },
 ): Promise<VariantRow[]> {
   const result = await q.query<VariantRow>(
-    `SELECT ${columns} FROM product_variants
+    `SELECT ${variantColumns} FROM product_variants
      WHERE org_id = $1 AND product_id = $2 AND ($3::text IS NULL OR id > $3) AND ($4::boolean IS NULL OR is_active = $4)
      ORDER BY id LIMIT $5`,
     [orgId, productId, f.afterId ?? null, f.isActive ?? null, f.limit],
@@ -46,7 +29,7 @@ export async function listVariants(
 }
 
 export async function variantById(q: Queryable, orgId: string, id: string): Promise<VariantRow | undefined> {
-  return rowById<VariantRow>(q, 'product_variants', columns, orgId, id)
+  return rowById<VariantRow>(q, 'product_variants', variantColumns, orgId, id)
 }
 
 export async function insertVariant(
@@ -58,7 +41,7 @@ export async function insertVariant(
 ): Promise<VariantRow> {
   const result = await q.query<VariantRow>(
     `INSERT INTO product_variants (id, org_id, product_id, name, sku, option_values, price, cost, barcodes, is_active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${variantColumns}`,
     [
       id,
       orgId,
@@ -85,7 +68,7 @@ export async function updateVariant(
   return updateVersioned<VariantRow>(
     q,
     'product_variants',
-    columns,
+    variantColumns,
     orgId,
     id,
     {
@@ -104,7 +87,7 @@ export async function updateVariant(
 
 export async function variantsByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<VariantRow[]> {
   const result = await q.query<VariantRow>(
-    `SELECT ${columns} FROM product_variants WHERE org_id = $1 AND id = ANY($2) ORDER BY id`,
+    `SELECT ${variantColumns} FROM product_variants WHERE org_id = $1 AND id = ANY($2) ORDER BY id`,
     [orgId, ids],
   )
   return result.rows
@@ -116,7 +99,7 @@ export async function variantsOfProducts(
   productIds: readonly string[],
 ): Promise<VariantRow[]> {
   const result = await q.query<VariantRow>(
-    `SELECT ${columns} FROM product_variants WHERE org_id = $1 AND product_id = ANY($2) ORDER BY product_id, id`,
+    `SELECT ${variantColumns} FROM product_variants WHERE org_id = $1 AND product_id = ANY($2) ORDER BY product_id, id`,
     [orgId, productIds],
   )
   return result.rows

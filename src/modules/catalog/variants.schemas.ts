@@ -1,5 +1,6 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import type { Dated } from './dated.ts'
 
 const OptionValues = Type.Record(
   Type.String({ minLength: 1, maxLength: 50 }),
@@ -30,6 +31,7 @@ export const VariantSchema = Type.Object(
   },
   { $id: 'Variant' },
 )
+export type Variant = Dated<Static<typeof VariantSchema>, 'created_at' | 'updated_at'>
 
 const writable = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -53,6 +55,7 @@ export const CreateVariantBody = Type.Object(
   },
   { additionalProperties: false },
 )
+export type CreateVariantBody = Static<typeof CreateVariantBody>
 
 export const UpdateVariantBody = Type.Object(
   {
@@ -67,8 +70,11 @@ export const UpdateVariantBody = Type.Object(
   },
   { additionalProperties: false },
 )
+/** The fields an update sets: its body less the version, which guards the write. */
+export type VariantInput = Omit<Static<typeof UpdateVariantBody>, 'version'>
 
 export const VariantListQuery = Type.Object(
   { ...PageQuery, is_active: Type.Optional(Type.Boolean()) },
   { additionalProperties: false },
 )
+export type VariantListQuery = Static<typeof VariantListQuery>

@@ -8,35 +8,11 @@ import type { OrgsService } from '../orgs/index.ts'
 import * as catalogRepo from './catalog.repo.ts'
 import { skuTaken } from './products.repo.ts'
 import * as repo from './variants.repo.ts'
+import type { CreateVariantBody, Variant, VariantInput, VariantListQuery } from './variants.schemas.ts'
+import type { VariantRow } from './variants.tables.ts'
 import { missingOrStale } from './versioned.ts'
 
-export interface Variant {
-  id: string
-  product_id: string
-  name: string
-  sku: string
-  option_values: Record<string, string>
-  price: number | null
-  cost: number | null
-  currency: string
-  barcodes: string[]
-  is_active: boolean
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-interface VariantInput {
-  name?: string
-  sku?: string
-  option_values?: Record<string, string>
-  price?: number | null
-  cost?: number | null
-  barcodes?: string[]
-  is_active?: boolean
-}
-
-function toVariant(row: repo.VariantRow, currency: string): Variant {
+function toVariant(row: VariantRow, currency: string): Variant {
   return {
     id: row.id,
     product_id: row.product_id,
@@ -85,11 +61,7 @@ export function createVariantsService(orgs: OrgsService) {
   }
 
   return {
-    async list(
-      ctx: RequestContext,
-      productId: string,
-      query: { limit: number; cursor?: string; is_active?: boolean },
-    ): Promise<Page<Variant>> {
+    async list(ctx: RequestContext, productId: string, query: VariantListQuery): Promise<Page<Variant>> {
       const afterId = afterIdOf(query.cursor)
       const currency = await orgs.currencyOf(ctx)
       const rows = await ctx.db.read(async (q) => {
@@ -115,11 +87,7 @@ export function createVariantsService(orgs: OrgsService) {
       return toVariant(row, currency)
     },
 
-    async create(
-      ctx: RequestContext,
-      productId: string,
-      input: VariantInput & { name: string; sku: string },
-    ): Promise<Variant> {
+    async create(ctx: RequestContext, productId: string, input: CreateVariantBody): Promise<Variant> {
       const currency = await orgs.currencyOf(ctx)
       const write = toWrite(input, currency)
       const row = await guardSku(() =>

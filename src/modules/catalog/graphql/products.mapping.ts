@@ -2,8 +2,7 @@ import type { FastifySchemaValidationError } from 'fastify'
 import type { TSchema } from 'typebox'
 import { fieldErrors } from '../../../platform/errors/validation.ts'
 import { buildValidator } from '../../../platform/http/validator.ts'
-import { CreateProductBody, UpdateProductBody } from '../products.schemas.ts'
-import type { Product, ProductInput } from '../products.service.ts'
+import { CreateProductBody, type Product, type ProductInput, UpdateProductBody } from '../products.schemas.ts'
 import { userInputError } from './errors.ts'
 
 /** A product as the GraphQL schema shows it. */
@@ -77,8 +76,8 @@ function toBody(input: Record<string, unknown>, validate: Validate): Record<stri
   return body
 }
 
-export function createInput(input: Record<string, unknown>): ProductInput & { name: string; sku: string } {
-  return toBody(input, validateCreate) as unknown as ProductInput & { name: string; sku: string }
+export function createInput(input: Record<string, unknown>): CreateProductBody {
+  return toBody(input, validateCreate) as unknown as CreateProductBody
 }
 
 export function updateInput(input: Record<string, unknown>): { fields: ProductInput; version: number | undefined } {

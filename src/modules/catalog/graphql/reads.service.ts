@@ -1,10 +1,13 @@
 import type { RequestContext } from '../../../platform/http/context.ts'
 import { toMajor } from '../../../platform/money/money.ts'
 import type { OrgsService } from '../../orgs/index.ts'
-import type { Category as CategoriesServiceCategory } from '../categories.service.ts'
+import type { Category as CategoriesServiceCategory } from '../categories.schemas.ts'
+import type { CategoryRow } from '../categories.tables.ts'
 import * as repo from '../graphql-loaders.repo.ts'
-import type { ModifierGroup as ModifiersServiceGroup } from '../modifiers.service.ts'
-import { type Product, toProduct } from '../products.service.ts'
+import type { ModifierGroup as ModifiersServiceGroup } from '../modifiers.schemas.ts'
+import type { LoaderGroupRow } from '../modifiers.tables.ts'
+import type { Product } from '../products.schemas.ts'
+import { toProduct } from '../products.service.ts'
 
 export interface Category {
   id: string
@@ -70,7 +73,7 @@ export function fromModifiersService(g: ModifiersServiceGroup): ModifierGroupWit
   }
 }
 
-function toCategory(row: repo.CategoryRow): Category {
+function toCategory(row: CategoryRow): Category {
   return {
     id: row.id,
     name: row.name,
@@ -84,7 +87,7 @@ function toCategory(row: repo.CategoryRow): Category {
   }
 }
 
-function toGroup(row: repo.ModifierGroupRow): ModifierGroup {
+function toGroup(row: LoaderGroupRow): ModifierGroup {
   return {
     id: row.id,
     name: row.name,
