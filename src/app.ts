@@ -27,6 +27,7 @@ import { taxRoutes } from './modules/tax/index.ts'
 import { webhooksRoutes } from './modules/webhooks/index.ts'
 import { responseCache } from './platform/cache/index.ts'
 import { authenticate } from './platform/http/authenticate.ts'
+import { collectUndeclaredErrorCodes, documentErrorCodes } from './platform/http/error-codes.ts'
 import { frameworkErrorReply, installErrorHandler } from './platform/http/error-handler.ts'
 import { healthRoutes } from './platform/http/health.ts'
 import { idempotency } from './platform/http/idempotency.ts'
@@ -90,6 +91,8 @@ export async function buildApp(
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   installErrorHandler(api)
+  documentErrorCodes(api)
+  if (config.env === 'test') collectUndeclaredErrorCodes(api)
   api.addSchema(ProblemSchema)
   api.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)

@@ -1,6 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
-import type { Dated } from './dated.ts'
+import { type Dated, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 export const BundleSchema = Type.Object(
   {

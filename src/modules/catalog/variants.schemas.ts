@@ -1,6 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
-import type { Dated } from './dated.ts'
+import { type Dated, Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const OptionValues = Type.Record(
   Type.String({ minLength: 1, maxLength: 50 }),

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import { type Dated, Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 const Birthday = Type.String({ format: 'date', description: 'YYYY-MM-DD' })
@@ -23,10 +23,7 @@ export const CustomerSchema = Type.Object(
   { $id: 'Customer' },
 )
 /** As the service builds it: Dates, which the serializer writes as ISO strings. */
-export type Customer = Omit<Static<typeof CustomerSchema>, 'created_at' | 'updated_at'> & {
-  created_at: Date
-  updated_at: Date
-}
+export type Customer = Dated<Static<typeof CustomerSchema>, 'created_at' | 'updated_at'>
 
 const PurchaseHistorySchema = Type.Object({
   order_count: Type.Integer(),

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { PageQuery, Timestamp } from '../../platform/http/schemas.ts'
+import { type Dated, PageQuery, Timestamp } from '../../platform/http/schemas.ts'
 
 /** Why a level changed; the first group comes from orders, lay-bys and refunds, the rest from stock keeping. */
 const StockReason = Type.Union([
@@ -48,7 +48,7 @@ export const LevelSchema = Type.Object(
   { $id: 'InventoryLevel' },
 )
 /** As the service builds it (so are Movement and Transfer): Dates, which the serializer writes as ISO strings. */
-export type Level = Omit<Static<typeof LevelSchema>, 'updated_at'> & { updated_at: Date }
+export type Level = Dated<Static<typeof LevelSchema>, 'updated_at'>
 
 const Reference = Type.Union([Type.Object({ type: Type.String(), id: Type.String() }), Type.Null()])
 
@@ -74,10 +74,7 @@ export const MovementSchema = Type.Object(
   },
   { $id: 'InventoryMovement' },
 )
-export type Movement = Omit<Static<typeof MovementSchema>, 'occurred_at' | 'created_at'> & {
-  occurred_at: Date
-  created_at: Date
-}
+export type Movement = Dated<Static<typeof MovementSchema>, 'occurred_at' | 'created_at'>
 
 const Line = Type.Object({
   product_id: Type.String(),
@@ -98,7 +95,7 @@ export const TransferSchema = Type.Object(
   },
   { $id: 'InventoryTransfer' },
 )
-export type Transfer = Omit<Static<typeof TransferSchema>, 'created_at'> & { created_at: Date }
+export type Transfer = Dated<Static<typeof TransferSchema>, 'created_at'>
 
 export const AdjustBody = Type.Object(
   {

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import { type Dated, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Text = (max: number) => Type.String({ maxLength: max })
 
@@ -22,10 +22,7 @@ export const LocationSchema = Type.Object(
   { $id: 'Location' },
 )
 /** As the service builds it: Dates, which the serializer writes as ISO strings. */
-export type Location = Omit<Static<typeof LocationSchema>, 'created_at' | 'updated_at'> & {
-  created_at: Date
-  updated_at: Date
-}
+export type Location = Dated<Static<typeof LocationSchema>, 'created_at' | 'updated_at'>
 
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import type { CampaignsService } from '../campaigns/index.ts'
 import type { CatalogService } from '../catalog/index.ts'
 import type { CustomersService } from '../customers/index.ts'
-import type { StockChange } from '../inventory/index.ts'
+import type { InventoryService } from '../inventory/index.ts'
 import type { LocationsService } from '../locations/index.ts'
 import type { LoyaltyService } from '../loyalty/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
@@ -16,16 +16,10 @@ import type { TaxService } from '../tax/index.ts'
 /** Catalog: what order lines cost now, with a bundle's components. */
 export type PricingPort = Pick<CatalogService['pricing'], 'quote'>
 
-/** One priced line of a quote (catalog does not name its type outside pricing.service.ts). */
-export type QuotedLine = Awaited<ReturnType<PricingPort['quote']>>[number]
+export type { QuotedLine } from '../catalog/index.ts'
 
-export interface InventoryPort {
-  applyChanges(ctx: RequestContext, changes: StockChange[]): Promise<unknown>
-  /** A sale's stock as one statement to commit right behind; null when it needs the full path. */
-  prepareSale(ctx: RequestContext, changes: StockChange[]): (() => Promise<void>) | null
-  /** Whether an error is the refusal of prepareSale's statement (retry with applyChanges). */
-  isSaleRefusal(error: unknown): boolean
-}
+/** Inventory: stock moves, and a sale's stock as one statement committed right behind (prepareSale). */
+export type InventoryPort = Pick<InventoryService, 'applyChanges' | 'prepareSale' | 'isSaleRefusal'>
 
 export type LocationsPort = Pick<LocationsService, 'assertExists'>
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { PageQuery, Timestamp } from '../../platform/http/schemas.ts'
+import { type Dated, PageQuery, Timestamp } from '../../platform/http/schemas.ts'
 
 const tenantFields = {
   id: Type.String({ description: 'ptn_… identifier of the provisioning record' }),
@@ -16,7 +16,7 @@ const tenantFields = {
 
 export const TenantSchema = Type.Object(tenantFields, { $id: 'PartnerTenant' })
 /** The service hands out Date timestamps; the serializer writes the ISO strings the schema declares. */
-export type Tenant = Omit<Static<typeof TenantSchema>, 'created_at'> & { created_at: Date }
+export type Tenant = Dated<Static<typeof TenantSchema>, 'created_at'>
 
 /** The answer to provisioning: the tenant and, this once, the owner's invitation link. */
 export const CreatedTenantSchema = Type.Object(

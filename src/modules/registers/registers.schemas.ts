@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import { type Dated, Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
 const NullableString = Type.Union([Type.String(), Type.Null()])
@@ -18,10 +18,7 @@ export const RegisterSchema = Type.Object(
   { $id: 'Register' },
 )
 /** As the service builds it (so are Shift and CashMovement): Dates, which the serializer writes as ISO strings. */
-export type Register = Omit<Static<typeof RegisterSchema>, 'created_at' | 'updated_at'> & {
-  created_at: Date
-  updated_at: Date
-}
+export type Register = Dated<Static<typeof RegisterSchema>, 'created_at' | 'updated_at'>
 
 export const ShiftSchema = Type.Object(
   {
@@ -51,10 +48,7 @@ export const ShiftSchema = Type.Object(
   },
   { $id: 'Shift' },
 )
-export type Shift = Omit<Static<typeof ShiftSchema>, 'opened_at' | 'closed_at'> & {
-  opened_at: Date
-  closed_at: Date | null
-}
+export type Shift = Dated<Static<typeof ShiftSchema>, 'opened_at' | 'closed_at'>
 
 export const CashMovementSchema = Type.Object(
   {
@@ -70,7 +64,7 @@ export const CashMovementSchema = Type.Object(
   },
   { $id: 'ShiftCashMovement' },
 )
-export type CashMovement = Omit<Static<typeof CashMovementSchema>, 'created_at'> & { created_at: Date }
+export type CashMovement = Dated<Static<typeof CashMovementSchema>, 'created_at'>
 
 export const CreateRegisterBody = Type.Object(
   { location_id: Id, name: Type.String({ minLength: 1, maxLength: 200 }) },

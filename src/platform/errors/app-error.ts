@@ -27,6 +27,13 @@ export interface FieldError {
 /** The generic code of a kind (`conflict` → `CONFLICT`), for errors no module has named more precisely. */
 export const kindCode = (kind: ErrorKind) => kind.toUpperCase().replaceAll('-', '_')
 
+/** The generic code of a status (404 → NOT_FOUND), for routes that declare a status rather than a code. */
+export function codeOfStatus(status: number): string {
+  const kind = (Object.keys(errorKinds) as ErrorKind[]).find((k) => errorKinds[k].status === status)
+  if (!kind) throw new Error(`no error kind has status ${status}`)
+  return kindCode(kind)
+}
+
 export class AppError extends Error {
   readonly kind: ErrorKind
   /** Stable UPPER_SNAKE code that clients branch on (docs/api-conventions.md "Error codes"). */

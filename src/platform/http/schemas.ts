@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox'
+import { codeOfStatus } from '../errors/app-error.ts'
 
 /** RFC 9457 problem details as every error leaves the server. */
 export const ProblemSchema = Type.Object(
@@ -17,12 +18,26 @@ export const ProblemSchema = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 )
 
-const problemRef = Type.Ref('Problem')
+/** A problem answer and the codes it may carry, listed in the OpenAPI (`x-error-codes`, and its description). */
+export const problemRef = (codes: readonly string[]) =>
+  Type.Ref('Problem', { description: `code: ${codes.join(' | ')}`, 'x-error-codes': [...codes] })
 
-/** The error answers a route can give, for its response schema map (docs and serialization). */
-export function errorResponses(...statuses: number[]): Record<number, TSchema> {
-  const all = statuses.length > 0 ? statuses : [400, 401, 403, 404, 422]
-  return Object.fromEntries(all.map((s) => [s, problemRef]))
+/** A status (its generic code: 404 → NOT_FOUND), or a module's error of the catalog (createError). */
+type DeclaredError = number | { readonly status: number; readonly code: string }
+
+/**
+ * The error answers a route can give, for its response schema map (docs and serialization): statuses and the
+ * module codes it may answer. The platform's own codes (token, rate limit, validation, idempotency,
+ * availability) are added to every route as it registers (error-codes.ts).
+ */
+export function errorResponses(...declared: DeclaredError[]): Record<number, TSchema> {
+  const all = declared.length > 0 ? declared : [400, 401, 403, 404, 422]
+  const codes = new Map<number, string[]>()
+  for (const item of all) {
+    const [status, code] = typeof item === 'number' ? [item, codeOfStatus(item)] : [item.status, item.code]
+    codes.set(status, [...(codes.get(status) ?? []), code])
+  }
+  return Object.fromEntries([...codes].map(([status, list]) => [status, problemRef(list)]))
 }
 
 /** `{ "data": {…} }`, the envelope of one resource. */
@@ -56,3 +71,9 @@ export const Timestamp = Type.String({ format: 'date-time' })
 export const Money = Type.Number({ description: 'decimal amount in the currency major unit' })
 
 export const Version = Type.Integer({ minimum: 1, description: 'optimistic concurrency version' })
+
+/**
+ * A schema's Static type with the named timestamps as the Date objects services hand over: the response
+ * serializer writes them as the ISO 8601 strings the schema declares.
+ */
+export type Dated<T, K extends keyof T> = { [P in keyof T]: P extends K ? Exclude<T[P], string> | Date : T[P] }

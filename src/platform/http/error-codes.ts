@@ -1,0 +1,96 @@
+import type { FastifyInstance, RouteOptions } from 'fastify'
+import { type ErrorKind, kindCode } from '../errors/app-error.ts'
+import { problemRef } from './schemas.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The codes each error status of the route may carry (what its OpenAPI entry lists), filled in on registration. */
+    errorCodes?: Record<number, readonly string[]>
+  }
+}
+
+const codeOf = (kind: ErrorKind) => kindCode(kind)
+
+/**
+ * What a route may answer besides the codes it declares, from what the route is: its guard, its inputs, its
+ * method (docs/api-conventions.md "Error codes").
+ */
+function platformCodes(route: RouteOptions): Record<number, string[]> {
+  const codes: Record<number, string[]> = {}
+  const add = (status: number, ...more: string[]) => {
+    codes[status] = [...(codes[status] ?? []), ...more]
+  }
+  const schema = route.schema ?? {}
+  const methods = [route.method].flat()
+  if (route.config?.scope) {
+    add(401, codeOf('unauthorized'))
+    add(403, codeOf('forbidden'))
+    add(429, codeOf('rate-limited'))
+  }
+  if (schema.params) add(414, codeOf('uri-too-long'))
+  if (schema.params || schema.querystring) add(400, codeOf('bad-request'))
+  if (schema.body) {
+    add(400, codeOf('bad-request'))
+    add(413, codeOf('payload-too-large'))
+    add(415, codeOf('unsupported-media-type'))
+    add(422, codeOf('validation'))
+  }
+  if (methods.includes('POST') && route.config?.scope) {
+    add(409, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_INTERRUPTED')
+    add(422, 'IDEMPOTENCY_KEY_REUSED')
+  }
+  add(503, codeOf('unavailable'), 'DATABASE_UNAVAILABLE', 'REDIS_UNAVAILABLE')
+  return codes
+}
+
+/**
+ * Completes every route's error responses on registration: the codes the route declared (errorResponses) and
+ * the platform's, one problem schema per status whose `x-error-codes` lists them, so the OpenAPI says which
+ * codes each operation may answer. Routes without a response schema (OAuth's own error format) are left alone.
+ */
+export function documentErrorCodes(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const responses = route.schema?.response as Record<string, { 'x-error-codes'?: string[] }> | undefined
+    if (!responses || route.schema?.hide) return
+    const codes: Record<number, string[]> = {}
+    for (const [status, schema] of Object.entries(responses)) {
+      if (Number(status) >= 400) codes[Number(status)] = [...(schema['x-error-codes'] ?? [])]
+    }
+    for (const [status, more] of Object.entries(platformCodes(route))) {
+      codes[Number(status)] = [...(codes[Number(status)] ?? []), ...more]
+    }
+    const errorCodes: Record<number, readonly string[]> = {}
+    for (const [status, list] of Object.entries(codes)) {
+      const unique = [...new Set(list)]
+      errorCodes[Number(status)] = unique
+      responses[status] = problemRef(unique) as unknown as { 'x-error-codes': string[] }
+    }
+    route.config = { ...route.config, errorCodes }
+  })
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Test runs only: `METHOD url status CODE` of each problem answered with a code its route does not list. */
+    undeclaredErrorCodes?: Set<string>
+  }
+}
+
+/**
+ * Test runs only: collects every problem a route answered with a code its OpenAPI entry does not list, so the
+ * suite keeps the documented codes true (the test harness fails a file that answered one).
+ */
+export function collectUndeclaredErrorCodes(app: FastifyInstance): void {
+  const undeclared = new Set<string>()
+  app.decorate('undeclaredErrorCodes', undeclared)
+  app.addHook('onSend', async (request, reply, payload) => {
+    const declared = request.routeOptions.config?.errorCodes
+    const status = reply.statusCode
+    if (!declared || status < 400 || status >= 500 || typeof payload !== 'string') return payload
+    if (!String(reply.getHeader('content-type')).startsWith('application/problem+json')) return payload
+    const { code } = JSON.parse(payload) as { code?: string }
+    if (!code || !declared[status]?.includes(code))
+      undeclared.add(`${request.method} ${request.routeOptions.url} ${status} ${code}`)
+    return payload
+  })
+}
