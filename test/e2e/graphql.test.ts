@@ -125,6 +125,15 @@ describe('GraphQL catalog API: operations and nested selections', () => {
     assert.equal(byName.Food.parentId, null)
     assert.deepEqual(nested.data.products, [{ sku: 'FW-1', category: { id: drinks.id, name: 'Drinks', sortOrder: 2 } }])
 
+    // A product reads the same through category.products as through product(id), timestamps included.
+    const stamps = await gql(`{ categories { name products { id createdAt updatedAt } } }`)
+    const viaCategory = stamps.data.categories.find((c: { name: string }) => c.name === 'Drinks').products[0]
+    const direct = await gql('query One($id: ID!) { product(id: $id) { id createdAt updatedAt } }', {
+      id: viaCategory.id,
+    })
+    assert.deepEqual(viaCategory, direct.data.product)
+    assert.match(viaCategory.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+
     const active = await gql(`{ categories { name products(isActive: true) { sku } } }`)
     const foodActive = active.data.categories.find((c: { name: string }) => c.name === 'Food')
     assert.deepEqual(foodActive.products, [], 'the archived scone is left out when isActive: true')

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { type CategoryRow, categoryColumns } from './categories.tables.ts'
 import type { BriefOptionRow, LoaderGroupRow } from './modifiers.tables.ts'
-import { loaderProductColumns, type ProductRow } from './products.tables.ts'
+import { type ProductRow, productColumns } from './products.tables.ts'
 
 /**
  * Batched reads for the GraphQL catalog API: each answers many parents in one query, so a nested selection
@@ -26,11 +26,11 @@ export async function productsOfCategories(
 ): Promise<ProductRow[]> {
   const result = await q.prepared<ProductRow>(
     'gql_products_of_categories',
-    `SELECT ${loaderProductColumns}
-     FROM unnest($2::text[]) AS c(id)
+    `SELECT p.*
+     FROM unnest($2::text[]) AS c(category)
      CROSS JOIN LATERAL (
-       SELECT * FROM products
-       WHERE org_id = $1 AND category_id = c.id AND ($3::boolean IS NULL OR is_active = $3)
+       SELECT ${productColumns} FROM products
+       WHERE org_id = $1 AND category_id = c.category AND ($3::boolean IS NULL OR is_active = $3)
        ORDER BY id
        LIMIT $4
      ) AS p`,

@@ -26,7 +26,3 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
  * again was a tenth of the list's CPU time.
  */
 export const productColumns = `id, org_id, name, description, sku, barcodes, base_price, cost, category_id, tags, is_active, version, ${iso('created_at')}, ${iso('updated_at')}`
-
-/** The GraphQL loader's list, through the alias `p` (no cost, timestamps not formatted). */
-export const loaderProductColumns =
-  'p.id, p.org_id, p.name, p.description, p.sku, p.barcodes, p.base_price, p.category_id, p.tags, p.is_active, p.version, p.created_at, p.updated_at'
