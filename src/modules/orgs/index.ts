@@ -1,5 +1,4 @@
 /** Merchants: each org owns all of its data. */
 
 export { PLANS, type Plan } from './orgs.plans.ts'
-export type { OrgRow } from './orgs.repo.ts'
 export { createOrgsService, type OrgsService } from './orgs.service.ts'

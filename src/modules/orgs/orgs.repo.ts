@@ -1,36 +1,16 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import type { Plan } from './orgs.plans.ts'
+import { type OrgRow, orgColumns } from './orgs.tables.ts'
 
-export interface OrgRow {
-  id: string
-  name: string
-  plan: Plan
-  currency: string
-  allow_negative_stock: boolean
-  prices_include_tax: boolean
-  rate_limit_per_minute: number | null
-  rate_limit_burst: number | null
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-const columns =
-  'id, name, plan, currency, allow_negative_stock, prices_include_tax, rate_limit_per_minute, rate_limit_burst, version, created_at, updated_at'
-
-export async function insertOrg(
-  q: Queryable,
-  org: { id: string; name: string; plan: Plan; currency: string },
-): Promise<OrgRow> {
+export async function insertOrg(q: Queryable, org: Pick<OrgRow, 'id' | 'name' | 'plan' | 'currency'>): Promise<OrgRow> {
   const result = await q.query<OrgRow>(
-    `INSERT INTO orgs (id, name, plan, currency) VALUES ($1, $2, $3, $4) RETURNING ${columns}`,
+    `INSERT INTO orgs (id, name, plan, currency) VALUES ($1, $2, $3, $4) RETURNING ${orgColumns}`,
     [org.id, org.name, org.plan, org.currency],
   )
   return result.rows[0]
 }
 
 export async function orgById(q: Queryable, id: string): Promise<OrgRow | undefined> {
-  const result = await q.prepared<OrgRow>('org_by_id', `SELECT ${columns} FROM orgs WHERE id = $1`, [id])
+  const result = await q.prepared<OrgRow>('org_by_id', `SELECT ${orgColumns} FROM orgs WHERE id = $1`, [id])
   return result.rows[0]
 }
 
@@ -51,7 +31,7 @@ export async function rateLimitSettings(
 export async function setCustomLimits(q: Queryable, id: string, perMinute: number, burst: number) {
   const result = await q.query<OrgRow>(
     `UPDATE orgs SET plan = 'enterprise', rate_limit_per_minute = $2, rate_limit_burst = $3, version = version + 1,
-       updated_at = now() WHERE id = $1 RETURNING ${columns}`,
+       updated_at = now() WHERE id = $1 RETURNING ${orgColumns}`,
     [id, perMinute, burst],
   )
   return result.rows[0]

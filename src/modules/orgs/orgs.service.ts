@@ -10,6 +10,7 @@ import type { Runtime } from '../../platform/runtime.ts'
 import type { AuthService } from '../auth/index.ts'
 import { limitOfPlan, PLAN_LIMITS, type Plan } from './orgs.plans.ts'
 import * as repo from './orgs.repo.ts'
+import type { OrgRow } from './orgs.tables.ts'
 
 interface NewOrg {
   name: string
@@ -46,14 +47,14 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
   // Kept like the catalog data they price, under the catalog version (docs/catalog-cache.md).
   const pricingSettings = new KeptUnderCatalogVersion<PricingSettings>(PRICING_SETTINGS_ENTRIES)
 
-  async function getOrg(ctx: RequestContext): Promise<repo.OrgRow> {
+  async function getOrg(ctx: RequestContext): Promise<OrgRow> {
     const org = await ctx.db.read((q) => repo.orgById(q, ctx.orgId))
     if (!org) throw notFound('org')
     return org
   }
 
   /** The org's row, validated, in a transaction already scoped to `orgId`. */
-  function insertOrg(q: Queryable, orgId: string, input: NewOrg): Promise<repo.OrgRow> {
+  function insertOrg(q: Queryable, orgId: string, input: NewOrg): Promise<OrgRow> {
     const currency = (input.currency ?? 'USD').toUpperCase()
     if (!isCurrency(currency)) throw invalid('currency', 'is not an ISO 4217 currency code', 'invalid_currency')
     if (!input.name.trim()) throw invalid('name', 'is required', 'required')
@@ -81,7 +82,7 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
      * Creates an org without users inside the caller's open transaction (partner provisioning: its owner is made
      * when the invitation is accepted), scoped to the new org for the insert and back to the caller's org after.
      */
-    createOrgWithin(q: Queryable, input: NewOrg): Promise<repo.OrgRow> {
+    createOrgWithin(q: Queryable, input: NewOrg): Promise<OrgRow> {
       const orgId = newId('org')
       return withOrgScope(q, orgId, () => insertOrg(q, orgId, input))
     },
