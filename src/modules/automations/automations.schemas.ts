@@ -28,10 +28,10 @@ const ScheduleTrigger = Type.Object(
   { additionalProperties: false },
 )
 
-export const TriggerSchema = Type.Union([EventTrigger, ScheduleTrigger])
+const TriggerSchema = Type.Union([EventTrigger, ScheduleTrigger])
 export type Trigger = Static<typeof TriggerSchema>
 
-export const ConditionSchema = Type.Object(
+const ConditionSchema = Type.Object(
   {
     path: Path,
     op: Type.Union([
@@ -51,7 +51,7 @@ export const ConditionSchema = Type.Object(
 )
 export type Condition = Static<typeof ConditionSchema>
 
-export const ConditionsSchema = Type.Object(
+const ConditionsSchema = Type.Object(
   {
     match: Type.Union([Type.Literal('all'), Type.Literal('any')]),
     rules: Type.Array(ConditionSchema, { maxItems: 20 }),
@@ -66,7 +66,7 @@ const Action = <T extends string, P extends Parameters<typeof Type.Object>[0]>(
   description: string,
 ) => Type.Object({ type: Type.Literal(type), ...properties }, { additionalProperties: false, description })
 
-export const ActionSchema = Type.Union([
+const ActionSchema = Type.Union([
   Action(
     'tag_customer',
     { tag: Type.String({ minLength: 1, maxLength: 50 }), customer_path: Path },

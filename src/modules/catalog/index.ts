@@ -3,5 +3,5 @@
 export type { BundleComponent, BundlesService } from './bundles.service.ts'
 export { catalogRoutes } from './catalog.routes.ts'
 export { type CatalogService, createCatalogService } from './catalog.service.ts'
-export type { QuoteAt, QuotedLine, QuoteLineInput } from './pricing.service.ts'
+export type { QuotedLine } from './pricing.service.ts'
 export type { Product } from './products.schemas.ts'

@@ -14,7 +14,7 @@ export const WindowFields = {
 }
 
 /** The window fields of a create or update body; each is optional there. */
-export type WindowInput = { [K in keyof typeof WindowFields]?: Static<(typeof WindowFields)[K]> }
+type WindowInput = { [K in keyof typeof WindowFields]?: Static<(typeof WindowFields)[K]> }
 
 /** Parses the window fields (undefined stays "not given") and refuses an end that is not after the start. */
 export function parseWindow(input: WindowInput, current?: { starts_at: Date | null; ends_at: Date | null }) {

@@ -6,7 +6,7 @@ import * as repo from './pricing.repo.ts'
 import { bestMarkdown, chooseOptions, type MarkdownRule, pickListPrice } from './pricing.rules.ts'
 import type { QuoteData, QuoteVariantRow, ValidityWindow } from './pricing.tables.ts'
 
-export interface QuoteLineInput {
+interface QuoteLineInput {
   productId: string
   variantId?: string | null
   quantity: number
@@ -45,7 +45,7 @@ export interface QuotedLine {
   components?: BundleComponent[]
 }
 
-export interface QuoteAt {
+interface QuoteAt {
   locationId?: string | null
   at?: Date
 }

@@ -11,7 +11,7 @@ import { levelStatus, toLevel, toMovement } from './inventory.views.ts'
 import type { BundleComponent, CatalogPort, LocationsPort, OrgsPort } from './ports.ts'
 
 /** One signed change of one item's stock at a location, as orders, lay-bys and stock keeping ask for it. */
-export interface StockChange {
+interface StockChange {
   productId: string
   variantId?: string | null
   locationId: string

@@ -1,4 +1,3 @@
 /** Merchants: each org owns all of its data. */
-
 export { PLANS, type Plan } from './orgs.plans.ts'
 export { createOrgsService, type OrgsService } from './orgs.service.ts'

@@ -65,5 +65,5 @@ export const ReportSchema = Type.Object(
 )
 
 /** A row or the totals: the schema leaves their fields open (the CSV columns); each cell is a string, number or null. */
-export type ReportRow = Record<string, string | number | null>
+type ReportRow = Record<string, string | number | null>
 export type Report = Omit<Static<typeof ReportSchema>, 'rows' | 'totals'> & { rows: ReportRow[]; totals: ReportRow }

@@ -11,6 +11,12 @@ declare module 'fastify' {
 
 const codeOf = (kind: ErrorKind) => kindCode(kind)
 
+/** A response schema as routes declare it: a problem reference (errorResponses) or a format of its own. */
+interface ErrorResponse {
+  $ref?: string
+  'x-error-codes'?: string[]
+}
+
 /**
  * What a route may answer besides the codes it declares, from what the route is: its guard, its inputs, its
  * method (docs/api-conventions.md "Error codes").
@@ -50,20 +56,24 @@ function platformCodes(route: RouteOptions): Record<number, string[]> {
  */
 export function documentErrorCodes(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    const responses = route.schema?.response as Record<string, { 'x-error-codes'?: string[] }> | undefined
+    const responses = route.schema?.response as Record<string, ErrorResponse> | undefined
     if (!responses || route.schema?.hide) return
+    const isProblem = (schema: ErrorResponse | undefined) => schema?.$ref === 'Problem'
+    // Only routes that answer problems: GraphQL and OAuth answer errors in their own formats.
+    if (!Object.values(responses).some(isProblem)) return
     const codes: Record<number, string[]> = {}
     for (const [status, schema] of Object.entries(responses)) {
-      if (Number(status) >= 400) codes[Number(status)] = [...(schema['x-error-codes'] ?? [])]
+      if (Number(status) >= 400 && isProblem(schema)) codes[Number(status)] = [...(schema['x-error-codes'] ?? [])]
     }
     for (const [status, more] of Object.entries(platformCodes(route))) {
+      if (responses[status] && !isProblem(responses[status])) continue
       codes[Number(status)] = [...(codes[Number(status)] ?? []), ...more]
     }
     const errorCodes: Record<number, readonly string[]> = {}
     for (const [status, list] of Object.entries(codes)) {
       const unique = [...new Set(list)]
       errorCodes[Number(status)] = unique
-      responses[status] = problemRef(unique) as unknown as { 'x-error-codes': string[] }
+      responses[status] = problemRef(unique) as ErrorResponse
     }
     route.config = { ...route.config, errorCodes }
   })
