@@ -43,6 +43,37 @@ describe('the API contract', () => {
     }
   })
 
+  it("lists the error codes of every problem answer, the route's own and the platform's", async () => {
+    const doc = (await app.api.inject({ method: 'GET', url: '/openapi.json' })).json()
+    const codesOf = (path: string, method: string, status: number) =>
+      String(doc.paths[path][method].responses[status]?.description ?? '')
+        .replace(/^code: /, '')
+        .split(' | ')
+    assert.deepEqual(codesOf('/api/v1/orders/{id}/status', 'patch', 409).sort(), [
+      'ORDER_HAS_PAYMENTS',
+      'ORDER_ILLEGAL_MOVE',
+      'ORDER_NOT_OPEN',
+      'ORDER_NOT_PAID',
+      'PROCESSOR_REFUSED',
+      'STALE_VERSION',
+    ])
+    assert.deepEqual(codesOf('/api/v1/orders', 'post', 401), ['UNAUTHORIZED'])
+    assert.deepEqual(codesOf('/api/v1/orders', 'post', 429), ['RATE_LIMITED'])
+    assert.ok(codesOf('/api/v1/orders', 'post', 409).includes('IDEMPOTENCY_KEY_IN_USE'))
+    assert.ok(codesOf('/api/v1/orders', 'post', 409).includes('INSUFFICIENT_STOCK'))
+    assert.ok(codesOf('/api/v1/products', 'get', 503).includes('DATABASE_UNAVAILABLE'))
+    // Every problem answer of the API names its codes.
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      if (!path.startsWith('/api/v1/') || path.startsWith('/api/v1/oauth/')) continue
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(op.responses as Record<string, { description: string }>)) {
+          if (Number(status) >= 400)
+            assert.match(response.description, /^code: [A-Z_]+( \| [A-Z_]+)*$/, `${method} ${path} ${status}`)
+        }
+      }
+    }
+  })
+
   it('serves the docs page outside production', async () => {
     const res = await app.api.inject({ method: 'GET', url: '/docs/' })
     assert.equal(res.statusCode, 200)

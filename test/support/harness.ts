@@ -66,6 +66,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: Se
       await api.close()
       await runtime.close()
       await scratch?.drop()
+      // The OpenAPI lists each route's error codes; an answer with another code is a gap in it (or a bug).
+      const undeclared = [...(api.undeclaredErrorCodes ?? [])]
+      if (undeclared.length > 0)
+        throw new Error(`answered error codes the route's OpenAPI entry does not list:\n${undeclared.join('\n')}`)
     },
   }
 }

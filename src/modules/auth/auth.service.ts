@@ -4,6 +4,7 @@ import type { Queryable } from '../../platform/db/database.ts'
 import { AppError, notFound, unauthorized } from '../../platform/errors/app-error.ts'
 import type { RequestContext, Role } from '../../platform/http/context.ts'
 import type { Runtime } from '../../platform/runtime.ts'
+import { AuthErrors } from './auth.errors.ts'
 import * as repo from './auth.repo.ts'
 import type { LoginSession, Me } from './auth.schemas.ts'
 import type { UserRow } from './auth.tables.ts'
@@ -77,8 +78,7 @@ export function createAuthService(runtime: Runtime) {
       ),
     ): Promise<UserRow> {
       if (await repo.emailTaken(q, input.email)) {
-        throw new AppError('conflict', 'a user with this e-mail already exists', {
-          code: 'EMAIL_TAKEN',
+        throw AuthErrors.EMAIL_TAKEN('a user with this e-mail already exists', {
           errors: [{ field: 'email', message: 'is already registered', code: 'taken' }],
         })
       }

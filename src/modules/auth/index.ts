@@ -1,4 +1,6 @@
 /** Login sessions, users and roles. */
+
+export { AuthErrors } from './auth.errors.ts'
 export { authRoutes } from './auth.routes.ts'
 export {
   type AuthService,

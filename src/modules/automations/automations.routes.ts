@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { AutomationErrors } from './automations.errors.ts'
 import {
   AutomationListQuery,
   AutomationSchema,
@@ -48,7 +49,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
         tags,
         summary: 'Create a rule: a trigger (event or schedule), conditions and ordered actions',
         body: CreateAutomationBody,
-        response: { 201: DataOf(Automation), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(Automation), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await automations.create(request.ctx, request.body) }),
@@ -62,7 +63,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
         tags,
         summary: 'Fire an event at the rules for testing (not published to webhooks); dry_run stores nothing',
         body: TriggerBody,
-        response: { 200: DataOf(TriggerResultSchema), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(TriggerResultSchema), ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
     async (request) => ({ data: await automations.trigger(request.ctx, request.body) }),
@@ -90,7 +91,10 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
         tags,
         summary: 'Resume a failed run from its failed step (steps that succeeded are not done again)',
         params: RunParams,
-        response: { 200: DataOf(Run), ...errorResponses(401, 403, 404, 409) },
+        response: {
+          200: DataOf(Run),
+          ...errorResponses(401, 403, 404, AutomationErrors.RUN_NOT_FAILED, AutomationErrors.RUN_NOT_RESUMABLE),
+        },
       },
     },
     async (request) => ({ data: await automations.retry(request.ctx, request.params.runId) }),
@@ -119,7 +123,10 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
         summary: 'Update a rule; If-Match or version guards against lost updates. Runs under way keep their actions',
         params: IdParams,
         body: UpdateAutomationBody,
-        response: { 200: DataOf(Automation), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          200: DataOf(Automation),
+          ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION, AutomationErrors.RUN_UNDER_WAY),
+        },
       },
     },
     async (request) => {
@@ -138,7 +145,10 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
         tags,
         summary: 'Delete a rule and its run history (409 while a run is under way)',
         params: IdParams,
-        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(401, 403, 404, 409) },
+        response: {
+          204: Type.Null({ description: 'deleted' }),
+          ...errorResponses(401, 403, 404, AutomationErrors.RUN_UNDER_WAY),
+        },
       },
     },
     async (request, reply) => {

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { bumpCatalogAfterWrite } from '../../platform/cache/index.ts'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { CampaignErrors } from './campaigns.errors.ts'
 import {
   CampaignListQuery,
   CampaignSchema,
@@ -81,7 +82,10 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ campaigns: CampaignsSer
           'Update status or rules. Moves: draft → scheduled → active → ended, active ↔ paused (others are a 409, code CAMPAIGN_ILLEGAL_MOVE); an ended campaign cannot change (CAMPAIGN_ENDED). If-Match or version guards against lost updates',
         params: IdParams,
         body: UpdateCampaignBody,
-        response: { 200: DataOf(Campaign), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          200: DataOf(Campaign),
+          ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION, CampaignErrors.ENDED, CampaignErrors.ILLEGAL_MOVE),
+        },
       },
     },
     async (request) => {
@@ -115,7 +119,10 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ campaigns: CampaignsSer
         summary: 'Create vouchers: one chosen code, or `count` generated codes; single use unless max_uses says more',
         params: IdParams,
         body: CreateVouchersBody,
-        response: { 201: Type.Object({ data: Type.Array(Voucher) }), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          201: Type.Object({ data: Type.Array(Voucher) }),
+          ...errorResponses(400, 401, 403, 404, 422, CampaignErrors.ENDED, CampaignErrors.VOUCHER_CODE_TAKEN),
+        },
       },
     },
     async (request, reply) =>

@@ -1,4 +1,6 @@
 /** Campaigns: discount rules with conditions, a schedule, vouchers and limits, applied when orders are priced. */
+
+export { CampaignErrors } from './campaigns.errors.ts'
 export { moveDueCampaigns, startCampaignClock } from './campaigns.jobs.ts'
 export { campaignRoutes } from './campaigns.routes.ts'
 export type { Application, CartLine, Skip } from './campaigns.rules.ts'

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { BundleListQuery, BundleSchema, CreateBundleBody, UpdateBundleBody } from './bundles.schemas.ts'
 import type { BundlesService } from './bundles.service.ts'
@@ -33,7 +33,7 @@ export const bundleRoutes: FastifyPluginAsyncTypebox<{ bundles: BundlesService }
         tags,
         summary: 'Make a product a bundle of other products (never of itself or of another bundle)',
         body: CreateBundleBody,
-        response: { 201: DataOf(Bundle), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(Bundle), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await bundles.create(request.ctx, request.body) }),
@@ -62,7 +62,7 @@ export const bundleRoutes: FastifyPluginAsyncTypebox<{ bundles: BundlesService }
         summary: 'Replace the components of a bundle',
         params: IdParams,
         body: UpdateBundleBody,
-        response: { 200: DataOf(Bundle), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(Bundle), ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION) },
       },
     },
     async (request) => {
@@ -79,7 +79,7 @@ export const bundleRoutes: FastifyPluginAsyncTypebox<{ bundles: BundlesService }
         tags,
         summary: 'Stop selling a product as a bundle (the product stays)',
         params: IdParams,
-        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 403, 404, STALE_VERSION) },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CategoryListQuery, CategorySchema, CreateCategoryBody, UpdateCategoryBody } from './categories.schemas.ts'
 import type { CategoriesService } from './categories.service.ts'
@@ -37,7 +37,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoriesS
         tags,
         summary: 'Create a category, optionally under a parent',
         body: CreateCategoryBody,
-        response: { 201: DataOf(Category), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(Category), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await categories.create(request.ctx, request.body) }),
@@ -66,7 +66,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoriesS
         summary: 'Update a category; a new parent_id may not be the category or one of its descendants',
         params: IdParams,
         body: UpdateCategoryBody,
-        response: { 200: DataOf(Category), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(Category), ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION) },
       },
     },
     async (request) => {
@@ -85,7 +85,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoriesS
         tags,
         summary: 'Archive a category: is_active becomes false',
         params: IdParams,
-        response: { 200: DataOf(Category), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: DataOf(Category), ...errorResponses(400, 401, 403, 404, STALE_VERSION) },
       },
     },
     async (request) => ({ data: await categories.archive(request.ctx, request.params.id, expectedVersion(request)) }),

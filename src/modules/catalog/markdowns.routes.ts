@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CreateMarkdownBody, MarkdownListQuery, MarkdownSchema, UpdateMarkdownBody } from './markdowns.schemas.ts'
 import type { MarkdownsService } from './markdowns.service.ts'
@@ -36,7 +36,7 @@ export const markdownRoutes: FastifyPluginAsyncTypebox<{ markdowns: MarkdownsSer
         tags,
         summary: 'Create a markdown: a percentage or an amount off products or a category, optionally within a window',
         body: CreateMarkdownBody,
-        response: { 201: DataOf(Markdown), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(Markdown), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await markdowns.create(request.ctx, request.body) }),
@@ -65,7 +65,7 @@ export const markdownRoutes: FastifyPluginAsyncTypebox<{ markdowns: MarkdownsSer
         summary: 'Update a markdown; `product_ids`, when given, replaces its products',
         params: IdParams,
         body: UpdateMarkdownBody,
-        response: { 200: DataOf(Markdown), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(Markdown), ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION) },
       },
     },
     async (request) => {
@@ -82,7 +82,7 @@ export const markdownRoutes: FastifyPluginAsyncTypebox<{ markdowns: MarkdownsSer
         tags,
         summary: 'Delete a markdown',
         params: IdParams,
-        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 403, 404, STALE_VERSION) },
       },
     },
     async (request, reply) => {

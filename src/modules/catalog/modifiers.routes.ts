@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import {
   AttachGroupsBody,
@@ -49,7 +49,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
         tags,
         summary: 'Create a modifier group, optionally with its options',
         body: CreateGroupBody,
-        response: { 201: DataOf(Group), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(Group), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await modifiers.create(request.ctx, request.body) }),
@@ -78,7 +78,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
         summary: 'Update a modifier group (min_selections may not exceed max_selections)',
         params: IdParams,
         body: UpdateGroupBody,
-        response: { 200: DataOf(Group), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(Group), ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION) },
       },
     },
     async (request) => {
@@ -95,7 +95,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
         tags,
         summary: 'Delete a modifier group, its options and its attachments to products',
         params: IdParams,
-        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, STALE_VERSION) },
       },
     },
     async (request, reply) => {
@@ -113,7 +113,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
         summary: 'Add an option to a modifier group',
         params: IdParams,
         body: CreateOptionBody,
-        response: { 201: DataOf(Option), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 201: DataOf(Option), ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
     async (request, reply) =>
@@ -129,7 +129,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
         summary: 'Update a modifier option',
         params: OptionParams,
         body: UpdateOptionBody,
-        response: { 200: DataOf(Option), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(Option), ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION) },
       },
     },
     async (request) => {
@@ -149,7 +149,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
         tags,
         summary: 'Delete a modifier option',
         params: OptionParams,
-        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, STALE_VERSION) },
       },
     },
     async (request, reply) => {

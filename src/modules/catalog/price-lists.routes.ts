@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CreatePriceListBody, PriceListQuery, PriceListSchema, UpdatePriceListBody } from './price-lists.schemas.ts'
 import type { PriceListsService } from './price-lists.service.ts'
@@ -37,7 +37,7 @@ export const priceListRoutes: FastifyPluginAsyncTypebox<{ priceLists: PriceLists
         summary:
           'Create a price list: per-product (and per-variant) prices, optionally for one location and a validity window',
         body: CreatePriceListBody,
-        response: { 201: DataOf(PriceList), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(PriceList), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await priceLists.create(request.ctx, request.body) }),
@@ -66,7 +66,7 @@ export const priceListRoutes: FastifyPluginAsyncTypebox<{ priceLists: PriceLists
         summary: 'Update a price list; `prices`, when given, replaces all of its prices',
         params: IdParams,
         body: UpdatePriceListBody,
-        response: { 200: DataOf(PriceList), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(PriceList), ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION) },
       },
     },
     async (request) => {
@@ -85,7 +85,7 @@ export const priceListRoutes: FastifyPluginAsyncTypebox<{ priceLists: PriceLists
         tags,
         summary: 'Delete a price list and its prices',
         params: IdParams,
-        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 403, 404, STALE_VERSION) },
       },
     },
     async (request, reply) => {

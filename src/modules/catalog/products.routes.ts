@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CreateProductBody, ProductListQuery, ProductSchema, UpdateProductBody } from './products.schemas.ts'
 import type { ProductsService } from './products.service.ts'
@@ -33,7 +33,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
         tags,
         summary: 'Create a product (sku is required)',
         body: CreateProductBody,
-        response: { 201: DataOf(Product), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(Product), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await products.create(request.ctx, request.body) }),
@@ -62,7 +62,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
         summary: 'Update product fields; If-Match or version guards against lost updates',
         params: IdParams,
         body: UpdateProductBody,
-        response: { 200: DataOf(Product), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(Product), ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION) },
       },
     },
     async (request) => {
@@ -79,7 +79,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
         tags,
         summary: 'Archive (soft-delete) a product: is_active becomes false',
         params: IdParams,
-        response: { 200: DataOf(Product), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: DataOf(Product), ...errorResponses(400, 401, 403, 404, STALE_VERSION) },
       },
     },
     async (request) => ({ data: await products.archive(request.ctx, request.params.id, expectedVersion(request)) }),

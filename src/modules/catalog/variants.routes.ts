@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CreateVariantBody, UpdateVariantBody, VariantListQuery, VariantSchema } from './variants.schemas.ts'
 import type { VariantsService } from './variants.service.ts'
@@ -35,7 +35,7 @@ export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantsServic
         summary: 'Add a variant to a product (its sku is unique across the products and variants of the org)',
         params: IdParams,
         body: CreateVariantBody,
-        response: { 201: DataOf(Variant), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 201: DataOf(Variant), ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
     async (request, reply) =>
@@ -65,7 +65,7 @@ export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantsServic
         summary: 'Update a variant; price null returns it to the product base price',
         params: IdParams,
         body: UpdateVariantBody,
-        response: { 200: DataOf(Variant), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(Variant), ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION) },
       },
     },
     async (request) => {
@@ -82,7 +82,7 @@ export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantsServic
         tags,
         summary: 'Archive a variant: is_active becomes false',
         params: IdParams,
-        response: { 200: DataOf(Variant), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: DataOf(Variant), ...errorResponses(400, 401, 403, 404, STALE_VERSION) },
       },
     },
     async (request) => ({ data: await variants.archive(request.ctx, request.params.id, expectedVersion(request)) }),

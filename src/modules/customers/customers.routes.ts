@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { CustomerErrors } from './customers.errors.ts'
 import {
   CustomerListQuery,
   CustomerProfileSchema,
@@ -57,7 +58,11 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{
         tags,
         summary: 'Create a customer, or update the one with the same e-mail (else phone): 201 created, 200 matched',
         body: UpsertCustomerBody,
-        response: { 200: DataOf(Customer), 201: DataOf(Customer), ...errorResponses(400, 401, 403, 409, 422) },
+        response: {
+          200: DataOf(Customer),
+          201: DataOf(Customer),
+          ...errorResponses(400, 401, 403, 422, CustomerErrors.CONTACT_TAKEN),
+        },
       },
     },
     async (request, reply) => {
@@ -89,7 +94,19 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{
         summary: 'Update fields and preferences; If-Match or version guards against lost updates',
         params: IdParams,
         body: UpdateCustomerBody,
-        response: { 200: DataOf(Customer), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          200: DataOf(Customer),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            404,
+            422,
+            STALE_VERSION,
+            CustomerErrors.CONTACT_TAKEN,
+            CustomerErrors.CHANGED_CONCURRENTLY,
+          ),
+        },
       },
     },
     async (request) => {

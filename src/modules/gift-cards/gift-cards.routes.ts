@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { GiftCardErrors } from './gift-cards.errors.ts'
 import {
   DisableGiftCardBody,
   GiftCardSchema,
@@ -30,7 +31,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ giftCards: GiftCardsSer
         tags,
         summary: 'Issue a gift card with an initial balance; the code is generated',
         body: IssueGiftCardBody,
-        response: { 201: DataOf(GiftCard), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(GiftCard), ...errorResponses(400, 401, 403, 422, GiftCardErrors.CODE_UNAVAILABLE) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await giftCards.issue(request.ctx, request.body) }),
@@ -73,7 +74,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ giftCards: GiftCardsSer
         summary: 'Add to the balance',
         params: IdParams,
         body: LoadGiftCardBody,
-        response: { 200: DataOf(GiftCard), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(GiftCard), ...errorResponses(400, 401, 403, 404, 422, GiftCardErrors.DISABLED) },
       },
     },
     async (request) => ({ data: await giftCards.load(request.ctx, request.params.id, request.body) }),
@@ -88,7 +89,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ giftCards: GiftCardsSer
         summary: 'Disable a card for good',
         params: IdParams,
         body: DisableGiftCardBody,
-        response: { 200: DataOf(GiftCard), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(GiftCard), ...errorResponses(400, 401, 403, 404, 422, GiftCardErrors.DISABLED) },
       },
     },
     async (request) => ({ data: await giftCards.disable(request.ctx, request.params.id) }),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import {
   CreateWebhookBody,
@@ -58,7 +58,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         tags,
         summary: 'Install an integration (name, type, config)',
         body: CreateIntegrationBody,
-        response: { 201: DataOf(Integration), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(Integration), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await integrations.install(request.ctx, request.body) }),
@@ -184,7 +184,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         summary: "Change a webhook endpoint's url, events or description (version in the body or If-Match)",
         params: WebhookParams,
         body: UpdateWebhookBody,
-        response: { 200: DataOf(Endpoint), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(Endpoint), ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION) },
       },
     },
     async (request) => {

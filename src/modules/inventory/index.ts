@@ -1,4 +1,6 @@
 /** Inventory: levels per item and location, the movements ledger, adjustments, transfers and alerts. */
+
+export { InventoryErrors } from './inventory.errors.ts'
 export { inventoryRoutes } from './inventory.routes.ts'
 export type { Level, Movement, Transfer } from './inventory.schemas.ts'
 export { LevelSchema, TransferSchema } from './inventory.schemas.ts'

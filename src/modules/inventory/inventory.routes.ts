@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { InventoryErrors } from './inventory.errors.ts'
 import {
   AdjustBody,
   AlertListQuery,
@@ -49,7 +50,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
         tags,
         summary: 'Adjust stock with a reason code; reason count sets the level to the counted quantity',
         body: AdjustBody,
-        response: { 201: DataOf(Movement), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(Movement), ...errorResponses(400, 401, 403, 422, InventoryErrors.INSUFFICIENT_STOCK) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await inventory.adjust(request.ctx, request.body) }),
@@ -63,7 +64,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
         tags,
         summary: 'Move stock between two locations, all lines or none',
         body: TransferBody,
-        response: { 201: DataOf(Transfer), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(Transfer), ...errorResponses(400, 401, 403, 422, InventoryErrors.INSUFFICIENT_STOCK) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await inventory.transfer(request.ctx, request.body) }),

@@ -4,6 +4,7 @@ import { AppError, invalid } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { variantsByIds } from './catalog-lookups.ts'
+import { InventoryErrors } from './inventory.errors.ts'
 import * as repo from './inventory.repo.ts'
 import type { Movement, StockReason } from './inventory.schemas.ts'
 import type { LevelRow, MovementRow } from './inventory.tables.ts'
@@ -157,8 +158,7 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
         const entry = entries[keyOf.indexOf(k)]
         const current = await repo.lockLevel(q, ctx.orgId, key)
         const message = `insufficient stock for ${names.skuOf(key)} at ${names.placeOf(key.locationId)}: ${current?.on_hand ?? 0} on hand, ${-key.delta} wanted`
-        throw new AppError('conflict', message, {
-          code: 'INSUFFICIENT_STOCK',
+        throw InventoryErrors.INSUFFICIENT_STOCK(message, {
           errors: [{ field: entry.field, message, code: 'insufficient_stock' }],
         })
       }

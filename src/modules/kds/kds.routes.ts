@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { badRequest } from '../../platform/errors/app-error.ts'
 import { errorResponses } from '../../platform/http/schemas.ts'
 import { type FeedCursor, parseCursor } from './feed-cursor.ts'
+import { KdsErrors } from './kds.errors.ts'
 import { EventStreamSchema, KdsStreamHeaders, KdsStreamQuery } from './kds.schemas.ts'
 import type { KdsService } from './kds.service.ts'
 import { ScreenStream } from './screen-stream.ts'
@@ -23,7 +24,7 @@ export const kdsRoutes: FastifyPluginAsyncTypebox<{ kds: KdsService }> = async (
         querystring: KdsStreamQuery,
         headers: KdsStreamHeaders,
         produces: ['text/event-stream'],
-        response: { 200: EventStreamSchema, ...errorResponses(400, 401, 403, 429) },
+        response: { 200: EventStreamSchema, ...errorResponses(400, 401, 403, KdsErrors.STREAM_LIMIT) },
       },
     },
     async (request, reply) => {

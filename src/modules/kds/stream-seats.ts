@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import { createError } from '../../platform/errors/codes.ts'
-
-const KDS_STREAM_LIMIT = createError('KDS_STREAM_LIMIT', 'rate-limited')
+import { KdsErrors } from './kds.errors.ts'
 
 /** One open stream's place in its org's count; given back when the stream ends. */
 export interface Seat {
@@ -17,9 +15,12 @@ export interface StreamSeats {
 }
 
 const refusal = (max: number) =>
-  KDS_STREAM_LIMIT(`this org already has ${max} kitchen streams open (KDS_MAX_STREAMS_PER_ORG); close one first`, {
-    headers: { 'retry-after': '30' },
-  })
+  KdsErrors.STREAM_LIMIT(
+    `this org already has ${max} kitchen streams open (KDS_MAX_STREAMS_PER_ORG); close one first`,
+    {
+      headers: { 'retry-after': '30' },
+    },
+  )
 
 /** One process (the embedded database, or a server without Redis): a count per org in memory. */
 export class MemorySeats implements StreamSeats {

@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
-import { PaymentSchema } from '../payments/index.ts'
+import { CampaignErrors } from '../campaigns/index.ts'
+import { InventoryErrors } from '../inventory/index.ts'
+import { PaymentErrors, PaymentSchema } from '../payments/index.ts'
+import { LaybyErrors } from './laybys.errors.ts'
 import {
   CancelLaybyBody,
   CompleteLaybyBody,
@@ -27,7 +30,20 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         tags,
         summary: 'Open a lay-by: reserves the stock and takes the deposit',
         body: CreateLaybyBody,
-        response: { 201: DataOf(Layby), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          201: DataOf(Layby),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            404,
+            422,
+            LaybyErrors.CARD_DECLINED,
+            PaymentErrors.EXCEEDS_BALANCE,
+            InventoryErrors.INSUFFICIENT_STOCK,
+            CampaignErrors.VOUCHER_USED_UP,
+          ),
+        },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await laybys.create(request.ctx, request.body) }),
@@ -72,7 +88,17 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         body: TenderBody,
         response: {
           201: DataOf(Type.Object({ payment: Type.Ref('Payment'), layby: Layby })),
-          ...errorResponses(400, 401, 403, 404, 409, 422),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            404,
+            422,
+            LaybyErrors.NOT_OPEN,
+            PaymentErrors.NOT_PAYABLE,
+            PaymentErrors.EXCEEDS_BALANCE,
+            PaymentErrors.CARD_DECLINED,
+          ),
         },
       },
     },
@@ -89,7 +115,19 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         summary: 'Complete a fully paid lay-by when the goods are collected; it becomes a completed order',
         params: IdParams,
         body: Type.Optional(CompleteLaybyBody),
-        response: { 200: DataOf(Layby), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          200: DataOf(Layby),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            404,
+            422,
+            LaybyErrors.NOT_OPEN,
+            LaybyErrors.NOT_PAID,
+            InventoryErrors.INSUFFICIENT_STOCK,
+          ),
+        },
       },
     },
     async (request) => ({ data: await laybys.complete(request.ctx, request.params.id, request.body ?? {}) }),
@@ -104,7 +142,10 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         summary: 'Cancel an open lay-by: refunds its payments and releases the stock',
         params: IdParams,
         body: Type.Optional(CancelLaybyBody),
-        response: { 200: DataOf(Layby), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          200: DataOf(Layby),
+          ...errorResponses(400, 401, 403, 404, 422, LaybyErrors.NOT_OPEN, LaybyErrors.PROCESSOR_REFUSED),
+        },
       },
     },
     async (request) => ({ data: await laybys.cancel(request.ctx, request.params.id, request.body ?? {}) }),

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { bumpCatalogAfterWrite } from '../../platform/cache/index.ts'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CreateLocationBody, LocationListQuery, LocationSchema, UpdateLocationBody } from './locations.schemas.ts'
 import type { LocationsService } from './locations.service.ts'
@@ -40,7 +40,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsSer
         tags,
         summary: 'Create a location',
         body: CreateLocationBody,
-        response: { 201: DataOf(Location), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(Location), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await locations.create(request.ctx, request.body) }),
@@ -70,7 +70,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsSer
           'Update a location (name, address, timezone, is_active); If-Match or version guards against lost updates',
         params: IdParams,
         body: UpdateLocationBody,
-        response: { 200: DataOf(Location), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(Location), ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION) },
       },
     },
     async (request) => {

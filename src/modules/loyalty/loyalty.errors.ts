@@ -7,5 +7,11 @@ export const LoyaltyErrors = {
   NO_ACTIVE_PROGRAM: createError('LOYALTY_NO_ACTIVE_PROGRAM', 'conflict'),
   INSUFFICIENT_POINTS: createError('INSUFFICIENT_POINTS', 'conflict'),
   NOTHING_TO_REDEEM: createError('LOYALTY_NOTHING_TO_REDEEM', 'conflict'),
+  /**
+   * Answered by orders when a reward goes on an order (orders imports loyalty, so loyalty cannot import orders'
+   * catalog): the same codes, named here for the redeem route's OpenAPI.
+   */
+  ORDER_NOT_OPEN: createError('ORDER_NOT_OPEN', 'conflict'),
+  ORDER_ALREADY_PAID: createError('ORDER_ALREADY_PAID', 'conflict'),
   invalidTier: (field: string, message: string) => invalid(field, message, 'invalid_tier'),
 } as const

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { CampaignErrors } from '../campaigns/index.ts'
+import { LoyaltyErrors } from './loyalty.errors.ts'
 import {
   AccrueBody,
   CreateProgramBody,
@@ -50,7 +52,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
         summary:
           'Create a program: points per currency unit, rounding, exclusions, expiry, tiers (409 LOYALTY_ACTIVE_PROGRAM_EXISTS for a second active one)',
         body: CreateProgramBody,
-        response: { 201: DataOf(Program), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(Program), ...errorResponses(400, 401, 403, 422, LoyaltyErrors.ACTIVE_PROGRAM_EXISTS) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await loyalty.createProgram(request.ctx, request.body) }),
@@ -79,7 +81,10 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
         summary: 'Update a program; If-Match or version guards against lost updates',
         params: IdParams,
         body: UpdateProgramBody,
-        response: { 200: DataOf(Program), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          200: DataOf(Program),
+          ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION, LoyaltyErrors.ACTIVE_PROGRAM_EXISTS),
+        },
       },
     },
     async (request) => {
@@ -98,7 +103,11 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
         tags,
         summary: 'A customer joins the active program: 201 joined, 200 already a member',
         body: JoinBody,
-        response: { 200: DataOf(Member), 201: DataOf(Member), ...errorResponses(400, 401, 403, 409, 422) },
+        response: {
+          200: DataOf(Member),
+          201: DataOf(Member),
+          ...errorResponses(400, 401, 403, 422, LoyaltyErrors.NO_ACTIVE_PROGRAM),
+        },
       },
     },
     async (request, reply) => {
@@ -131,7 +140,10 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
         tags,
         summary: 'Add points by hand, with a reason (the customer joins if not yet a member)',
         body: AccrueBody,
-        response: { 201: DataOf(PointsResultSchema), ...errorResponses(400, 401, 403, 409, 422) },
+        response: {
+          201: DataOf(PointsResultSchema),
+          ...errorResponses(400, 401, 403, 422, LoyaltyErrors.NO_ACTIVE_PROGRAM),
+        },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await loyalty.accrue(request.ctx, request.body) }),
@@ -146,7 +158,22 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
         summary:
           'Redeem points for an amount off an open order or a voucher of a campaign, oldest-expiring points first (409 INSUFFICIENT_POINTS)',
         body: RedeemBody,
-        response: { 201: DataOf(PointsResultSchema), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          201: DataOf(PointsResultSchema),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            404,
+            422,
+            LoyaltyErrors.NO_ACTIVE_PROGRAM,
+            LoyaltyErrors.INSUFFICIENT_POINTS,
+            LoyaltyErrors.NOTHING_TO_REDEEM,
+            LoyaltyErrors.ORDER_NOT_OPEN,
+            LoyaltyErrors.ORDER_ALREADY_PAID,
+            CampaignErrors.ENDED,
+          ),
+        },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await loyalty.redeem(request.ctx, request.body) }),

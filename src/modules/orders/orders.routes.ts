@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { CampaignErrors } from '../campaigns/index.ts'
+import { InventoryErrors } from '../inventory/index.ts'
+import { OrderErrors } from './orders.errors.ts'
 import {
   CalculateQuery,
   CalculationSchema,
@@ -49,7 +52,19 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
         tags,
         summary: 'Create an order: prices, taxes and stock are taken in one transaction',
         body: CreateOrderBody,
-        response: { 201: DataOf(Order), ...errorResponses(400, 401, 403, 409, 422) },
+        response: {
+          201: DataOf(Order),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            422,
+            OrderErrors.VOUCHER_USED_UP,
+            CampaignErrors.USAGE_LIMIT_REACHED,
+            CampaignErrors.CUSTOMER_LIMIT_REACHED,
+            InventoryErrors.INSUFFICIENT_STOCK,
+          ),
+        },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await orders.create(request.ctx, request.body) }),
@@ -95,7 +110,22 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
         summary: 'Complete (fully paid) or void (releases stock) an open order; other moves are 409',
         params: IdParams,
         body: StatusBody,
-        response: { 200: DataOf(Order), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          200: DataOf(Order),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            404,
+            422,
+            STALE_VERSION,
+            OrderErrors.ILLEGAL_MOVE,
+            OrderErrors.NOT_OPEN,
+            OrderErrors.NOT_PAID,
+            OrderErrors.HAS_PAYMENTS,
+            OrderErrors.PROCESSOR_REFUSED,
+          ),
+        },
       },
     },
     async (request) => {
@@ -115,7 +145,21 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
         summary: 'Refund by lines or amount (default: all that is left), optionally restocking',
         params: IdParams,
         body: RefundBody,
-        response: { 201: DataOf(Order), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          201: DataOf(Order),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            404,
+            422,
+            OrderErrors.NOT_REFUNDABLE,
+            OrderErrors.NOTHING_TO_REFUND,
+            OrderErrors.REFUND_EXCEEDS_LINE,
+            OrderErrors.REFUND_EXCEEDS_CAPTURED,
+            OrderErrors.PROCESSOR_REFUSED,
+          ),
+        },
       },
     },
     async (request, reply) =>

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { AuthErrors } from '../auth/index.ts'
 import type { InvitationsService } from './invitations.service.ts'
 import {
   AcceptedInvitationSchema,
@@ -33,7 +34,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<{
         summary:
           'Provision a reseller tenant: an org with its plan and currency, an owner invitation, and a connection to this app',
         body: CreateTenantBody,
-        response: { 201: DataOf(CreatedTenant), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(CreatedTenant), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await partners.createTenant(request.ctx, request.body) }),
@@ -77,7 +78,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<{
         description: 'A 409 EMAIL_TAKEN when the invited e-mail already has an account; the link stays usable.',
         security: [],
         body: AcceptInvitationBody,
-        response: { 200: AcceptedInvitationSchema, ...errorResponses(400, 409, 422) },
+        response: { 200: AcceptedInvitationSchema, ...errorResponses(400, 422, AuthErrors.EMAIL_TAKEN) },
       },
     },
     async (request) => ({ data: await invitations.accept(request.body.token, request.body.password) }),

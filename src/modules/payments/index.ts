@@ -1,4 +1,6 @@
 /** Payments: intents, capture, void, split tender, configured methods, and the processor adapter. */
+
+export { PaymentErrors } from './payments.errors.ts'
 export { paymentRoutes } from './payments.routes.ts'
 export { type CreatePaymentInput, PaymentSchema, TenderFields } from './payments.schemas.ts'
 export {

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams } from '../../platform/http/schemas.ts'
+import { GiftCardErrors } from '../gift-cards/index.ts'
+import { PaymentErrors } from './payments.errors.ts'
 import {
   CreatePaymentBody,
   EmptyBody,
@@ -26,7 +28,21 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
         tags,
         summary: 'Take a payment for an order (split tender: several payments); a declined card answers status failed',
         body: CreatePaymentBody,
-        response: { 201: DataOf(Payment), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          201: DataOf(Payment),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            404,
+            422,
+            PaymentErrors.NOT_PAYABLE,
+            PaymentErrors.EXCEEDS_BALANCE,
+            PaymentErrors.CARD_DECLINED,
+            GiftCardErrors.NOT_ACTIVE,
+            GiftCardErrors.INSUFFICIENT_BALANCE,
+          ),
+        },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await payments.createForOrder(request.ctx, request.body) }),
@@ -53,7 +69,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
         tags,
         summary: 'Choose the payment methods the org accepts; If-Match or version guards against lost updates',
         body: PutPaymentMethodsBody,
-        response: { 200: DataOf(PaymentMethodsSchema), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 200: DataOf(PaymentMethodsSchema), ...errorResponses(400, 401, 403, 422, STALE_VERSION) },
       },
     },
     async (request) => ({
@@ -88,7 +104,19 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
         summary: 'Capture an authorized payment',
         params: IdParams,
         body: Type.Optional(EmptyBody),
-        response: { 200: DataOf(Payment), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          200: DataOf(Payment),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            404,
+            422,
+            PaymentErrors.NOT_CAPTURABLE,
+            PaymentErrors.PROCESSOR_REFUSED,
+            PaymentErrors.CHANGED_CONCURRENTLY,
+          ),
+        },
       },
     },
     async (request) => ({ data: await payments.capture(request.ctx, request.params.id) }),
@@ -103,7 +131,19 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
         summary: 'Void an uncaptured payment (a captured one is 409)',
         params: IdParams,
         body: Type.Optional(EmptyBody),
-        response: { 200: DataOf(Payment), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          200: DataOf(Payment),
+          ...errorResponses(
+            400,
+            401,
+            403,
+            404,
+            422,
+            PaymentErrors.NOT_VOIDABLE,
+            PaymentErrors.PROCESSOR_REFUSED,
+            PaymentErrors.CHANGED_CONCURRENTLY,
+          ),
+        },
       },
     },
     async (request) => ({ data: await payments.void(request.ctx, request.params.id) }),

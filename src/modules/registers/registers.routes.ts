@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { RegisterErrors } from './registers.errors.ts'
 import {
   CashBody,
   CashMovementListQuery,
@@ -50,7 +51,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
         tags: ['registers'],
         summary: 'Create a register at a location',
         body: CreateRegisterBody,
-        response: { 201: DataOf(Register), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(Register), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await registers.createRegister(request.ctx, request.body) }),
@@ -79,7 +80,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
         summary: 'Open a shift with a cash float; one open shift per register',
         params: IdParams,
         body: OpenShiftBody,
-        response: { 201: DataOf(Shift), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 201: DataOf(Shift), ...errorResponses(400, 401, 403, 404, 422, RegisterErrors.SHIFT_ALREADY_OPEN) },
       },
     },
     async (request, reply) =>
@@ -138,7 +139,10 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
         summary: 'Put cash into (in) or take cash out of (out) the drawer of an open shift',
         params: IdParams,
         body: CashBody,
-        response: { 201: DataOf(CashMovement), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: {
+          201: DataOf(CashMovement),
+          ...errorResponses(400, 401, 403, 404, 422, RegisterErrors.SHIFT_NOT_OPEN),
+        },
       },
     },
     async (request, reply) =>
@@ -154,7 +158,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
         summary: 'Close an open shift with the counted cash; answers expected cash and the variance',
         params: IdParams,
         body: CloseShiftBody,
-        response: { 200: DataOf(Shift), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(Shift), ...errorResponses(400, 401, 403, 404, 422, RegisterErrors.SHIFT_NOT_OPEN) },
       },
     },
     async (request) => ({ data: await registers.closeShift(request.ctx, request.params.id, request.body) }),

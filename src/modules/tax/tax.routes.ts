@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { bumpCatalogAfterWrite } from '../../platform/cache/index.ts'
-import { expectedVersion } from '../../platform/http/concurrency.ts'
+import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CreateTaxRateBody, TaxRateListQuery, TaxRateSchema, UpdateTaxRateBody } from './tax.schemas.ts'
 import type { TaxService } from './tax.service.ts'
@@ -37,7 +37,7 @@ export const taxRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService }> = async (
         tags,
         summary: 'Create a tax rate',
         body: CreateTaxRateBody,
-        response: { 201: DataOf(TaxRate), ...errorResponses(400, 401, 403, 409, 422) },
+        response: { 201: DataOf(TaxRate), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await tax.create(request.ctx, request.body) }),
@@ -66,7 +66,7 @@ export const taxRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService }> = async (
         summary: 'Update a tax rate; If-Match or version guards against lost updates',
         params: IdParams,
         body: UpdateTaxRateBody,
-        response: { 200: DataOf(TaxRate), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 200: DataOf(TaxRate), ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION) },
       },
     },
     async (request) => {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { DataOf, errorResponses, ListOf } from '../../platform/http/schemas.ts'
+import { WebhookErrors } from './webhooks.errors.ts'
 import {
   AttemptListQuery,
   BulkReplayBody,
@@ -80,7 +81,10 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         tags,
         summary: 'Replay one failed event: same id, same body, a fresh retry schedule',
         params: DeliveryIdParams,
-        response: { 202: DataOf(Delivery), ...errorResponses(400, 401, 403, 404, 409) },
+        response: {
+          202: DataOf(Delivery),
+          ...errorResponses(400, 401, 403, 404, WebhookErrors.DELIVERY_NOT_FAILED, WebhookErrors.ENDPOINT_SUSPENDED),
+        },
       },
     },
     async (request, reply) =>

@@ -25,7 +25,8 @@ export function expectedVersion(request: FastifyRequest, bodyVersion?: number): 
   return fromHeader ?? bodyVersion
 }
 
-const STALE_VERSION = createError('STALE_VERSION', 'conflict')
+/** A write that named an older version than the resource's (If-Match or `version`). */
+export const STALE_VERSION = createError('STALE_VERSION', 'conflict')
 
 export function staleVersion(current: number): Error {
   return STALE_VERSION(`the resource has changed: its version is now ${current}; fetch it and retry`)
