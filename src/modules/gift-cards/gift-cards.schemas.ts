@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import { type Dated, Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 
@@ -18,6 +18,8 @@ export const GiftCardSchema = Type.Object(
   },
   { $id: 'GiftCard' },
 )
+/** As services hand it over: the timestamps are Dates until the serializer writes them. */
+export type GiftCard = Dated<Static<typeof GiftCardSchema>, 'created_at' | 'updated_at'>
 
 export const LedgerEntrySchema = Type.Object(
   {

@@ -10,7 +10,7 @@ import type { CustomersService } from '../customers/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import { GiftCardErrors } from './gift-cards.errors.ts'
 import * as repo from './gift-cards.repo.ts'
-import type { IssueGiftCardBody, LedgerQuery, LoadGiftCardBody } from './gift-cards.schemas.ts'
+import type { GiftCard, IssueGiftCardBody, LedgerQuery, LoadGiftCardBody } from './gift-cards.schemas.ts'
 import type { GiftCardRow, LedgerRow } from './gift-cards.tables.ts'
 
 /** 16 random characters (about 79 bits), shown in groups of four. */
@@ -22,7 +22,7 @@ function normalizeCode(code: string): string {
   return chars.length === 16 ? chars.match(/.{4}/g)!.join('-') : chars
 }
 
-function toGiftCard(row: GiftCardRow) {
+function toGiftCard(row: GiftCardRow): GiftCard {
   return {
     id: row.id,
     code: row.code,
@@ -36,8 +36,6 @@ function toGiftCard(row: GiftCardRow) {
     updated_at: row.updated_at,
   }
 }
-
-type GiftCard = ReturnType<typeof toGiftCard>
 
 export function createGiftCardsService(orgs: OrgsService, customers: Pick<CustomersService, 'assertExists'>) {
   async function ledger(

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import { type Dated, Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 import { DiscountInput, OrderLineInput } from '../orders/index.ts'
 import { TenderFields } from '../payments/index.ts'
 
@@ -103,3 +103,5 @@ export const LaybySchema = Type.Object(
   },
   { $id: 'Layby' },
 )
+/** As services hand it over: the timestamps are Dates until the serializer writes them. */
+export type Layby = Dated<Static<typeof LaybySchema>, 'created_at' | 'updated_at'>

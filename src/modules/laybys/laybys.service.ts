@@ -25,6 +25,7 @@ import type {
   CancelLaybyBody,
   CompleteLaybyBody,
   CreateLaybyBody,
+  Layby,
   LaybyListQuery,
   TenderBody,
 } from './laybys.schemas.ts'
@@ -41,7 +42,7 @@ function thaw(stored: unknown): PricedOrder {
   )
 }
 
-function toLayby(row: LaybyRow, payments?: object[]) {
+function toLayby(row: LaybyRow, payments?: object[]): Layby {
   const c = row.currency
   const priced = thaw(row.lines)
   const due = BigInt(row.total) - BigInt(row.paid_total)
@@ -77,8 +78,6 @@ function toLayby(row: LaybyRow, payments?: object[]) {
     updated_at: row.updated_at,
   }
 }
-
-type Layby = ReturnType<typeof toLayby>
 
 interface LaybysDeps {
   orgs: OrgsService

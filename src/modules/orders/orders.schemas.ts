@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import { type Dated, Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 import { AppliedCampaignSchema, SkippedCampaignSchema } from '../campaigns/index.ts'
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
@@ -141,6 +141,9 @@ const OrderPayment = Type.Object({
   amount_refunded: Money,
   created_at: Timestamp,
 })
+
+/** A payment as an order lists it (the payments module's own fields beyond these are not shown). */
+export type OrderPayment = Dated<Static<typeof OrderPayment>, 'created_at'>
 
 export const OrderSchema = Type.Object(
   {

@@ -1,5 +1,8 @@
+import type { Static } from 'typebox'
+import type { Dated } from '../../platform/http/schemas.ts'
 import { toMajor } from '../../platform/money/money.ts'
 import { e4ToPercent } from '../../platform/money/percent.ts'
+import type { OrderPayment, OrderSchema } from './orders.schemas.ts'
 import type { HistoryRow, LineRow, OrderRow, RefundRow } from './orders.tables.ts'
 
 /**
@@ -99,15 +102,23 @@ function toHistory(row: HistoryRow) {
     to_status: row.to_status,
     reason: row.reason,
     actor: row.actor,
-    created_at: row.created_at,
+    created_at: row.created_at.toISOString(),
   }
+}
+
+/** The order as the API shows it; its own timestamps stay Dates until the serializer writes them. */
+export type Order = Omit<
+  Dated<Static<typeof OrderSchema>, 'created_at' | 'updated_at' | 'completed_at'>,
+  'payments'
+> & {
+  payments?: OrderPayment[]
 }
 
 export function toOrder(
   row: OrderRow,
   lines: LineRow[],
-  extra: { payments?: object[]; refunds?: RefundRow[]; history?: HistoryRow[] } = {},
-) {
+  extra: { payments?: OrderPayment[]; refunds?: RefundRow[]; history?: HistoryRow[] } = {},
+): Order {
   const c = row.currency
   const net = BigInt(row.captured_total) - BigInt(row.refunded_total)
   const due = BigInt(row.total) - BigInt(row.captured_total)
@@ -141,8 +152,6 @@ export function toOrder(
     completed_at: row.completed_at,
   }
 }
-
-export type Order = ReturnType<typeof toOrder>
 
 /** The campaigns' points multipliers of an order, multiplied together (× 10,000; 10000 when none). */
 export function pointsMultiplierE4(discount: unknown): bigint {

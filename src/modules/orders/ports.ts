@@ -7,6 +7,7 @@ import type { LocationsService } from '../locations/index.ts'
 import type { LoyaltyService } from '../loyalty/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { TaxService } from '../tax/index.ts'
+import type { OrderPayment } from './orders.schemas.ts'
 
 /**
  * What orders need from other domains, each the provider's own type or a slice of its service, so no shape is
@@ -41,7 +42,7 @@ export interface RefundPart {
  * called outside any transaction: reserve (in the order's transaction), execute (outside), settle or release.
  */
 export interface OrderPaymentsPort {
-  listForOrder(ctx: RequestContext, orderId: string): Promise<object[]>
+  listForOrder(ctx: RequestContext, orderId: string): Promise<OrderPayment[]>
   reserveRefund(ctx: RequestContext, orderId: string, refundId: string, amount: bigint): Promise<RefundPart[]>
   executeRefund(
     ctx: RequestContext,

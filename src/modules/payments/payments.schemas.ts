@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Money, Timestamp, Version } from '../../platform/http/schemas.ts'
+import { type Dated, Money, Timestamp, Version } from '../../platform/http/schemas.ts'
 import { PAYMENT_METHODS } from './payments.service.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
@@ -28,6 +28,8 @@ export const PaymentSchema = Type.Object(
   },
   { $id: 'Payment' },
 )
+/** As services hand it over: the timestamps are Dates until the serializer writes them. */
+export type Payment = Dated<Static<typeof PaymentSchema>, 'created_at' | 'updated_at' | 'captured_at'>
 
 const tender = {
   amount: Type.Number({ exclusiveMinimum: 0 }),

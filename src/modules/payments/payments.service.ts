@@ -10,7 +10,7 @@ import type { OrgsService } from '../orgs/index.ts'
 import type { RegistersService } from '../registers/index.ts'
 import { PaymentErrors } from './payments.errors.ts'
 import * as repo from './payments.repo.ts'
-import type { CreatePaymentBody, CreatePaymentInput } from './payments.schemas.ts'
+import type { CreatePaymentBody, CreatePaymentInput, Payment } from './payments.schemas.ts'
 import type { PaymentRow } from './payments.tables.ts'
 import type { PaymentProcessor, ProcessorResult } from './processor.ts'
 
@@ -40,7 +40,7 @@ export interface CardHold {
   capture: boolean
 }
 
-function toPayment(row: PaymentRow) {
+function toPayment(row: PaymentRow): Payment {
   const c = row.currency
   return {
     id: row.id,
@@ -63,8 +63,6 @@ function toPayment(row: PaymentRow) {
     captured_at: row.captured_at,
   }
 }
-
-type Payment = ReturnType<typeof toPayment>
 
 interface PaymentsDeps {
   orgs: OrgsService

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import { type Dated, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Rate = Type.Number({
   minimum: 0,
@@ -27,6 +27,8 @@ export const TaxRateSchema = Type.Object(
   },
   { $id: 'TaxRate' },
 )
+/** As services hand it over: the timestamps are Dates until the serializer writes them. */
+export type TaxRate = Dated<Static<typeof TaxRateSchema>, 'created_at' | 'updated_at'>
 
 export const CreateTaxRateBody = Type.Object(
   {

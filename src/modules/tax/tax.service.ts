@@ -7,7 +7,7 @@ import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './tax.repo.ts'
-import type { CreateTaxRateBody, TaxRateListQuery, UpdateTaxRateBody } from './tax.schemas.ts'
+import type { CreateTaxRateBody, TaxRate, TaxRateListQuery, UpdateTaxRateBody } from './tax.schemas.ts'
 import type { TaxRateRow } from './tax.tables.ts'
 
 /** The fields a create or update sets. */
@@ -19,7 +19,7 @@ interface TaxableItem {
   categoryId: string | null
 }
 
-function toTaxRate(row: TaxRateRow, inclusive: boolean) {
+function toTaxRate(row: TaxRateRow, inclusive: boolean): TaxRate {
   return {
     id: row.id,
     name: row.name,
@@ -34,8 +34,6 @@ function toTaxRate(row: TaxRateRow, inclusive: boolean) {
     updated_at: row.updated_at,
   }
 }
-
-type TaxRate = ReturnType<typeof toTaxRate>
 
 function appliesTo(rate: TaxRateRow, item: TaxableItem): boolean {
   if (rate.applies_to === 'all') return true
