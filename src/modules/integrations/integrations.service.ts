@@ -1,7 +1,9 @@
+import type { Static } from 'typebox'
 import { newId } from '../../platform/crypto/ids.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
+import type { Dated } from '../../platform/http/schemas.ts'
 import type {
   CreateWebhookBody,
   TestWebhookBody,
@@ -11,11 +13,16 @@ import type {
   WebhooksService,
 } from '../webhooks/index.ts'
 import * as repo from './integrations.repo.ts'
-import type { CreateIntegrationBody, IntegrationListQuery, WebhookListQuery } from './integrations.schemas.ts'
+import type {
+  CreateIntegrationBody,
+  IntegrationListQuery,
+  IntegrationSchema,
+  WebhookListQuery,
+} from './integrations.schemas.ts'
 import type { IntegrationRow } from './integrations.tables.ts'
 
 /** An integration as the API shows it: its row without the tenant column. */
-type Integration = Omit<IntegrationRow, 'org_id'>
+type Integration = Dated<Static<typeof IntegrationSchema>, 'created_at' | 'updated_at'>
 
 function toIntegration(row: IntegrationRow): Integration {
   return {

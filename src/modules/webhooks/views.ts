@@ -1,9 +1,22 @@
+import type { Static } from 'typebox'
+import type { Dated } from '../../platform/http/schemas.ts'
+import type { WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks.schemas.ts'
 import type { AttemptRow, DeliveryRow, EndpointRow } from './webhooks.tables.ts'
 
 /** The API's shapes of the webhooks module's rows (the secret never leaves through these). */
 
-/** An endpoint as the API shows it: its row without the tenant column (the row type carries no secrets). */
-export type WebhookEndpoint = Omit<EndpointRow, 'org_id'>
+/** An endpoint as the API shows it (never its secrets); timestamps are Dates until the serializer writes them. */
+export type WebhookEndpoint = Dated<
+  Static<typeof WebhookEndpointSchema>,
+  'suspended_at' | 'suspension_notified_at' | 'previous_secret_expires_at' | 'created_at' | 'updated_at'
+>
+
+export type WebhookDelivery = Dated<
+  Static<typeof WebhookDeliverySchema>,
+  'next_attempt_at' | 'created_at' | 'completed_at' | 'failed_at' | 'replayable_until'
+>
+
+export type WebhookAttempt = Dated<Static<typeof WebhookAttemptSchema>, 'created_at'>
 
 export function toEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
@@ -27,7 +40,7 @@ export function toEndpoint(row: EndpointRow): WebhookEndpoint {
 
 const REPLAY_WINDOW_MS = 72 * 3_600_000
 
-export function toDelivery(row: DeliveryRow) {
+export function toDelivery(row: DeliveryRow): WebhookDelivery {
   return {
     id: row.id,
     webhook_id: row.endpoint_id,
@@ -47,9 +60,7 @@ export function toDelivery(row: DeliveryRow) {
   }
 }
 
-export type WebhookDelivery = ReturnType<typeof toDelivery>
-
-export function toAttempt(row: AttemptRow) {
+export function toAttempt(row: AttemptRow): WebhookAttempt {
   return {
     id: row.id,
     delivery_id: row.delivery_id,
@@ -65,5 +76,3 @@ export function toAttempt(row: AttemptRow) {
     created_at: row.created_at,
   }
 }
-
-export type WebhookAttempt = ReturnType<typeof toAttempt>
