@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { EventEnvelopeSchema } from '../../platform/events/catalog.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
-import { EventEnvelopeSchema, EventListQuery } from './events.schemas.ts'
+import { EventListQuery } from './events.schemas.ts'
 import type { EventsService } from './events.service.ts'
 
 const tags = ['events']

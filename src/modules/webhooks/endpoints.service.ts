@@ -165,7 +165,7 @@ export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox
      */
     async sendEvent(
       ctx: RequestContext,
-      input: { webhookId: string; event: string; data: unknown },
+      input: { webhookId: string; event: string; data: object },
     ): Promise<WebhookDelivery> {
       const endpoint = await endpointOf(ctx, undefined, input.webhookId)
       return queueOne(ctx, endpoint.id, input.event, () => input.data, false)
@@ -202,7 +202,7 @@ async function queueOne(
   ctx: RequestContext,
   endpointId: string,
   event: string,
-  dataFor: (deliveryId: string) => unknown,
+  dataFor: (deliveryId: string) => object,
   isTest: boolean,
 ): Promise<WebhookDelivery> {
   const id = newId('msg')

@@ -96,6 +96,6 @@ export interface ClaimedAttempt {
 export interface OutboxEventRow {
   id: string
   type: string
-  data: unknown
+  data: object
   created_at: Date
 }

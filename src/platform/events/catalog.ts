@@ -1,15 +1,26 @@
+import { type Static, Type } from 'typebox'
+import { Timestamp } from '../http/schemas.ts'
 /** The `apiVersion` of every event envelope, webhook or events API (docs/decisions.md "Webhooks"). */
 export const API_VERSION = '2024-09-15'
 
+/** The webhook envelope of SPEC (docs/decisions.md) "Events", so a missed delivery and its recovery look the same. */
+export const EventEnvelopeSchema = Type.Object(
+  {
+    id: Type.String({ description: 'evt_… identifier, also the id of the webhook envelope of this event' }),
+    event: Type.String({ description: 'event name, e.g. order.created' }),
+    orgId: Type.String(),
+    timestamp: Timestamp,
+    apiVersion: Type.String({ description: 'date-formatted API version of the payload' }),
+    data: Type.Object(
+      {},
+      { additionalProperties: true, description: 'the affected resource as the REST API shows it' },
+    ),
+  },
+  { $id: 'EventEnvelope' },
+)
+
 /** SPEC's webhook envelope: `id` is stable across retries, `timestamp` is the event's time and never changes. */
-export interface EventEnvelope {
-  id: string
-  event: string
-  orgId: string
-  timestamp: string
-  apiVersion: string
-  data: unknown
-}
+export type EventEnvelope = Static<typeof EventEnvelopeSchema>
 
 /**
  * SPEC's 17-event catalog plus the events docs/decisions.md adds. Subscribers choose from these and from the two
