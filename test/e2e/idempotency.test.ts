@@ -54,7 +54,9 @@ class SteeredProcessor implements PaymentProcessor {
     }
     return { ok: true, processorRef: ref }
   }
+  captures = 0
   async capture(request: { processorRef: string }): Promise<ProcessorResult> {
+    this.captures++
     return { ok: true, processorRef: request.processorRef }
   }
   async void(request: { processorRef: string }): Promise<ProcessorResult> {
@@ -170,6 +172,20 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     assert.equal(resumed.status, 201)
     assert.equal(resumed.body.data.id, paid.body.data.id)
     assert.equal(await paymentsOf(orderId), 1)
+
+    // A capture: the retry resumes from the processor's recorded answer and captures nothing twice.
+    const authorizedOrder = await order(7)
+    const authorized = await shop.api.post('/api/v1/payments', { ...card(authorizedOrder, 7), capture: false }, key())
+    assert.equal(authorized.body.data.status, 'requires_capture')
+    const capturesBefore = processor.captures
+    const ck = key()
+    const captured = await shop.api.post(`/api/v1/payments/${authorized.body.data.id}/capture`, {}, ck)
+    assert.equal(captured.body.data.status, 'captured')
+    await crashed(shop.merchant.orgId, ck['idempotency-key'])
+    const recaptured = await shop.api.post(`/api/v1/payments/${authorized.body.data.id}/capture`, {}, ck)
+    assert.equal(recaptured.status, captured.status, JSON.stringify(recaptured.body))
+    assert.equal(recaptured.body.data.status, 'captured')
+    assert.equal(processor.captures - capturesBefore, 1)
 
     // A customer: the route cannot resume, so the retry is told, and nothing is created twice.
     const c = key()

@@ -98,7 +98,8 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
   app.post(
     '/payments/:id/capture',
     {
-      config: { scope: 'payments:write' },
+      // A retry resumes from the processor's recorded answer: the payment is never captured twice.
+      config: { scope: 'payments:write', idempotency: { resumable: true } },
       schema: {
         tags,
         summary: 'Capture an authorized payment',
@@ -125,7 +126,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
   app.post(
     '/payments/:id/void',
     {
-      config: { scope: 'payments:write' },
+      config: { scope: 'payments:write', idempotency: { resumable: true } },
       schema: {
         tags,
         summary: 'Void an uncaptured payment (a captured one is 409)',

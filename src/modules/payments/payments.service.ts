@@ -280,21 +280,29 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return toPayment(row)
     },
 
-    /** Captures an authorized payment: the processor first, then the record, the order's balance and payment.captured. */
+    /**
+     * Captures an authorized payment: the processor first (its answer recorded against an Idempotency-Key before
+     * anything else can fail, so a retry resumes rather than capturing again), then the record, the order's
+     * balance and payment.captured.
+     */
     async capture(ctx: RequestContext, id: string): Promise<Payment> {
-      const current = await service.get(ctx, id)
-      if (current.status !== 'requires_capture')
-        throw PaymentErrors.NOT_CAPTURABLE(`a payment that is ${current.status} cannot be captured`)
       const row = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
-      const result = await processor.capture({
-        processorRef: row!.processor_ref!,
-        amount: BigInt(row!.amount),
-        currency: row!.currency,
+      if (!row) throw notFound('payment')
+      const result = await once(ctx, 'payment.capture', async () => {
+        if (row.status !== 'requires_capture')
+          throw PaymentErrors.NOT_CAPTURABLE(`a payment that is ${row.status} cannot be captured`)
+        return processor.capture({
+          processorRef: row.processor_ref!,
+          amount: BigInt(row.amount),
+          currency: row.currency,
+        })
       })
       if (!result.ok)
         throw PaymentErrors.PROCESSOR_REFUSED(`the payment processor refused the capture: ${result.message}`)
+      // A retry whose first attempt committed the capture finds it done: that is this request's own capture.
+      if (row.status === 'captured') return toPayment(row)
       return ctx.db.tx(async (q) => {
-        if (row!.order_id) await orders.lockForPayment(ctx, row!.order_id)
+        if (row.order_id) await orders.lockForPayment(ctx, row.order_id)
         const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'captured')
         if (!moved) throw PaymentErrors.CHANGED_CONCURRENTLY('the payment was captured or voided meanwhile')
         if (moved.order_id) await orders.recordCapture(ctx, moved.order_id, BigInt(moved.amount))
@@ -304,14 +312,20 @@ export function createPaymentsService(deps: PaymentsDeps) {
       })
     },
 
-    /** Voids an uncaptured payment; a captured one is a 409 (refund it through its order instead). */
+    /**
+     * Voids an uncaptured payment; a captured one is a 409 (refund it through its order instead). Resumable like
+     * a capture: the processor's answer is recorded against an Idempotency-Key first.
+     */
     async void(ctx: RequestContext, id: string): Promise<Payment> {
       const current = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
       if (!current) throw notFound('payment')
-      if (current.status !== 'requires_capture')
-        throw PaymentErrors.NOT_VOIDABLE(`a payment that is ${current.status} cannot be voided`)
-      const result = await processor.void({ processorRef: current.processor_ref! })
+      const result = await once(ctx, 'payment.void', async () => {
+        if (current.status !== 'requires_capture')
+          throw PaymentErrors.NOT_VOIDABLE(`a payment that is ${current.status} cannot be voided`)
+        return processor.void({ processorRef: current.processor_ref! })
+      })
       if (!result.ok) throw PaymentErrors.PROCESSOR_REFUSED(`the payment processor refused the void: ${result.message}`)
+      if (current.status === 'voided') return toPayment(current)
       return ctx.db.tx(async (q) => {
         const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'voided')
         if (!moved) throw PaymentErrors.CHANGED_CONCURRENTLY('the payment was captured or voided meanwhile')
