@@ -1,24 +1,18 @@
-import type { RequestContext } from '../../platform/http/context.ts'
+import type { BundleComponent, CatalogService } from '../catalog/index.ts'
+import type { LocationsService } from '../locations/index.ts'
+import type { OrgsService } from '../orgs/index.ts'
 
-/** One unit of a bundle draws down `quantity` of this item. */
-export interface BundleComponent {
-  productId: string
-  variantId: string | null
-  quantity: number
-}
+/** One unit of a bundle draws down `quantity` of this item (the catalog's shape). */
+export type { BundleComponent }
 
-/** What inventory needs from the catalog, structurally, so either side can be faked in a test. */
+/** What inventory reads of the catalog: names and SKUs, bundles' components, a variant's product. */
 export interface CatalogPort {
-  products: { byIds(ctx: RequestContext, ids: readonly string[]): Promise<{ id: string; sku: string; name: string }[]> }
-  bundles: { componentsOf(ctx: RequestContext, productIds: readonly string[]): Promise<Map<string, BundleComponent[]>> }
+  products: Pick<CatalogService['products'], 'byIds'>
+  bundles: Pick<CatalogService['bundles'], 'componentsOf'>
   /** A 404 AppError when the variant is not the org's. */
-  variants: { get(ctx: RequestContext, id: string): Promise<{ id: string; product_id: string; sku: string }> }
+  variants: Pick<CatalogService['variants'], 'get'>
 }
 
-export interface LocationsPort {
-  byIds(ctx: RequestContext, ids: readonly string[]): Promise<{ id: string; name: string }[]>
-}
+export type LocationsPort = Pick<LocationsService, 'byIds'>
 
-export interface OrgsPort {
-  getOrg(ctx: RequestContext): Promise<{ allow_negative_stock: boolean }>
-}
+export type OrgsPort = Pick<OrgsService, 'getOrg'>

@@ -3,30 +3,21 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import { e4ToPercent } from '../../platform/money/percent.ts'
 import type { CampaignsService } from '../campaigns/index.ts'
+import type { CatalogService } from '../catalog/index.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
+import type { InventoryService } from '../inventory/index.ts'
 import type { LoyaltyService } from '../loyalty/index.ts'
+import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './reports.repo.ts'
 import type { InventoryReportQuery, Report, ReportQuery, SalesQuery } from './reports.schemas.ts'
 
 /** What reports read from other domains: current state that no aggregate holds (docs/reports.md). */
 interface ReportsDeps {
-  orgs: { pricingSettings(ctx: RequestContext): Promise<{ currency: string }> }
-  products: {
-    byIds(
-      ctx: RequestContext,
-      ids: readonly string[],
-    ): Promise<{ id: string; name: string; category_id: string | null; cost: number | null }[]>
-  }
-  variants: {
-    byIds(ctx: RequestContext, ids: readonly string[]): Promise<{ id: string; name: string; cost: number | null }[]>
-  }
-  categories: { get(ctx: RequestContext, id: string): Promise<{ id: string; name: string }> }
-  inventory: {
-    onHand(
-      ctx: RequestContext,
-      locationId: string | null,
-    ): Promise<{ productId: string; variantId: string | null; onHand: number }[]>
-  }
+  orgs: Pick<OrgsService, 'pricingSettings'>
+  products: Pick<CatalogService['products'], 'byIds'>
+  variants: Pick<CatalogService['variants'], 'byIds'>
+  categories: Pick<CatalogService['categories'], 'get'>
+  inventory: Pick<InventoryService, 'onHand'>
   giftCards: Pick<GiftCardsService, 'outstanding'>
   loyalty: Pick<LoyaltyService, 'outstanding'>
   campaigns: Pick<CampaignsService, 'discountsByCampaign'>
