@@ -5,6 +5,7 @@ import { startAutomationWorker } from './modules/automations/index.ts'
 import { startCampaignClock } from './modules/campaigns/index.ts'
 import { startEventRetention } from './modules/events/index.ts'
 import { startPointsExpiry } from './modules/loyalty/index.ts'
+import { startStalledRefunds } from './modules/orders/index.ts'
 import { startWebhookWorker } from './modules/webhooks/index.ts'
 import { startIdempotencyPurge } from './platform/http/idempotency-purge.ts'
 import { openRuntime, type Runtime } from './platform/runtime.ts'
@@ -17,8 +18,8 @@ interface Workers {
 /**
  * Every background worker of the process: webhook delivery (relay from the outbox, attempts), event retention,
  * the purge of idempotency keys past their 24 hours,
- * automations (DBOS Transact launches and shuts down with them), the campaign clock (starts and ends) and the
- * expiry of loyalty points.
+ * automations (DBOS Transact launches and shuts down with them), the campaign clock (starts and ends), the
+ * expiry of loyalty points and the finishing of refunds whose request ended half-way.
  */
 export function startWorkers(
   runtime: Runtime,
@@ -35,6 +36,7 @@ export function startWorkers(
   const automations = startAutomationWorker(runtime, services, { log: log.child({ worker: 'automations' }) })
   const campaignClock = startCampaignClock(runtime.database, services.campaigns, log.child({ worker: 'campaigns' }))
   const pointsExpiry = startPointsExpiry(runtime.database, services.loyalty, log.child({ worker: 'loyalty' }))
+  const stalledRefunds = startStalledRefunds(runtime.database, services.refunds, log.child({ worker: 'refunds' }))
   return {
     async stop() {
       await Promise.all([
@@ -44,6 +46,7 @@ export function startWorkers(
         automations.stop(),
         campaignClock.stop(),
         pointsExpiry.stop(),
+        stalledRefunds.stop(),
       ])
     },
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
+import { finishStalledRefunds } from '../../src/modules/orders/index.ts'
 import type { PaymentProcessor, ProcessorResult } from '../../src/modules/payments/index.ts'
 import { NOT_STORED } from '../../src/platform/http/idempotency.ts'
 import { purgeExpiredKeys } from '../../src/platform/http/idempotency-store.ts'
@@ -64,7 +65,10 @@ class SteeredProcessor implements PaymentProcessor {
   }
   refusals = 0
   refunds = 0
-  async refund(): Promise<ProcessorResult> {
+  loseNextRefundAnswer = false
+  /** Money given back, by reference: a repeated reference is answered as the first time, as an idempotency key is. */
+  readonly refunded = new Map<string, string>()
+  async refund(request: { reference: string }): Promise<ProcessorResult> {
     this.refunds++
     this.called?.()
     await this.hold
@@ -72,7 +76,16 @@ class SteeredProcessor implements PaymentProcessor {
       this.refusals--
       return { ok: false, code: 'refund_failed', message: 'the processor refused the refund' }
     }
-    return { ok: true, processorRef: `str_${randomBytes(6).toString('hex')}` }
+    let ref = this.refunded.get(request.reference)
+    if (!ref) {
+      ref = `str_${randomBytes(6).toString('hex')}`
+      this.refunded.set(request.reference, ref)
+    }
+    if (this.loseNextRefundAnswer) {
+      this.loseNextRefundAnswer = false
+      throw new Error('the connection to the processor was reset after it refunded')
+    }
+    return { ok: true, processorRef: ref }
   }
 }
 
@@ -251,6 +264,62 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     const again = await shop.api.post('/api/v1/customers', { ...body, email: `day2-${Date.now()}@example.test` }, k)
     assert.equal(again.status, 201)
     assert.equal(again.headers['idempotent-replayed'], undefined)
+  })
+
+  it('finishes a refund whose request ended after the processor refunded, once, also racing the request', async () => {
+    const paidOrder = async (total: number) => {
+      const id = await order(total)
+      assert.equal((await shop.api.post('/api/v1/payments', card(id, total), key())).status, 201)
+      return id
+    }
+    const refundsOf = async (orderId: string) => (await shop.api.get(`/api/v1/orders/${orderId}`)).body.data
+    const finish = () => finishStalledRefunds(app.runtime.database, app.services.refunds, app.api.log, 0)
+
+    // The processor refunded, but its answer never came back: the refund stays reserved and pending.
+    const lost = await paidOrder(15)
+    processor.loseNextRefundAnswer = true
+    const first = await shop.api.post(`/api/v1/orders/${lost}/refund`, {}, key())
+    assert.equal(first.status, 500)
+    const pending = await refundsOf(lost)
+    assert.deepEqual(
+      pending.refunds.map((r: { status: string }) => r.status),
+      ['pending'],
+    )
+    assert.equal(pending.amount_refunded, 15, 'the amount stays reserved: no second refund can take it')
+    assert.equal((await shop.api.post(`/api/v1/orders/${lost}/refund`, {}, key())).body.code, 'NOTHING_TO_REFUND')
+
+    // The worker finishes it under the same reference: the processor gives the money back once.
+    const refundedBefore = processor.refunded.size
+    assert.ok((await finish()) >= 1)
+    const finished = await refundsOf(lost)
+    assert.equal(finished.status, 'refunded')
+    assert.deepEqual(
+      finished.refunds.map((r: { status: string }) => r.status),
+      ['succeeded'],
+    )
+    assert.equal(finished.payments[0].amount_refunded, 15)
+    assert.equal(processor.refunded.size, refundedBefore, 'no new money left: the reference was known')
+    assert.equal(await finish(), 0)
+
+    // A request and the worker finishing the same refund at once settle it once.
+    const raced = await paidOrder(8)
+    const { called, release } = processor.holdAnswers()
+    const refunding = shop.api.post(`/api/v1/orders/${raced}/refund`, {}, key())
+    await called
+    const claimed = finish()
+    release()
+    assert.equal((await refunding).status, 201)
+    await claimed
+    const once = await refundsOf(raced)
+    assert.equal(once.amount_refunded, 8)
+    assert.equal(once.payments[0].amount_refunded, 8)
+    const events = await app.runtime.database.transaction(shop.merchant.orgId, (q) =>
+      q.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM events WHERE org_id = $1 AND type = 'order.refunded' AND data->>'id' = $2`,
+        [shop.merchant.orgId, raced],
+      ),
+    )
+    assert.equal(events.rows[0].n, 1)
   })
 
   it('cancels a lay-by with its card refunds outside any transaction; a refusal leaves it open', async () => {

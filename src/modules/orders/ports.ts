@@ -57,6 +57,8 @@ export interface OrderPaymentsPort {
     refs: Map<string, string | null>,
   ): Promise<void>
   releaseRefund(ctx: RequestContext, refundId: string, parts: RefundPart[]): Promise<void>
+  /** What reserveRefund reserved for a refund, for finishing one its request left pending. */
+  partsOfRefund(ctx: RequestContext, refundId: string): Promise<RefundPart[]>
   /** Voids the order's uncaptured intents (before the order itself is voided). */
   voidOpenIntents(ctx: RequestContext, orderId: string): Promise<void>
 }

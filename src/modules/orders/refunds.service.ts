@@ -1,4 +1,5 @@
 import { newId } from '../../platform/crypto/ids.ts'
+import type { Queryable } from '../../platform/db/database.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
@@ -9,13 +10,23 @@ import type { OrderStatus, RefundBody } from './orders.schemas.ts'
 import type { OrdersService } from './orders.service.ts'
 import type { LineRow } from './orders.tables.ts'
 import { type Order, toOrder } from './orders.views.ts'
-import type { InventoryPort, LoyaltyPort, OrderPaymentsPort } from './ports.ts'
+import type { InventoryPort, LoyaltyPort, OrderPaymentsPort, RefundPart } from './ports.ts'
 import { lineRefundAmount } from './totals.ts'
 
 interface PlannedLine {
   line: LineRow
   quantity: number
   amount: bigint
+}
+
+/** What step 1 reserved: the amount on the order and its lines, and each payment's part. */
+interface Reserved {
+  refundId: string
+  orderId: string
+  amount: bigint
+  planned: PlannedLine[]
+  parts: RefundPart[]
+  locationId: string
 }
 
 const REFUNDABLE: readonly OrderStatus[] = ['open', 'completed', 'partially_refunded']
@@ -59,6 +70,73 @@ export function createRefundsService(deps: {
     })
   }
 
+  /**
+   * Steps 2 and 3: the processor, outside any transaction, then the settlement or, on a refusal, the release.
+   * Each runs only while the refund is still pending (its row locked first), so a request and the worker
+   * finishing the same refund settle it once.
+   */
+  async function finish(
+    ctx: RequestContext,
+    reserved: Reserved,
+    how: { restock: boolean; reason: string; shiftId: string | null },
+  ): Promise<void> {
+    const { refundId, orderId } = reserved
+    const outcome = await deps.payments().executeRefund(ctx, refundId, reserved.parts)
+    // The order row first, as every refund and payment does, so concurrent refunds cannot deadlock.
+    const stillPending = async (q: Queryable) =>
+      (await repo.orderById(q, ctx.orgId, orderId, true)) &&
+      (await repo.refundById(q, ctx.orgId, refundId, true))?.status === 'pending'
+
+    if (!outcome.ok) {
+      await ctx.db.tx(async (q) => {
+        if (!(await stillPending(q))) return
+        await deps.payments().releaseRefund(ctx, refundId, reserved.parts)
+        await repo.addRefunded(q, ctx.orgId, orderId, -reserved.amount)
+        for (const p of reserved.planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, -p.quantity, -p.amount)
+        await repo.finishRefund(q, ctx.orgId, refundId, 'failed', outcome.reason)
+      })
+      throw OrderErrors.PROCESSOR_REFUSED(`the payment processor refused the refund: ${outcome.reason}`)
+    }
+
+    await ctx.db.tx(async (q) => {
+      if (!(await stillPending(q))) return
+      const row = (await repo.orderById(q, ctx.orgId, orderId))!
+      await deps.payments().settleRefund(ctx, refundId, reserved.parts, how.shiftId, outcome.refs)
+      await repo.finishRefund(q, ctx.orgId, refundId, 'succeeded', null)
+      if (how.restock && reserved.planned.length) {
+        await deps.inventory.applyChanges(
+          ctx,
+          reserved.planned.map((p) => ({
+            productId: p.line.product_id,
+            variantId: p.line.variant_id,
+            locationId: reserved.locationId,
+            quantity: p.quantity,
+            reason: 'refund_restock' as const,
+            reference: { type: 'refund', id: refundId },
+          })),
+        )
+      }
+      await deps.loyalty().reverseForRefund(q, ctx, {
+        orderId,
+        refundedTotal: BigInt(row.refunded_total),
+        orderTotal: BigInt(row.total),
+      })
+      let current = row
+      if (row.status !== 'open') {
+        const everything =
+          BigInt(row.refunded_total) >= BigInt(row.captured_total) && BigInt(row.captured_total) >= BigInt(row.total)
+        const next: OrderStatus = everything ? 'refunded' : 'partially_refunded'
+        if (next !== row.status) current = await deps.orders.moveStatus(q, ctx, row, next, how.reason)
+      }
+      const order = toOrder(current, await repo.linesOf(q, ctx.orgId, [orderId]), {
+        payments: await deps.payments().listForOrder(ctx, orderId),
+        refunds: await repo.refundsOf(q, ctx.orgId, orderId),
+        history: await repo.historyOf(q, ctx.orgId, orderId),
+      })
+      await emitEvent(q, ctx.orgId, 'order.refunded', order)
+    })
+  }
+
   return {
     async refund(ctx: RequestContext, orderId: string, request: RefundBody): Promise<Order> {
       // Stripe's and Square's defaults: nothing goes back on the shelf unless asked, and no reason is needed.
@@ -98,62 +176,41 @@ export function createRefundsService(deps: {
         await repo.addRefunded(q, ctx.orgId, orderId, amount)
         for (const p of planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, p.quantity, p.amount)
         const parts = await deps.payments().reserveRefund(ctx, orderId, refundId, amount)
-        return { amount, planned, parts, locationId: row.location_id }
+        return { refundId, orderId, amount, planned, parts, locationId: row.location_id }
       })
-
-      // Step 2: the processor, outside any transaction we opened.
-      const outcome = await deps.payments().executeRefund(ctx, refundId, reserved.parts)
-
-      if (!outcome.ok) {
-        await ctx.db.tx(async (q) => {
-          // The order row first, as every refund and payment does, so concurrent refunds cannot deadlock.
-          await repo.orderById(q, ctx.orgId, orderId, true)
-          await deps.payments().releaseRefund(ctx, refundId, reserved.parts)
-          await repo.addRefunded(q, ctx.orgId, orderId, -reserved.amount)
-          for (const p of reserved.planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, -p.quantity, -p.amount)
-          await repo.finishRefund(q, ctx.orgId, refundId, 'failed', outcome.reason)
-        })
-        throw OrderErrors.PROCESSOR_REFUSED(`the payment processor refused the refund: ${outcome.reason}`)
-      }
-
-      // Step 3: settle.
-      await ctx.db.tx(async (q) => {
-        const row = (await repo.orderById(q, ctx.orgId, orderId, true))!
-        await deps.payments().settleRefund(ctx, refundId, reserved.parts, input.shift_id ?? null, outcome.refs)
-        await repo.finishRefund(q, ctx.orgId, refundId, 'succeeded', null)
-        if (input.restock && reserved.planned.length) {
-          await deps.inventory.applyChanges(
-            ctx,
-            reserved.planned.map((p) => ({
-              productId: p.line.product_id,
-              variantId: p.line.variant_id,
-              locationId: reserved.locationId,
-              quantity: p.quantity,
-              reason: 'refund_restock' as const,
-              reference: { type: 'refund', id: refundId },
-            })),
-          )
-        }
-        await deps.loyalty().reverseForRefund(q, ctx, {
-          orderId,
-          refundedTotal: BigInt(row.refunded_total),
-          orderTotal: BigInt(row.total),
-        })
-        let current = row
-        if (row.status !== 'open') {
-          const everything =
-            BigInt(row.refunded_total) >= BigInt(row.captured_total) && BigInt(row.captured_total) >= BigInt(row.total)
-          const next: OrderStatus = everything ? 'refunded' : 'partially_refunded'
-          if (next !== row.status) current = await deps.orders.moveStatus(q, ctx, row, next, input.reason)
-        }
-        const order = toOrder(current, await repo.linesOf(q, ctx.orgId, [orderId]), {
-          payments: await deps.payments().listForOrder(ctx, orderId),
-          refunds: await repo.refundsOf(q, ctx.orgId, orderId),
-          history: await repo.historyOf(q, ctx.orgId, orderId),
-        })
-        await emitEvent(q, ctx.orgId, 'order.refunded', order)
-      })
+      await finish(ctx, reserved, { restock: input.restock, reason: input.reason, shiftId: input.shift_id ?? null })
       return deps.orders.get(ctx, orderId)
+    },
+
+    /**
+     * Finishes a refund its request left pending (the worker, once no request can still be running): the
+     * processor again under the same references, which it answers as the first time, then the settlement.
+     */
+    async resumeStalled(ctx: RequestContext, refundId: string): Promise<void> {
+      const reserved = await ctx.db.read(async (q) => {
+        const refund = await repo.refundById(q, ctx.orgId, refundId)
+        if (refund?.status !== 'pending') return null
+        const order = (await repo.orderById(q, ctx.orgId, refund.order_id))!
+        const lines = await repo.linesOf(q, ctx.orgId, [refund.order_id])
+        return {
+          refund,
+          reserved: {
+            refundId,
+            orderId: refund.order_id,
+            amount: BigInt(refund.amount),
+            planned: refund.lines.map((l) => ({
+              line: lines.find((x) => x.id === l.line_id)!,
+              quantity: l.quantity,
+              amount: BigInt(l.amount),
+            })),
+            parts: await deps.payments().partsOfRefund(ctx, refundId),
+            locationId: order.location_id,
+          },
+        }
+      })
+      if (!reserved) return
+      const { refund } = reserved
+      await finish(ctx, reserved.reserved, { restock: refund.restock, reason: refund.reason, shiftId: null })
     },
   }
 }

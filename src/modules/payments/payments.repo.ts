@@ -154,6 +154,15 @@ export async function setPaymentRefundRef(
   )
 }
 
+/** A refund's parts, in the order they were reserved. */
+export async function partsOfRefund(q: Queryable, orgId: string, refundId: string) {
+  const result = await q.query<{ payment_id: string; amount: string }>(
+    'SELECT payment_id, amount FROM payment_refunds WHERE org_id = $1 AND refund_id = $2 ORDER BY id',
+    [orgId, refundId],
+  )
+  return result.rows
+}
+
 export async function deletePaymentRefunds(q: Queryable, orgId: string, refundId: string) {
   await q.query('DELETE FROM payment_refunds WHERE org_id = $1 AND refund_id = $2', [orgId, refundId])
 }

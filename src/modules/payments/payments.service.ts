@@ -457,11 +457,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
           refs.set(p.id, null)
           continue
         }
+        // One refund can take from several card payments: each part is its own idempotent call.
         const result = await processor.refund({
           processorRef: p.processor_ref!,
           amount: part.amount,
           currency: p.currency,
-          reference: refundId,
+          reference: `${refundId}:${p.id}`,
         })
         if (!result.ok) return { ok: false, reason: result.message }
         refs.set(p.id, result.processorRef)
@@ -475,6 +476,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
           await repo.setPaymentRefundRef(q, ctx.orgId, refundId, part.paymentId, refs.get(part.paymentId) ?? null)
       })
       await settleParts(ctx, parts, shiftId, { type: 'refund', id: refundId })
+    },
+
+    async partsOfRefund(ctx, refundId) {
+      const rows = await ctx.db.read((q) => repo.partsOfRefund(q, ctx.orgId, refundId))
+      return rows.map((r) => ({ paymentId: r.payment_id, amount: BigInt(r.amount) }))
     },
 
     async releaseRefund(ctx, refundId, parts) {

@@ -17,6 +17,7 @@ export interface PaymentProcessor {
   }): Promise<ProcessorResult>
   capture(request: { processorRef: string; amount: bigint; currency: string }): Promise<ProcessorResult>
   void(request: { processorRef: string }): Promise<ProcessorResult>
+  /** `reference` (the refund's id and the payment's) is the idempotency key: a refund resumed later is not repeated. */
   refund(request: {
     processorRef: string
     amount: bigint
@@ -27,7 +28,7 @@ export interface PaymentProcessor {
 
 export type ProcessorResult = { ok: true; processorRef: string } | { ok: false; code: string; message: string }
 
-/** How many authorizations the test processor remembers by reference. */
+/** How many answers the test processor remembers by reference. */
 const REMEMBERED = 10_000
 
 /** The token the test processor declines, as Stripe's test cards do. */
@@ -36,23 +37,18 @@ const DECLINED_TOKEN = 'pm_card_declined'
 /**
  * The built-in test processor: declines `pm_card_declined`, approves every other token, in process and at once.
  * Like a real processor it answers a repeated `reference` with its first answer (its idempotency key), for the
- * authorizations of the last while (kept in memory only: a restart must not strand captured test payments).
+ * authorizations and refunds of the last while (kept in memory only: a restart must not strand test payments).
  */
 export class TestProcessor implements PaymentProcessor {
   readonly name = 'test'
   private readonly answered = new Map<string, ProcessorResult>()
 
   async authorize(request: { token: string; reference: string }): Promise<ProcessorResult> {
-    const earlier = this.answered.get(request.reference)
-    if (earlier) return earlier
-    const result: ProcessorResult =
+    return this.once(`authorize:${request.reference}`, () =>
       request.token === DECLINED_TOKEN
         ? { ok: false, code: 'card_declined', message: 'the card was declined' }
-        : { ok: true, processorRef: `tp_${randomBytes(12).toString('hex')}` }
-    this.answered.set(request.reference, result)
-    // A bounded memory: the oldest answers go first (Map keeps insertion order).
-    if (this.answered.size > REMEMBERED) this.answered.delete(this.answered.keys().next().value!)
-    return result
+        : { ok: true, processorRef: `tp_${randomBytes(12).toString('hex')}` },
+    )
   }
 
   async capture(request: { processorRef: string }): Promise<ProcessorResult> {
@@ -63,7 +59,21 @@ export class TestProcessor implements PaymentProcessor {
     return { ok: true, processorRef: request.processorRef }
   }
 
-  async refund(): Promise<ProcessorResult> {
-    return { ok: true, processorRef: `tpr_${randomBytes(12).toString('hex')}` }
+  async refund(request: { reference: string }): Promise<ProcessorResult> {
+    return this.once(`refund:${request.reference}`, () => ({
+      ok: true,
+      processorRef: `tpr_${randomBytes(12).toString('hex')}`,
+    }))
+  }
+
+  /** The first answer to a reference, as an idempotency key gives it. */
+  private once(reference: string, answer: () => ProcessorResult): ProcessorResult {
+    const earlier = this.answered.get(reference)
+    if (earlier) return earlier
+    const result = answer()
+    this.answered.set(reference, result)
+    // A bounded memory: the oldest answers go first (Map keeps insertion order).
+    if (this.answered.size > REMEMBERED) this.answered.delete(this.answered.keys().next().value!)
+    return result
   }
 }
