@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { after, before, describe, it } from 'node:test'
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { MERCHANT_SCOPES } from '../../src/modules/auth/index.ts'
 import { systemContext } from '../../src/platform/http/system-context.ts'
+import { launchChromium, skipWithoutChromium } from '../support/chromium.ts'
 import { createMerchant, type Merchant } from '../support/harness.ts'
 import { authorizeUrl, type ListeningApps, startListeningApps } from '../support/web.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
-const skip = existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`
-
-describe('the consent screen in headless Chromium', { skip }, () => {
+describe('the consent screen in headless Chromium', { skip: skipWithoutChromium }, () => {
   let apps: ListeningApps
   let merchant: Merchant
   let browser: Browser
@@ -35,19 +32,7 @@ describe('the consent screen in headless Chromium', { skip }, () => {
       allowedScopes: ['catalog:read'],
     })
     clientId = created.app.client_id
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    })
+    browser = await launchChromium()
   })
   after(async () => {
     await browser?.close()

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { systemContext } from '../../src/platform/http/system-context.ts'
+import { launchChromium, skipWithoutChromium } from '../support/chromium.ts'
 import { clientFor, createMerchant, type Merchant } from '../support/harness.ts'
 import { type ListeningApps, startListeningApps } from '../support/web.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
-const skip = existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`
-
-describe('the invitation link of a provisioned tenant in headless Chromium', { skip }, () => {
+describe('the invitation link of a provisioned tenant in headless Chromium', { skip: skipWithoutChromium }, () => {
   let apps: ListeningApps
   let browser: Browser
   let reseller: Merchant
@@ -31,10 +28,7 @@ describe('the invitation link of a provisioned tenant in headless Chromium', { s
       client_secret: clientSecret,
     })
     partnerToken = token.body.access_token
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    })
+    browser = await launchChromium()
   })
   after(async () => {
     await browser?.close()

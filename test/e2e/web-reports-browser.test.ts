@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'csv-parse/sync'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+import { launchChromium, skipWithoutChromium } from '../support/chromium.ts'
 import { clientFor, createMerchant, type Merchant } from '../support/harness.ts'
 import { type ListeningApps, startListeningApps } from '../support/web.ts'
 import { payInFull } from './orders.fixtures.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
-const skip = existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`
 /** Where the screenshot goes, to be looked at (CI keeps it in the temp directory). */
 const SCREENSHOT = process.env.REPORTS_SCREENSHOT ?? '/tmp/opentill-reports.png'
 
-describe('the Reports dashboard page in headless Chromium', { skip }, () => {
+describe('the Reports dashboard page in headless Chromium', { skip: skipWithoutChromium }, () => {
   let apps: ListeningApps
   let browser: Browser
   let merchant: Merchant
@@ -51,10 +49,7 @@ describe('the Reports dashboard page in headless Chromium', { skip }, () => {
         await api.post('/api/v1/payments', { order_id: order.id, amount: order.total, method: 'cash', capture: true })
       total = Math.round((total + order.total) * 100) / 100
     }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    })
+    browser = await launchChromium()
     page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage()
     await page.goto(`${apps.appUrl}/dashboard/reports`)
     assert.match(page.url(), /\/login\?return_to=/)

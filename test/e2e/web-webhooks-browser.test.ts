@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import type { WebhookWorker } from '../../src/modules/webhooks/index.ts'
+import { launchChromium, skipWithoutChromium } from '../support/chromium.ts'
 import { clientFor, createMerchant, type Merchant } from '../support/harness.ts'
 import { HttpsReceiver } from '../support/https-receiver.ts'
 import { type ListeningApps, startListeningApps } from '../support/web.ts'
 import { emitAs, RECEIVER_ENV, sleep, startTestWorker } from '../support/webhook-fixtures.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
-const skip = existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`
-
-describe('the Webhooks dashboard page in headless Chromium', { skip }, () => {
+describe('the Webhooks dashboard page in headless Chromium', { skip: skipWithoutChromium }, () => {
   let apps: ListeningApps
   let receiver: HttpsReceiver
   let worker: WebhookWorker
@@ -28,10 +25,7 @@ describe('the Webhooks dashboard page in headless Chromium', { skip }, () => {
     merchant = await createMerchant(apps.app)
     api = clientFor(apps.app.api, merchant.token)
     integrationId = (await api.post('/api/v1/integrations', { name: 'Accounting', type: 'accounting' })).body.data.id
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    })
+    browser = await launchChromium()
     page = await (await browser.newContext()).newPage()
     await page.goto(`${apps.appUrl}/dashboard/webhooks`)
     assert.match(page.url(), /\/login\?return_to=/)

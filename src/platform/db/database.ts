@@ -99,13 +99,34 @@ export class Database {
   }
 
   /**
+   * A pooled connection, guarded while we hold it: pg emits 'error' on a client whose server goes away (a
+   * restart, a failover), and with no listener that would end the process. The work using it fails on its own;
+   * the connection is given back broken, so the pool discards it.
+   */
+  private async checkout(): Promise<{ client: pg.PoolClient; release: () => void }> {
+    const client = await this.pool.connect()
+    let lost: Error | undefined
+    const onError = (error: Error) => {
+      lost = error
+    }
+    client.on('error', onError)
+    return {
+      client,
+      release() {
+        client.removeListener('error', onError)
+        client.release(lost)
+      },
+    }
+  }
+
+  /**
    * Runs `fn` in one transaction scoped to `orgId`. On a pipelined connection `BEGIN` is not waited for: it
    * leaves with the first statements of `fn` and the server runs them in order. It can only fail with the
    * connection, and then so does everything behind it; nothing commits before its answer is checked.
    */
   async transaction<T>(orgId: string, fn: (q: Queryable, commitNow: CommitNow) => Promise<T>): Promise<T> {
     assertOrgId(orgId)
-    const client = await this.pool.connect()
+    const { client, release } = await this.checkout()
     try {
       let committing: Promise<pg.QueryResult> | undefined
       const began = this.begin(client, orgId)
@@ -128,7 +149,7 @@ export class Database {
       await client.query('ROLLBACK').catch(() => {})
       throw error
     } finally {
-      client.release()
+      release()
     }
   }
 
@@ -138,7 +159,7 @@ export class Database {
    */
   async read<T>(orgId: string, fn: (q: Queryable) => Promise<T>): Promise<T> {
     assertOrgId(orgId)
-    const client = await this.pool.connect()
+    const { client, release } = await this.checkout()
     try {
       if (pinnedOrg.get(client) !== orgId) {
         pinnedOrg.delete(client)
@@ -147,7 +168,7 @@ export class Database {
       }
       return await fn(new ClientQueryable(client))
     } finally {
-      client.release()
+      release()
     }
   }
 
@@ -167,7 +188,7 @@ export class Database {
 
   /** Work that belongs to no org (signing keys, migrations bookkeeping); row-level security still applies. */
   async unscoped<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect()
+    const { client, release } = await this.checkout()
     try {
       await client.query('BEGIN')
       const result = await fn(new ClientQueryable(client))
@@ -177,7 +198,7 @@ export class Database {
       await client.query('ROLLBACK').catch(() => {})
       throw error
     } finally {
-      client.release()
+      release()
     }
   }
 

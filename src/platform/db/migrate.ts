@@ -23,6 +23,27 @@ export async function migrate(
   log: (msg: string) => void = () => {},
   count?: number,
 ): Promise<string[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(connectionString, log, count)
+    } catch (error) {
+      if (!isRoleGrantRace(error) || attempt === 3) throw error
+    }
+  }
+}
+
+/**
+ * Roles are the cluster's, not the database's, and the migration lock is the database's: two databases of one
+ * server migrating at once (deployments, test files) can both grant the app role, and the second grant fails
+ * on the membership the first just made. The migrations ran in one transaction, rolled back whole; run again,
+ * they find the grant made.
+ */
+function isRoleGrantRace(error: unknown): boolean {
+  const e = error as { code?: string; table?: string }
+  return e?.code === '23505' && (e.table === 'pg_auth_members' || e.table === 'pg_authid')
+}
+
+async function migrateOnce(connectionString: string, log: (msg: string) => void, count?: number) {
   const client = new pg.Client({ connectionString })
   await client.connect()
   try {
