@@ -1,7 +1,7 @@
 import { newId } from '../../platform/crypto/ids.ts'
 import { randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
 import type { Queryable } from '../../platform/db/database.ts'
-import { AppError, notFound, unauthorized } from '../../platform/errors/app-error.ts'
+import { notFound, unauthorized } from '../../platform/errors/app-error.ts'
 import type { RequestContext, Role } from '../../platform/http/context.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import { AuthErrors } from './auth.errors.ts'

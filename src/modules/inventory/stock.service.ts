@@ -1,6 +1,6 @@
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
-import { AppError, invalid } from '../../platform/errors/app-error.ts'
+import { invalid } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { variantsByIds } from './catalog-lookups.ts'
