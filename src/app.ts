@@ -27,7 +27,11 @@ import { taxRoutes } from './modules/tax/index.ts'
 import { webhooksRoutes } from './modules/webhooks/index.ts'
 import { responseCache } from './platform/cache/index.ts'
 import { authenticate } from './platform/http/authenticate.ts'
-import { collectUndeclaredErrorCodes, documentErrorCodes } from './platform/http/error-codes.ts'
+import {
+  collectUndeclaredErrorCodes,
+  documentErrorCodes,
+  documentErrorCodesInOpenApi,
+} from './platform/http/error-codes.ts'
 import { frameworkErrorReply, installErrorHandler } from './platform/http/error-handler.ts'
 import { healthRoutes } from './platform/http/health.ts'
 import { idempotency } from './platform/http/idempotency.ts'
@@ -110,7 +114,8 @@ export async function buildApp(
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
     },
-    transform: documentGraphqlRoutes as never,
+    transform: ((input: Parameters<typeof documentGraphqlRoutes>[0] & { route: never }) =>
+      documentErrorCodesInOpenApi(documentGraphqlRoutes(input), input.route)) as never,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   })
   if (config.env !== 'production') {

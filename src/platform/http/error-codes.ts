@@ -50,9 +50,11 @@ function platformCodes(route: RouteOptions): Record<number, string[]> {
 }
 
 /**
- * Completes every route's error responses on registration: the codes the route declared (errorResponses) and
- * the platform's, one problem schema per status whose `x-error-codes` lists them, so the OpenAPI says which
- * codes each operation may answer. Routes without a response schema (OAuth's own error format) are left alone.
+ * Works out every route's error codes on registration: the codes the route declared (errorResponses) and the
+ * platform's, kept in `config.errorCodes`. The route's own problem statuses get the full list in their
+ * description; the platform's other statuses reach only the OpenAPI (documentErrorCodesInOpenApi), so the app
+ * does not compile a serializer per route for each of them. Routes without problem answers (GraphQL, OAuth's
+ * own error format) are left alone.
  */
 export function documentErrorCodes(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
@@ -73,10 +75,22 @@ export function documentErrorCodes(app: FastifyInstance): void {
     for (const [status, list] of Object.entries(codes)) {
       const unique = [...new Set(list)]
       errorCodes[Number(status)] = unique
-      responses[status] = problemRef(unique) as ErrorResponse
+      if (responses[status]) responses[status] = problemRef(unique) as ErrorResponse
     }
     route.config = { ...route.config, errorCodes }
   })
+}
+
+/** @fastify/swagger's transform: a route's OpenAPI entry lists every status its codes can come with. */
+export function documentErrorCodesInOpenApi<T extends { schema?: Record<string, unknown> }>(
+  doc: T,
+  route: { config?: { errorCodes?: Record<number, readonly string[]> } },
+): T {
+  const errorCodes = route.config?.errorCodes
+  if (!errorCodes || !doc.schema) return doc
+  const response = { ...(doc.schema.response as Record<string, unknown>) }
+  for (const [status, codes] of Object.entries(errorCodes)) response[status] ??= problemRef(codes)
+  return { ...doc, schema: { ...doc.schema, response } }
 }
 
 declare module 'fastify' {
