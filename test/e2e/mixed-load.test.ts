@@ -49,14 +49,16 @@ describe('a mixed load, then an audit that nothing was lost or doubled', () => {
   })
 
   it('reconciles stock, payments, gift card and points ledgers, outbox, deliveries and kitchen streams', async (t) => {
-    const shop = await prepareShop(instances[0], owner, receiver.url('/load'))
+    // Two units of each scarce product: they sell out within the first few dozen orders, however slow the machine.
+    const shop = await prepareShop(instances[0], owner, receiver.url('/load'), { scarceStock: 2 })
     const result = await runLoad(instances, shop, {
       durationMs: Number(process.env.MIXED_LOAD_S ?? 15) * 1000,
       clients: 8,
     })
     assert.deepEqual(result.unexpected, {}, 'no client got a 5xx or an answer its step does not expect')
     assert.ok(result.ack.orders.size > 20, `only ${result.ack.orders.size} orders were made`)
-    assert.ok(result.ack.refunds.size > 0 && (result.byStep.order ?? 0) > result.ack.orders.size, 'stock ran out')
+    assert.ok(result.ack.refunds.size > 0, 'no refund was made')
+    assert.ok((result.byStep.order ?? 0) > result.ack.orders.size, 'no order was refused for want of stock')
     const { problems, figures } = await audit(scratch!.url, owner.orgId, result, receiver)
     t.diagnostic(JSON.stringify({ instances: instances.length, ...figures, steps: result.byStep }))
     assert.deepEqual(problems, [])

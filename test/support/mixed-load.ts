@@ -62,6 +62,7 @@ export async function prepareShop(
   base: string,
   owner: { email: string; password: string; orgId: string },
   webhookUrl: string,
+  options: { scarceStock: number } = { scarceStock: 25 },
 ): Promise<LoadShop> {
   const anonymous = jsonClient(base)
   const login = await anonymous('POST', '/api/v1/auth/login', { email: owner.email, password: owner.password })
@@ -87,7 +88,7 @@ export async function prepareShop(
   const products: string[] = []
   for (let i = 0; i < 12; i++) products.push(await stocked(i, 1_000_000))
   const scarce: string[] = []
-  for (let i = 12; i < 15; i++) scarce.push(await stocked(i, 25))
+  for (let i = 12; i < 15; i++) scarce.push(await stocked(i, options.scarceStock))
   await ok('POST', '/api/v1/loyalty/programs', { name: 'Points' })
   const customers: string[] = []
   for (let i = 0; i < 10; i++)
