@@ -57,4 +57,34 @@ describe('the error codes a route declares', () => {
     assert.deepEqual(seen?.[400], ['BAD_REQUEST'])
     assert.deepEqual(seen?.[414], ['URI_TOO_LONG'])
   })
+
+  it('are the platform codes alone for a route that declares none, and none for routes with errors of their own', () => {
+    const app = Fastify()
+    documentErrorCodes(app)
+    const seen: Record<string, Record<number, readonly string[]> | undefined> = {}
+    app.addHook('onRoute', (route) => {
+      seen[route.url] = route.config?.errorCodes
+    })
+    const ok = { 200: { type: 'object' } }
+    app.get(
+      '/things',
+      { config: { scope: 'things:read' }, schema: { querystring: {}, response: ok } },
+      async () => ({}),
+    )
+    app.get(
+      '/live',
+      { config: { scope: false, pressureHandler: () => undefined }, schema: { response: ok } },
+      async () => ({}),
+    )
+    app.post('/graphql', { config: { scope: false, problems: false }, schema: { response: ok } }, async () => ({}))
+    app.post(
+      '/token',
+      { config: { scope: false }, schema: { response: { ...ok, 400: { type: 'object' } } } },
+      async () => ({}),
+    )
+    assert.deepEqual(Object.keys(seen['/things'] ?? {}), ['400', '401', '403', '429', '503'])
+    assert.deepEqual(seen['/live'], {}, 'a liveness route answers under load shedding too')
+    assert.equal(seen['/graphql'], undefined)
+    assert.equal(seen['/token'], undefined, 'an OAuth error of its own format is not a problem')
+  })
 })

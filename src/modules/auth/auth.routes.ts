@@ -16,7 +16,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
         summary: 'Exchange e-mail and password for an access token and a refresh token',
         security: [],
         body: LoginBody,
-        response: { 200: LoginSessionSchema, ...errorResponses(400, 401, 422, 429) },
+        response: { 200: LoginSessionSchema, ...errorResponses(401, 429) },
       },
     },
     async (request) => ({ data: await auth.login(request.body.email, request.body.password) }),
@@ -31,7 +31,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
         summary: 'Rotate a refresh token: a new access token and a new refresh token',
         security: [],
         body: RefreshBody,
-        response: { 200: LoginSessionSchema, ...errorResponses(400, 401, 422, 429) },
+        response: { 200: LoginSessionSchema, ...errorResponses(401, 429) },
       },
     },
     async (request) => ({ data: await auth.refresh(request.body.refreshToken) }),
@@ -44,7 +44,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
       schema: {
         tags,
         summary: 'Revoke the current session and its tokens',
-        response: { 204: { type: 'null', description: 'logged out; empty body' }, ...errorResponses(401) },
+        response: { 204: { type: 'null', description: 'logged out; empty body' } },
       },
     },
     async (request, reply) => {
@@ -57,7 +57,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     '/auth/me',
     {
       config: { scope: ANY_TOKEN },
-      schema: { tags, summary: 'The authenticated user', response: { 200: MeSchema, ...errorResponses(401, 404) } },
+      schema: { tags, summary: 'The authenticated user', response: { 200: MeSchema, ...errorResponses(404) } },
     },
     async (request) => ({ data: await auth.me(request.ctx) }),
   )

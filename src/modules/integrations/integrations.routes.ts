@@ -44,7 +44,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         tags,
         summary: 'List installed integrations, in installation order',
         querystring: IntegrationListQuery,
-        response: { 200: ListOf(Integration), ...errorResponses(400, 401, 403) },
+        response: { 200: ListOf(Integration) },
       },
     },
     async (request) => integrations.list(request.ctx, request.query),
@@ -58,7 +58,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         tags,
         summary: 'Install an integration (name, type, config)',
         body: CreateIntegrationBody,
-        response: { 201: DataOf(Integration), ...errorResponses(400, 401, 403, 422) },
+        response: { 201: DataOf(Integration) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await integrations.install(request.ctx, request.body) }),
@@ -72,7 +72,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         tags,
         summary: 'One integration',
         params: IdParams,
-        response: { 200: DataOf(Integration), ...errorResponses(401, 403, 404) },
+        response: { 200: DataOf(Integration), ...errorResponses(404) },
       },
     },
     async (request) => ({ data: await integrations.get(request.ctx, request.params.id) }),
@@ -87,7 +87,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         summary: 'List the webhook endpoints of an integration',
         params: IdParams,
         querystring: WebhookListQuery,
-        response: { 200: ListOf(Endpoint), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: ListOf(Endpoint), ...errorResponses(404) },
       },
     },
     async (request) => integrations.listWebhooks(request.ctx, request.params.id, request.query),
@@ -102,7 +102,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         summary: 'Register an HTTPS webhook endpoint; the signing secret is shown only in this answer',
         params: IdParams,
         body: CreateWebhookBody,
-        response: { 201: DataOf(EndpointWithSecret), ...errorResponses(400, 401, 403, 404, 422) },
+        response: { 201: DataOf(EndpointWithSecret), ...errorResponses(404) },
       },
     },
     async (request, reply) =>
@@ -118,7 +118,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         summary: 'Send a signed synthetic payload of an event to one webhook (one attempt, shown in the delivery log)',
         params: IdParams,
         body: TestWebhookBody,
-        response: { 202: DataOf(Delivery), ...errorResponses(400, 401, 403, 404, 422) },
+        response: { 202: DataOf(Delivery), ...errorResponses(404) },
       },
     },
     async (request, reply) =>
@@ -133,7 +133,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         tags,
         summary: 'One webhook endpoint',
         params: WebhookParams,
-        response: { 200: DataOf(Endpoint), ...errorResponses(401, 403, 404) },
+        response: { 200: DataOf(Endpoint), ...errorResponses(404) },
       },
     },
     async (request) => ({
@@ -150,7 +150,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         summary:
           'Issue a new signing secret; for 24 hours deliveries carry signatures with both the new and the old one',
         params: WebhookParams,
-        response: { 200: DataOf(EndpointWithSecret), ...errorResponses(401, 403, 404) },
+        response: { 200: DataOf(EndpointWithSecret), ...errorResponses(404) },
       },
     },
     async (request) => ({
@@ -166,7 +166,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         tags,
         summary: 'Uninstall an integration: its webhook endpoints stop receiving; their delivery log stays',
         params: IdParams,
-        response: { 204: Type.Null({ description: 'uninstalled' }), ...errorResponses(401, 403, 404) },
+        response: { 204: Type.Null({ description: 'uninstalled' }), ...errorResponses(404) },
       },
     },
     async (request, reply) => {
@@ -184,7 +184,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         summary: "Change a webhook endpoint's url, events or description (version in the body or If-Match)",
         params: WebhookParams,
         body: UpdateWebhookBody,
-        response: { 200: DataOf(Endpoint), ...errorResponses(400, 401, 403, 404, 422, STALE_VERSION) },
+        response: { 200: DataOf(Endpoint), ...errorResponses(404, STALE_VERSION) },
       },
     },
     async (request) => {
@@ -209,7 +209,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
         tags,
         summary: 'Delete a webhook endpoint: nothing more is delivered to it; its delivery log stays',
         params: WebhookParams,
-        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(401, 403, 404) },
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(404) },
       },
     },
     async (request, reply) => {

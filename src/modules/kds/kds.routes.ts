@@ -24,7 +24,7 @@ export const kdsRoutes: FastifyPluginAsyncTypebox<{ kds: KdsService }> = async (
         querystring: KdsStreamQuery,
         headers: KdsStreamHeaders,
         produces: ['text/event-stream'],
-        response: { 200: EventStreamSchema, ...errorResponses(400, 401, 403, KdsErrors.STREAM_LIMIT) },
+        response: { 200: EventStreamSchema, ...errorResponses(KdsErrors.STREAM_LIMIT) },
       },
     },
     async (request, reply) => {

@@ -33,11 +33,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         response: {
           201: DataOf(Layby),
           ...errorResponses(
-            400,
-            401,
-            403,
             404,
-            422,
             LaybyErrors.CARD_DECLINED,
             PaymentErrors.EXCEEDS_BALANCE,
             InventoryErrors.INSUFFICIENT_STOCK,
@@ -57,7 +53,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         tags,
         summary: 'List lay-bys',
         querystring: LaybyListQuery,
-        response: { 200: ListOf(Layby), ...errorResponses(400, 401, 403) },
+        response: { 200: ListOf(Layby) },
       },
     },
     async (request) => laybys.list(request.ctx, request.query),
@@ -71,7 +67,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         tags,
         summary: 'A lay-by with its payments',
         params: IdParams,
-        response: { 200: DataOf(Layby), ...errorResponses(401, 403, 404) },
+        response: { 200: DataOf(Layby), ...errorResponses(404) },
       },
     },
     async (request) => ({ data: await laybys.get(request.ctx, request.params.id) }),
@@ -89,11 +85,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         response: {
           201: DataOf(Type.Object({ payment: Type.Ref('Payment'), layby: Layby })),
           ...errorResponses(
-            400,
-            401,
-            403,
             404,
-            422,
             LaybyErrors.NOT_OPEN,
             PaymentErrors.NOT_PAYABLE,
             PaymentErrors.EXCEEDS_BALANCE,
@@ -117,16 +109,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         body: Type.Optional(CompleteLaybyBody),
         response: {
           200: DataOf(Layby),
-          ...errorResponses(
-            400,
-            401,
-            403,
-            404,
-            422,
-            LaybyErrors.NOT_OPEN,
-            LaybyErrors.NOT_PAID,
-            InventoryErrors.INSUFFICIENT_STOCK,
-          ),
+          ...errorResponses(404, LaybyErrors.NOT_OPEN, LaybyErrors.NOT_PAID, InventoryErrors.INSUFFICIENT_STOCK),
         },
       },
     },
@@ -144,7 +127,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         body: Type.Optional(CancelLaybyBody),
         response: {
           200: DataOf(Layby),
-          ...errorResponses(400, 401, 403, 404, 422, LaybyErrors.NOT_OPEN, LaybyErrors.PROCESSOR_REFUSED),
+          ...errorResponses(404, LaybyErrors.NOT_OPEN, LaybyErrors.PROCESSOR_REFUSED),
         },
       },
     },

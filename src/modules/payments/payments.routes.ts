@@ -31,11 +31,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
         response: {
           201: DataOf(Payment),
           ...errorResponses(
-            400,
-            401,
-            403,
             404,
-            422,
             PaymentErrors.NOT_PAYABLE,
             PaymentErrors.EXCEEDS_BALANCE,
             PaymentErrors.CARD_DECLINED,
@@ -55,7 +51,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
       schema: {
         tags,
         summary: 'The payment methods enabled for the org',
-        response: { 200: DataOf(PaymentMethodsSchema), ...errorResponses(401, 403) },
+        response: { 200: DataOf(PaymentMethodsSchema) },
       },
     },
     async (request) => ({ data: await payments.methods(request.ctx) }),
@@ -69,7 +65,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
         tags,
         summary: 'Choose the payment methods the org accepts; If-Match or version guards against lost updates',
         body: PutPaymentMethodsBody,
-        response: { 200: DataOf(PaymentMethodsSchema), ...errorResponses(400, 401, 403, 422, STALE_VERSION) },
+        response: { 200: DataOf(PaymentMethodsSchema), ...errorResponses(STALE_VERSION) },
       },
     },
     async (request) => ({
@@ -89,7 +85,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
         tags,
         summary: 'One payment',
         params: IdParams,
-        response: { 200: DataOf(Payment), ...errorResponses(401, 403, 404) },
+        response: { 200: DataOf(Payment), ...errorResponses(404) },
       },
     },
     async (request) => ({ data: await payments.get(request.ctx, request.params.id) }),
@@ -108,11 +104,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
         response: {
           200: DataOf(Payment),
           ...errorResponses(
-            400,
-            401,
-            403,
             404,
-            422,
             PaymentErrors.NOT_CAPTURABLE,
             PaymentErrors.PROCESSOR_REFUSED,
             PaymentErrors.CHANGED_CONCURRENTLY,
@@ -135,11 +127,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
         response: {
           200: DataOf(Payment),
           ...errorResponses(
-            400,
-            401,
-            403,
             404,
-            422,
             PaymentErrors.NOT_VOIDABLE,
             PaymentErrors.PROCESSOR_REFUSED,
             PaymentErrors.CHANGED_CONCURRENTLY,

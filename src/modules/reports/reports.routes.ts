@@ -16,7 +16,8 @@ import type { ReportsService } from './reports.service.ts'
 const tags = ['reports']
 const response = {
   200: DataOf(Type.Ref('Report')),
-  ...errorResponses(400, 401, 403, 422),
+  // A range the query schema cannot refuse (from after to, over a year) is a 422.
+  ...errorResponses(422),
 }
 
 /** JSON, or CSV when the query says `format=csv` or the client accepts text/csv (and not JSON first). */

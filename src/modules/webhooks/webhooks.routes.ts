@@ -37,7 +37,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         summary:
           'Delivery attempts, newest first, with status code, latency and error; filter by webhook, delivery, event, outcome',
         querystring: AttemptListQuery,
-        response: { 200: ListOf(Attempt), ...errorResponses(400, 401, 403) },
+        response: { 200: ListOf(Attempt) },
       },
     },
     async (request) => webhooks.deliveries.listAttempts(request.ctx, request.query),
@@ -51,7 +51,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         tags,
         summary: 'Failed events of the last 72 hours, replayable',
         querystring: FailedListQuery,
-        response: { 200: ListOf(Delivery), ...errorResponses(400, 401, 403) },
+        response: { 200: ListOf(Delivery) },
       },
     },
     async (request) => webhooks.deliveries.listFailed(request.ctx, request.query),
@@ -66,7 +66,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         summary:
           'Replay every failed event of the last 72 hours (optionally of one webhook); suspended webhooks are skipped',
         body: BulkReplayBody,
-        response: { 202: BulkReplayResult, ...errorResponses(400, 401, 403, 404, 422) },
+        response: { 202: BulkReplayResult, ...errorResponses(404) },
       },
     },
     async (request, reply) =>
@@ -83,7 +83,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         params: DeliveryIdParams,
         response: {
           202: DataOf(Delivery),
-          ...errorResponses(400, 401, 403, 404, WebhookErrors.DELIVERY_NOT_FAILED, WebhookErrors.ENDPOINT_SUSPENDED),
+          ...errorResponses(404, WebhookErrors.DELIVERY_NOT_FAILED, WebhookErrors.ENDPOINT_SUSPENDED),
         },
       },
     },
@@ -99,7 +99,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         tags,
         summary: 'Webhook endpoints of every integration; status=suspended lists those waiting to be re-enabled',
         querystring: EndpointListQuery,
-        response: { 200: ListOf(Endpoint), ...errorResponses(400, 401, 403) },
+        response: { 200: ListOf(Endpoint) },
       },
     },
     async (request) => webhooks.endpoints.list(request.ctx, request.query),
@@ -113,7 +113,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         tags,
         summary: 'Re-enable a suspended webhook endpoint; its held deliveries resume',
         params: WebhookIdParams,
-        response: { 200: DataOf(Endpoint), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: DataOf(Endpoint), ...errorResponses(404) },
       },
     },
     async (request) => ({ data: await webhooks.endpoints.enable(request.ctx, request.params.webhookId) }),

@@ -45,24 +45,33 @@ function platformCodes(route: RouteOptions): Record<number, string[]> {
     add(409, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_INTERRUPTED')
     add(422, 'IDEMPOTENCY_KEY_REUSED')
   }
-  add(503, codeOf('unavailable'), 'DATABASE_UNAVAILABLE', 'REDIS_UNAVAILABLE')
+  // A route with a pressure handler of its own (liveness) answers under load shedding too.
+  if (!route.config?.pressureHandler) add(503, codeOf('unavailable'), 'DATABASE_UNAVAILABLE', 'REDIS_UNAVAILABLE')
   return codes
+}
+
+const isProblem = (schema: ErrorResponse | undefined) => schema?.$ref === 'Problem'
+
+/**
+ * Whether a route answers its errors as problems: every route that declares its answers, unless it says
+ * otherwise (GraphQL, `config.problems: false`) or an error status has a format of its own (OAuth's token
+ * endpoints, RFC 6749 errors).
+ */
+function answersProblems(route: RouteOptions, responses: Record<string, ErrorResponse>): boolean {
+  if (route.config?.problems === false) return false
+  return !Object.entries(responses).some(([status, schema]) => Number(status) >= 400 && !isProblem(schema))
 }
 
 /**
  * Works out every route's error codes on registration: the codes the route declared (errorResponses) and the
  * platform's, kept in `config.errorCodes`. The route's own problem statuses get the full list in their
  * description; the platform's other statuses reach only the OpenAPI (documentErrorCodesInOpenApi), so the app
- * does not compile a serializer per route for each of them. Routes without problem answers (GraphQL, OAuth's
- * own error format) are left alone.
+ * does not compile a serializer per route for each of them.
  */
 export function documentErrorCodes(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const responses = route.schema?.response as Record<string, ErrorResponse> | undefined
-    if (!responses || route.schema?.hide) return
-    const isProblem = (schema: ErrorResponse | undefined) => schema?.$ref === 'Problem'
-    // Only routes that answer problems: GraphQL and OAuth answer errors in their own formats.
-    if (!Object.values(responses).some(isProblem)) return
+    if (!responses || route.schema?.hide || !answersProblems(route, responses)) return
     const codes: Record<number, string[]> = {}
     for (const [status, schema] of Object.entries(responses)) {
       if (Number(status) >= 400 && isProblem(schema)) codes[Number(status)] = [...(schema['x-error-codes'] ?? [])]

@@ -2,6 +2,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a bearer token needs for this route (docs/decisions.md "Scopes"); `false` marks a public route. */
     scope?: string | false
+    /** `false`: the route answers its errors in a format of its own (GraphQL's), not as problems. */
+    problems?: false
+    /** @fastify/under-pressure's per-route handler: health and metrics set one that lets them answer under load. */
+    pressureHandler?: () => undefined
     /** Idempotency-Key handling of a POST route (docs/api-conventions.md "Idempotency"). */
     idempotency?: {
       /** A retry may run again after an attempt that committed something: the route resumes from its steps. */

@@ -26,14 +26,14 @@ export const problemRef = (codes: readonly string[]) =>
 type DeclaredError = number | { readonly status: number; readonly code: string }
 
 /**
- * The error answers a route can give, for its response schema map (docs and serialization): statuses and the
- * module codes it may answer. The platform's own codes (token, rate limit, validation, idempotency,
- * availability) are added to every route as it registers (error-codes.ts).
+ * The error answers a route can give beyond the platform's, for its response schema map (docs and
+ * serialization): statuses (404) and the module codes it may answer. What follows from what the route is (400
+ * and 422 from its inputs, 401 and 403 from its scope, idempotency on POST, 503) is added to every route as it
+ * registers (error-codes.ts), so a route lists only what its own code can answer.
  */
 export function errorResponses(...declared: DeclaredError[]): Record<number, TSchema> {
-  const all = declared.length > 0 ? declared : [400, 401, 403, 404, 422]
   const codes = new Map<number, string[]>()
-  for (const item of all) {
+  for (const item of declared) {
     const [status, code] = typeof item === 'number' ? [item, codeOfStatus(item)] : [item.status, item.code]
     codes.set(status, [...(codes.get(status) ?? []), code])
   }

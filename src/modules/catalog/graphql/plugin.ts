@@ -140,7 +140,8 @@ export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (
         errorFormatter: formatErrors as never,
         // Compiled execution (graphql-jit) for queries seen more than once: the catalog's hot path.
         jit: 1,
-        additionalRouteOptions: { config: { scope: false } },
+        // The credential is checked per operation; errors are GraphQL's own (`errors`), not problems.
+        additionalRouteOptions: { config: { scope: false, problems: false } },
       } as mercurius.MercuriusOptions)
     })
   }
