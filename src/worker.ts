@@ -4,6 +4,7 @@ import type { Config } from './config.ts'
 import { startAutomationWorker } from './modules/automations/index.ts'
 import { startCampaignClock } from './modules/campaigns/index.ts'
 import { startEventRetention } from './modules/events/index.ts'
+import { startStalledCancellations } from './modules/laybys/index.ts'
 import { startPointsExpiry } from './modules/loyalty/index.ts'
 import { startStalledRefunds } from './modules/orders/index.ts'
 import { startWebhookWorker } from './modules/webhooks/index.ts'
@@ -19,7 +20,7 @@ interface Workers {
  * Every background worker of the process: webhook delivery (relay from the outbox, attempts), event retention,
  * the purge of idempotency keys past their 24 hours,
  * automations (DBOS Transact launches and shuts down with them), the campaign clock (starts and ends), the
- * expiry of loyalty points and the finishing of refunds whose request ended half-way.
+ * expiry of loyalty points and the finishing of refunds and lay-by cancellations whose request ended half-way.
  */
 export function startWorkers(
   runtime: Runtime,
@@ -37,6 +38,11 @@ export function startWorkers(
   const campaignClock = startCampaignClock(runtime.database, services.campaigns, log.child({ worker: 'campaigns' }))
   const pointsExpiry = startPointsExpiry(runtime.database, services.loyalty, log.child({ worker: 'loyalty' }))
   const stalledRefunds = startStalledRefunds(runtime.database, services.refunds, log.child({ worker: 'refunds' }))
+  const stalledCancellations = startStalledCancellations(
+    runtime.database,
+    services.laybys,
+    log.child({ worker: 'laybys' }),
+  )
   return {
     async stop() {
       await Promise.all([
@@ -47,6 +53,7 @@ export function startWorkers(
         campaignClock.stop(),
         pointsExpiry.stop(),
         stalledRefunds.stop(),
+        stalledCancellations.stop(),
       ])
     },
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
+import { finishStalledCancellations } from '../../src/modules/laybys/index.ts'
 import { finishStalledRefunds } from '../../src/modules/orders/index.ts'
 import type { PaymentProcessor, ProcessorResult } from '../../src/modules/payments/index.ts'
 import { NOT_STORED } from '../../src/platform/http/idempotency.ts'
@@ -364,5 +365,72 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body))
     assert.equal(cancelled.body.data.status, 'cancelled')
     assert.equal(await shop.level(product), 2)
+  })
+
+  it('finishes a lay-by cancellation whose request ended after the processor refunded, once, also racing a request', async () => {
+    const customerId = (
+      await shop.api.post('/api/v1/customers', { first_name: 'Stall', email: `stall-${Date.now()}@x.example` })
+    ).body.data.id
+    const product = await shop.product(30, { stock: 2 })
+    const openLayby = async () => {
+      const opened = await shop.api.post('/api/v1/laybys', {
+        customer_id: customerId,
+        location_id: shop.locationId,
+        lines: [{ product_id: product, quantity: 1 }],
+        deposit: { amount: 10, method: 'card', payment_method_token: 'pm_card_visa' },
+      })
+      assert.equal(opened.status, 201, JSON.stringify(opened.body))
+      return opened.body.data.id as string
+    }
+    const laybyOf = async (id: string) => (await shop.api.get(`/api/v1/laybys/${id}`)).body.data
+    const cancelledEvents = async (id: string) =>
+      (
+        await app.runtime.database.transaction(shop.merchant.orgId, (q) =>
+          q.query<{ data: { reason: string; amount_refunded: number } }>(
+            `SELECT data FROM events WHERE org_id = $1 AND type = 'layby.cancelled' AND data->>'id' = $2`,
+            [shop.merchant.orgId, id],
+          ),
+        )
+      ).rows.map((r) => r.data)
+    const finish = () => finishStalledCancellations(app.runtime.database, app.services.laybys, app.api.log, 0)
+
+    // The processor refunded the deposit, but its answer never came back: the lay-by stays cancelling.
+    const lost = await openLayby()
+    processor.loseNextRefundAnswer = true
+    assert.equal((await shop.api.post(`/api/v1/laybys/${lost}/cancel`, { reason: 'moved away' }, key())).status, 500)
+    assert.equal((await laybyOf(lost)).status, 'cancelling')
+    assert.equal(await shop.level(product), 1, 'the goods stay put aside until the money is back')
+
+    // The worker finishes it under the same reference, with the reason it was asked with.
+    const refundedBefore = processor.refunded.size
+    assert.ok((await finish()) >= 1)
+    const finished = await laybyOf(lost)
+    assert.equal(finished.status, 'cancelled')
+    assert.equal(finished.payments[0].amount_refunded, 10)
+    assert.equal(processor.refunded.size, refundedBefore, 'no new money left: the reference was known')
+    assert.equal(await shop.level(product), 2)
+    assert.deepEqual(
+      (await cancelledEvents(lost)).map((e) => [e.reason, e.amount_refunded]),
+      [['moved away', 10]],
+    )
+    assert.equal(await finish(), 0)
+
+    // A request and the worker finishing the same cancellation at once settle it once; the request answers it.
+    const raced = await openLayby()
+    const { called, release } = processor.holdAnswers()
+    const cancelling = shop.api.post(`/api/v1/laybys/${raced}/cancel`, { reason: 'raced' }, key())
+    await called
+    const refundCalls = processor.refunds
+    const claimed = finish()
+    // Both are at the processor before either hears back.
+    await eventually(async () => assert.equal(processor.refunds, refundCalls + 1))
+    release()
+    const answered = await cancelling
+    assert.equal(answered.status, 200, JSON.stringify(answered.body))
+    assert.equal(answered.body.data.status, 'cancelled')
+    await claimed
+    assert.equal((await laybyOf(raced)).payments[0].amount_refunded, 10)
+    assert.equal(await shop.level(product), 2)
+    assert.equal((await cancelledEvents(raced)).length, 1)
   })
 })

@@ -27,6 +27,7 @@ import type {
   CreateLaybyBody,
   Layby,
   LaybyListQuery,
+  LaybyStatus,
   TenderBody,
 } from './laybys.schemas.ts'
 import type { LaybyRow } from './laybys.tables.ts'
@@ -131,13 +132,60 @@ export function createLaybysService(deps: LaybysDeps) {
     },
   })
 
-  /** The lay-by, locked; only an open one may change (and a cancellation interrupted midway may resume). */
-  async function locked(q: Queryable, ctx: RequestContext, id: string, resumingCancel = false) {
+  /** The lay-by, locked, in a state the step may start from: only an open one, unless a cancellation resumes. */
+  async function locked(q: Queryable, ctx: RequestContext, id: string, from: readonly LaybyStatus[] = ['open']) {
     const row = await repo.laybyById(q, ctx.orgId, id, true)
     if (!row) throw notFound('lay-by')
-    if (row.status !== 'open' && !(resumingCancel && row.status === 'cancelling'))
-      throw LaybyErrors.NOT_OPEN(`a lay-by that is ${row.status} cannot change`)
+    if (!from.includes(row.status)) throw LaybyErrors.NOT_OPEN(`a lay-by that is ${row.status} cannot change`)
     return row
+  }
+
+  /**
+   * Three steps, so that the processor's refunds run outside any transaction: the lay-by turns `cancelling` with
+   * its refunds reserved and what it was asked with; the card refunds go to the processor (the lay-by's id as
+   * their reference, so a resumed cancellation refunds nothing twice); then the refunds settle, the stock comes
+   * back and the lay-by is `cancelled`. A refusal in the middle puts it back as it was (409). The lay-by is locked
+   * and must still be `cancelling` for either, so a request and the worker finishing the same cancellation settle
+   * or release it once.
+   * `asked` is null when the worker resumes: the interrupted request's reason and shift stand.
+   */
+  async function cancelInSteps(
+    ctx: RequestContext,
+    id: string,
+    asked: { reason: string | null; shiftId: string | null } | null,
+    from: readonly LaybyStatus[],
+  ): Promise<Layby> {
+    const parts = await ctx.db.tx(async (q) => {
+      const row = await locked(q, ctx, id, from)
+      await repo.startCancelling(q, ctx.orgId, id, asked ?? { reason: row.cancel_reason, shiftId: row.cancel_shift_id })
+      return deps.payments.reserveLaybyRefunds(ctx, id)
+    })
+    const outcome = await deps.payments.executeLaybyRefunds(ctx, id, parts)
+    if (!outcome.ok) {
+      await ctx.db.tx(async (q) => {
+        // Open already: the other one finishing this cancellation was refused too, and has released it.
+        if ((await locked(q, ctx, id, ['cancelling', 'open'])).status === 'open') return
+        await deps.payments.releaseLaybyRefunds(ctx, id, parts)
+        await repo.reopen(q, ctx.orgId, id)
+      })
+      throw LaybyErrors.PROCESSOR_REFUSED(`the payment processor refused the refund: ${outcome.reason}`)
+    }
+    const refunded = parts.reduce((sum, part) => sum + part.amount, 0n)
+    return ctx.db.tx(async (q) => {
+      const row = await locked(q, ctx, id, ['cancelling', 'cancelled'])
+      // Cancelled already: the other one finishing this cancellation settled it; this one answers it as done.
+      if (row.status === 'cancelled') return toLayby(row)
+      await deps.payments.settleLaybyRefunds(ctx, id, parts, row.cancel_shift_id)
+      await deps.inventory.applyChanges(ctx, stockChanges(row, 1, 'layby_release'))
+      await deps.campaigns.release(q, ctx, id)
+      const done = toLayby(await repo.finish(q, ctx.orgId, id, 'cancelled', null))
+      await emitEvent(q, ctx.orgId, 'layby.cancelled', {
+        ...done,
+        amount_refunded: toMajor(refunded, row.currency),
+        reason: row.cancel_reason ?? '',
+      })
+      return done
+    })
   }
 
   /** Opens the lay-by in one transaction: its lines, campaign uses, stock reservation and deposit. */
@@ -252,40 +300,13 @@ export function createLaybysService(deps: LaybysDeps) {
       })
     },
 
-    /**
-     * Three steps, so that the processor's refunds run outside any transaction: the lay-by turns `cancelling` with
-     * its refunds reserved; the card refunds go to the processor; then the refunds settle, the stock comes back
-     * and the lay-by is `cancelled`. A refusal in the middle puts it back as it was (409); a cancellation
-     * interrupted by a crash is resumed by cancelling again.
-     */
-    async cancel(ctx: RequestContext, id: string, input: CancelLaybyBody): Promise<Layby> {
-      const parts = await ctx.db.tx(async (q) => {
-        await locked(q, ctx, id, true)
-        await repo.setStatus(q, ctx.orgId, id, 'cancelling')
-        return deps.payments.reserveLaybyRefunds(ctx, id)
-      })
-      const outcome = await deps.payments.executeLaybyRefunds(ctx, id, parts)
-      if (!outcome.ok) {
-        await ctx.db.tx(async (q) => {
-          await deps.payments.releaseLaybyRefunds(ctx, id, parts)
-          await repo.setStatus(q, ctx.orgId, id, 'open')
-        })
-        throw LaybyErrors.PROCESSOR_REFUSED(`the payment processor refused the refund: ${outcome.reason}`)
-      }
-      const refunded = parts.reduce((sum, part) => sum + part.amount, 0n)
-      return ctx.db.tx(async (q) => {
-        const row = await locked(q, ctx, id, true)
-        await deps.payments.settleLaybyRefunds(ctx, id, parts, input.shift_id ?? null)
-        await deps.inventory.applyChanges(ctx, stockChanges(row, 1, 'layby_release'))
-        await deps.campaigns.release(q, ctx, id)
-        const done = toLayby(await repo.finish(q, ctx.orgId, id, 'cancelled', null))
-        await emitEvent(q, ctx.orgId, 'layby.cancelled', {
-          ...done,
-          amount_refunded: toMajor(refunded, row.currency),
-          reason: input.reason ?? '',
-        })
-        return done
-      })
+    /** Cancels an open lay-by, or resumes a cancellation a crash interrupted (docs/commerce.md "Lay-bys"). */
+    cancel: (ctx: RequestContext, id: string, input: CancelLaybyBody): Promise<Layby> =>
+      cancelInSteps(ctx, id, { reason: input.reason ?? null, shiftId: input.shift_id ?? null }, ['open', 'cancelling']),
+
+    /** Finishes a cancellation its request left `cancelling` (the worker, once no request can still be running). */
+    async resumeStalledCancel(ctx: RequestContext, id: string): Promise<void> {
+      await cancelInSteps(ctx, id, null, ['cancelling'])
     },
   }
   return service
