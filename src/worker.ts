@@ -4,11 +4,12 @@ import type { Config } from './config.ts'
 import { startAutomationWorker } from './modules/automations/index.ts'
 import { startCampaignClock } from './modules/campaigns/index.ts'
 import { startEventRetention } from './modules/events/index.ts'
-import { startStalledCancellations } from './modules/laybys/index.ts'
+import { stalledCancellations } from './modules/laybys/index.ts'
 import { startPointsExpiry } from './modules/loyalty/index.ts'
-import { startStalledRefunds } from './modules/orders/index.ts'
+import { stalledRefunds } from './modules/orders/index.ts'
 import { startWebhookWorker } from './modules/webhooks/index.ts'
 import { startIdempotencyPurge } from './platform/http/idempotency-purge.ts'
+import { startStalledWork } from './platform/queue/stalled-work.ts'
 import { openRuntime, type Runtime } from './platform/runtime.ts'
 import { createServices, type Services } from './services.ts'
 
@@ -37,11 +38,17 @@ export function startWorkers(
   const automations = startAutomationWorker(runtime, services, { log: log.child({ worker: 'automations' }) })
   const campaignClock = startCampaignClock(runtime.database, services.campaigns, log.child({ worker: 'campaigns' }))
   const pointsExpiry = startPointsExpiry(runtime.database, services.loyalty, log.child({ worker: 'loyalty' }))
-  const stalledRefunds = startStalledRefunds(runtime.database, services.refunds, log.child({ worker: 'refunds' }))
-  const stalledCancellations = startStalledCancellations(
+  const refunds = log.child({ worker: 'refunds' })
+  const refundsLeft = startStalledWork(
     runtime.database,
-    services.laybys,
-    log.child({ worker: 'laybys' }),
+    stalledRefunds(runtime.database, services.refunds, refunds),
+    refunds,
+  )
+  const laybys = log.child({ worker: 'laybys' })
+  const cancellationsLeft = startStalledWork(
+    runtime.database,
+    stalledCancellations(runtime.database, services.laybys, laybys),
+    laybys,
   )
   return {
     async stop() {
@@ -52,8 +59,8 @@ export function startWorkers(
         automations.stop(),
         campaignClock.stop(),
         pointsExpiry.stop(),
-        stalledRefunds.stop(),
-        stalledCancellations.stop(),
+        refundsLeft.stop(),
+        cancellationsLeft.stop(),
       ])
     },
   }

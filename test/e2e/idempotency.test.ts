@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import { finishStalledCancellations } from '../../src/modules/laybys/index.ts'
-import { finishStalledRefunds } from '../../src/modules/orders/index.ts'
+import { stalledCancellations } from '../../src/modules/laybys/index.ts'
+import { stalledRefunds } from '../../src/modules/orders/index.ts'
 import type { PaymentProcessor, ProcessorResult } from '../../src/modules/payments/index.ts'
 import { NOT_STORED } from '../../src/platform/http/idempotency.ts'
 import { purgeExpiredKeys } from '../../src/platform/http/idempotency-store.ts'
+import { finishStalled } from '../../src/platform/queue/stalled-work.ts'
 import { eventually } from '../support/eventually.ts'
 import { startTestApp, type TestApp } from '../support/harness.ts'
 import { openShop, type Shop } from './orders.fixtures.ts'
@@ -274,7 +275,13 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
       return id
     }
     const refundsOf = async (orderId: string) => (await shop.api.get(`/api/v1/orders/${orderId}`)).body.data
-    const finish = () => finishStalledRefunds(app.runtime.database, app.services.refunds, app.api.log, 0)
+    const finish = () =>
+      finishStalled(
+        app.runtime.database,
+        stalledRefunds(app.runtime.database, app.services.refunds, app.api.log),
+        app.api.log,
+        0,
+      )
 
     // The processor refunded, but its answer never came back: the refund stays reserved and pending.
     const lost = await paidOrder(15)
@@ -392,7 +399,13 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
           ),
         )
       ).rows.map((r) => r.data)
-    const finish = () => finishStalledCancellations(app.runtime.database, app.services.laybys, app.api.log, 0)
+    const finish = () =>
+      finishStalled(
+        app.runtime.database,
+        stalledCancellations(app.runtime.database, app.services.laybys, app.api.log),
+        app.api.log,
+        0,
+      )
 
     // The processor refunded the deposit, but its answer never came back: the lay-by stays cancelling.
     const lost = await openLayby()

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../../platform/db/database.ts'
 import { systemContext } from '../../platform/http/system-context.ts'
-import { finishStalled, type StalledWork, startStalledWork } from '../../platform/queue/stalled-work.ts'
+import type { StalledWork } from '../../platform/queue/stalled-work.ts'
 import * as repo from './laybys.repo.ts'
 import type { LaybysService } from './laybys.service.ts'
 
@@ -9,7 +9,7 @@ import type { LaybysService } from './laybys.service.ts'
  * Lay-by cancellations whose request ended between their steps (docs/commerce.md "Lay-bys"): the processor again
  * under the lay-by's reference, then the settlement; a refusal opens the lay-by again.
  */
-function stalledCancellations(
+export function stalledCancellations(
   database: Database,
   laybys: LaybysService,
   log: FastifyBaseLogger,
@@ -21,14 +21,3 @@ function stalledCancellations(
       laybys.resumeStalledCancel(systemContext(database, orgId, ['orders:write'], log), laybyId),
   }
 }
-
-/** One batch now (tests): answers how many were claimed. */
-export const finishStalledCancellations = (
-  database: Database,
-  laybys: LaybysService,
-  log: FastifyBaseLogger,
-  olderThanS?: number,
-) => finishStalled(database, stalledCancellations(database, laybys, log), log, olderThanS)
-
-export const startStalledCancellations = (database: Database, laybys: LaybysService, log: FastifyBaseLogger) =>
-  startStalledWork(database, stalledCancellations(database, laybys, log), log)

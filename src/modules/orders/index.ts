@@ -1,7 +1,7 @@
 /** Orders: pricing and totals, status moves, refunds. */
 
 export { OrderErrors } from './orders.errors.ts'
-export { finishStalledRefunds, startStalledRefunds } from './orders.jobs.ts'
+export { stalledRefunds } from './orders.jobs.ts'
 export { orderRoutes } from './orders.routes.ts'
 export { DiscountInput, OrderLineInput, OrderSchema } from './orders.schemas.ts'
 export { createOrdersService, type OrdersService } from './orders.service.ts'
