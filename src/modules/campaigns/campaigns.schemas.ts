@@ -103,15 +103,23 @@ export type Conditions = Static<typeof ConditionsSchema>
 
 const Stacking = Type.Union([Type.Literal('exclusive'), Type.Literal('stackable')])
 const StackingClass = Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9_-]+$' })
+/** Every state a campaign can be in (docs/campaigns.md's state table). */
+const CampaignStatus = Type.Union([
+  Type.Literal('draft'),
+  Type.Literal('scheduled'),
+  Type.Literal('active'),
+  Type.Literal('paused'),
+  Type.Literal('ended'),
+])
 
 export const CampaignSchema = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
     description: Type.String(),
-    status: Type.String({ description: 'draft, scheduled, active, paused or ended' }),
+    status: CampaignStatus,
     priority: Type.Integer(),
-    stacking: Type.String({ description: 'exclusive (alone) or stackable (with others of its class)' }),
+    stacking: Type.Union(Stacking.anyOf, { description: 'exclusive (alone) or stackable (with others of its class)' }),
     stacking_class: Type.String(),
     starts_at: Nullable(Timestamp),
     ends_at: Nullable(Timestamp),
@@ -181,10 +189,9 @@ export const UpdateCampaignBody = Type.Object(
     usage_limit: Type.Optional(CampaignFields.usage_limit),
     per_customer_limit: Type.Optional(CampaignFields.per_customer_limit),
     status: Type.Optional(
-      Type.Union(
-        ['draft', 'scheduled', 'active', 'paused', 'ended'].map((s) => Type.Literal(s)),
-        { description: 'a move of docs/campaigns.md’s state table; any other is a 409' },
-      ),
+      Type.Union(CampaignStatus.anyOf, {
+        description: 'a move of docs/campaigns.md’s state table; any other is a 409',
+      }),
     ),
     version: Type.Optional(Version),
   },
@@ -195,7 +202,7 @@ export type UpdateCampaignBody = Static<typeof UpdateCampaignBody>
 export const CampaignListQuery = Type.Object(
   {
     ...PageQuery,
-    status: Type.Optional(Type.Union(['draft', 'scheduled', 'active', 'paused', 'ended'].map((s) => Type.Literal(s)))),
+    status: Type.Optional(CampaignStatus),
   },
   { additionalProperties: false },
 )

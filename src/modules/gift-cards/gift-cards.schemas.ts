@@ -10,7 +10,9 @@ export const GiftCardSchema = Type.Object(
     currency: Type.String(),
     initial_balance: Money,
     balance: Money,
-    status: Type.String({ description: 'active, depleted (balance 0) or disabled' }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('depleted'), Type.Literal('disabled')], {
+      description: 'depleted: its balance is 0',
+    }),
     customer_id: Nullable(Type.String()),
     version: Version,
     created_at: Timestamp,

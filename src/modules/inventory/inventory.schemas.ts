@@ -87,7 +87,7 @@ export const TransferSchema = Type.Object(
     id: Type.String(),
     from_location_id: Type.String(),
     to_location_id: Type.String(),
-    status: Type.String(),
+    status: Type.Literal('completed', { description: 'a transfer moves its stock at once' }),
     note: Type.Union([Type.String(), Type.Null()]),
     lines: Type.Array(Line),
     actor: Type.Object({ user_id: Type.Union([Type.String(), Type.Null()]), client_id: Type.String() }),

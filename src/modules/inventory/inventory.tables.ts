@@ -41,7 +41,8 @@ export interface TransferRow {
   id: string
   from_location_id: string
   to_location_id: string
-  status: string
+  /** The only state a transfer has (migration 0032). */
+  status: 'completed'
   note: string | null
   lines: { product_id: string; variant_id: string | null; quantity: number }[]
   actor_user_id: string | null

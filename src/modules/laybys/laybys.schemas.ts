@@ -83,7 +83,7 @@ const LaybyLine = Type.Object({
 export const LaybySchema = Type.Object(
   {
     id: Type.String(),
-    status: Type.String({ description: 'open, cancelling (its refunds are under way), completed or cancelled' }),
+    status: Type.Union(LaybyStatusName.anyOf, { description: 'cancelling: its refunds are under way' }),
     customer_id: Type.String(),
     location_id: Type.String(),
     currency: Type.String(),

@@ -5,6 +5,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 const Id = Type.String({ minLength: 1, maxLength: 100 })
 const Rounding = Type.Union([Type.Literal('floor'), Type.Literal('nearest'), Type.Literal('ceil')])
 const TierBasis = Type.Union([Type.Literal('lifetime_points'), Type.Literal('lifetime_spend')])
+const ProgramStatus = Type.Union([Type.Literal('active'), Type.Literal('inactive')])
 
 const TierSchema = Type.Object(
   {
@@ -24,15 +25,15 @@ export const ProgramSchema = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
-    status: Type.String({ description: 'active (one per org) or inactive' }),
+    status: Type.Union(ProgramStatus.anyOf, { description: 'active (one per org) or inactive' }),
     points_per_unit: Type.Number({ description: 'points per currency unit spent' }),
-    rounding: Type.String({ description: 'floor, nearest or ceil, applied once per accrual' }),
+    rounding: Type.Union(Rounding.anyOf, { description: 'applied once per accrual' }),
     excluded_product_ids: Type.Array(Type.String()),
     excluded_category_ids: Type.Array(Type.String()),
     expiry_days: Nullable(Type.Integer()),
     auto_enroll: Type.Boolean({ description: 'a customer joins on the first order that would earn points' }),
     point_value: Type.Number({ description: 'what one point takes off an order when redeemed' }),
-    tier_basis: Type.String(),
+    tier_basis: TierBasis,
     tiers: Type.Array(TierSchema),
     version: Version,
     created_at: Timestamp,
@@ -44,7 +45,7 @@ export type Program = Static<typeof ProgramSchema>
 
 const programFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
-  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]),
+  status: ProgramStatus,
   points_per_unit: Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'up to 4 decimals' }),
   rounding: Rounding,
   excluded_product_ids: Type.Array(Id, { maxItems: 1000, uniqueItems: true }),

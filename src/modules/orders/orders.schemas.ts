@@ -110,6 +110,16 @@ const DiscountSchema = Type.Object({
   points_multiplier: Type.Optional(Type.Number({ description: 'a points_multiplier rule: loyalty points × this' })),
 })
 
+/** Every state an order can be in (docs/commerce.md). */
+const OrderStatusName = Type.Union([
+  Type.Literal('open'),
+  Type.Literal('completed'),
+  Type.Literal('voided'),
+  Type.Literal('partially_refunded'),
+  Type.Literal('refunded'),
+])
+export type OrderStatus = Static<typeof OrderStatusName>
+
 export const RefundSchema = Type.Object(
   {
     id: Type.String(),
@@ -117,7 +127,9 @@ export const RefundSchema = Type.Object(
     amount: Money,
     reason: Type.String(),
     restock: Type.Boolean(),
-    status: Type.String(),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')], {
+      description: 'pending: at the processor, its amount reserved',
+    }),
     failure_reason: Nullable(Type.String()),
     lines: Type.Array(Type.Object({ line_id: Type.String(), quantity: Type.Integer(), amount: Money })),
     created_at: Timestamp,
@@ -126,8 +138,8 @@ export const RefundSchema = Type.Object(
 )
 
 const HistorySchema = Type.Object({
-  from_status: Nullable(Type.String()),
-  to_status: Type.String(),
+  from_status: Nullable(OrderStatusName),
+  to_status: OrderStatusName,
   reason: Type.String(),
   actor: Type.String(),
   created_at: Timestamp,
@@ -148,7 +160,7 @@ export type OrderPayment = Dated<Static<typeof OrderPayment>, 'created_at'>
 export const OrderSchema = Type.Object(
   {
     id: Type.String(),
-    status: Type.String({ description: 'open, completed, voided, partially_refunded, refunded' }),
+    status: OrderStatusName,
     location_id: Type.String(),
     customer_id: Nullable(Type.String()),
     layby_id: Nullable(Type.String()),
@@ -212,16 +224,6 @@ export const CalculationSchema = Type.Object(
   },
   { $id: 'OrderCalculation' },
 )
-
-/** Every state an order can be in (docs/commerce.md). */
-const OrderStatusName = Type.Union([
-  Type.Literal('open'),
-  Type.Literal('completed'),
-  Type.Literal('voided'),
-  Type.Literal('partially_refunded'),
-  Type.Literal('refunded'),
-])
-export type OrderStatus = Static<typeof OrderStatusName>
 
 export const OrderListQuery = Type.Object(
   {

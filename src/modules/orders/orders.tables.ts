@@ -58,8 +58,8 @@ export const lineColumns =
 /** order_status_history (db/migrations/0042_orders.sql). */
 export interface HistoryRow {
   id: string
-  from_status: string | null
-  to_status: string
+  from_status: OrderStatus | null
+  to_status: OrderStatus
   reason: string
   actor: string
   created_at: Date

@@ -4,6 +4,15 @@ import { PAYMENT_METHODS } from './payments.service.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 const Method = Type.Union(PAYMENT_METHODS.map((m) => Type.Literal(m)))
+/** Every state a payment can be in (docs/commerce.md "Payments"). */
+const PaymentStatus = Type.Union([
+  Type.Literal('requires_capture'),
+  Type.Literal('captured'),
+  Type.Literal('voided'),
+  Type.Literal('failed'),
+  Type.Literal('partially_refunded'),
+  Type.Literal('refunded'),
+])
 
 export const PaymentSchema = Type.Object(
   {
@@ -13,7 +22,7 @@ export const PaymentSchema = Type.Object(
     method: Type.String(),
     amount: Money,
     currency: Type.String(),
-    status: Type.String({ description: 'requires_capture, captured, voided, failed, partially_refunded, refunded' }),
+    status: PaymentStatus,
     amount_refunded: Money,
     processor: Nullable(Type.String()),
     processor_reference: Nullable(Type.String()),
