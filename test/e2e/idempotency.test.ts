@@ -168,6 +168,28 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     assert.deepEqual(replay.body, retry.body)
   })
 
+  it('charges a lay-by deposit once when the processor approved but its answer was lost: the retry resumes', async () => {
+    const customerId = (
+      await shop.api.post('/api/v1/customers', { first_name: 'Deposit', email: `deposit-${Date.now()}@x.example` })
+    ).body.data.id
+    const body = {
+      customer_id: customerId,
+      location_id: shop.locationId,
+      lines: [{ product_id: await shop.product(50, { stock: 1 }), quantity: 1 }],
+      deposit: { amount: 20, method: 'card', payment_method_token: 'pm_card_visa' },
+    }
+    const k = key()
+    const charged = processor.charges.size
+    processor.loseNextAnswer = true
+    assert.equal((await shop.api.post('/api/v1/laybys', body, k)).status, 500)
+    const retry = await shop.api.post('/api/v1/laybys', body, k)
+    assert.equal(retry.status, 201, JSON.stringify(retry.body))
+    assert.equal(processor.charges.size - charged, 1, 'the retry asked again under the same reference')
+    const deposit = retry.body.data.payments[0]
+    assert.equal(processor.charges.get(deposit.id), deposit.processor_reference)
+    assert.deepEqual([retry.body.data.amount_paid, deposit.status], [20, 'captured'])
+  })
+
   it('answers a retry after a crash between the work and the stored answer without doing the work twice', async () => {
     // A payment: the route resumes, and finds the payment its recorded id names.
     const orderId = await order(9)

@@ -96,8 +96,9 @@ interface LaybysDeps {
  * Lay-bys: goods put aside against a deposit. Opening reserves the stock (layby_reserve) and takes the deposit in one
  * transaction; payments reduce the balance; completing (paid in full, goods collected) turns it into a completed
  * order that owns its payments; cancelling refunds every payment and releases the stock (layby_release).
- * Deposits, payments and cancellation refunds run inside the lay-by's transaction, processor calls included, so a
- * declined deposit leaves no lay-by behind (see docs/commerce.md).
+ * No processor call runs inside a transaction: a card deposit is authorized before the lay-by's transaction and
+ * given back if it fails (so a declined deposit leaves no lay-by behind), and a cancellation's refunds run between
+ * its steps (see docs/commerce.md).
  */
 export function createLaybysService(deps: LaybysDeps) {
   const stockChanges = (row: LaybyRow, sign: 1 | -1, reason: 'layby_reserve' | 'layby_release') =>

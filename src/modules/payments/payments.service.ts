@@ -158,27 +158,19 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
   const service = {
     /**
-     * Takes a payment for `target`. Card payments are authorized with the processor first, outside any transaction
-     * we open, then recorded in one; a decline is recorded as `failed` (payment.failed) and answered, not thrown.
-     * Cash, gift card and external payments are captured at once.
-     */
-    /**
      * Authorizes a card before the caller's transaction opens (no processor call inside one); null for other
      * methods. A decline is a 409. The caller records it with `create(…, hold)` in its transaction, and gives it
-     * back with `releaseHold` if that transaction fails.
+     * back with `releaseHold` if that transaction fails. The id and the processor's answer are steps of an
+     * Idempotency-Key, as for `create`: a retry after a crash or a lost answer resumes the same authorization.
      */
     async holdCard(ctx: RequestContext, input: CreatePaymentInput): Promise<CardHold | null> {
       if (input.method !== 'card') return null
       const { amount, currency } = await checkTender(ctx, input)
-      const id = newId('pay')
+      const id = await once(ctx, 'payment.id', async () => newId('pay'))
       const capture = input.capture === true
-      const auth = await processor.authorize({
-        amount,
-        currency,
-        token: input.payment_method_token!,
-        capture,
-        reference: id,
-      })
+      const auth = await once(ctx, 'payment.authorize', () =>
+        processor.authorize({ amount, currency, token: input.payment_method_token!, capture, reference: id }),
+      )
       if (!auth.ok) throw PaymentErrors.CARD_DECLINED(`the card was declined: ${auth.message}`)
       return { id, processorRef: auth.processorRef, amount, currency, capture }
     },
@@ -195,6 +187,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
         : processor.void({ processorRef: hold.processorRef }))
     },
 
+    /**
+     * Takes a payment for `target`. Card payments are authorized with the processor first, outside any transaction
+     * we open, then recorded in one; a decline is recorded as `failed` (payment.failed) and answered, not thrown.
+     * Cash, gift card and external payments are captured at once.
+     */
     async create(
       ctx: RequestContext,
       input: CreatePaymentInput,
