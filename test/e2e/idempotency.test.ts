@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
+import pg from 'pg'
 import { stalledCancellations } from '../../src/modules/laybys/index.ts'
 import { stalledRefunds } from '../../src/modules/orders/index.ts'
 import type { PaymentProcessor, ProcessorResult } from '../../src/modules/payments/index.ts'
@@ -188,6 +189,59 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     const deposit = retry.body.data.payments[0]
     assert.equal(processor.charges.get(deposit.id), deposit.processor_reference)
     assert.deepEqual([retry.body.data.amount_paid, deposit.status], [20, 'captured'])
+  })
+
+  it('keeps a card authorization for the retry of a keyed request whose recording failed, and gives it back without a key', async () => {
+    const owner = new pg.Client({ connectionString: app.runtime.ownerUrl })
+    await owner.connect()
+    // A failure after the processor approved, neither a refusal nor a crash: the database refuses the insert.
+    const failingInserts = (table: string) =>
+      owner.query(`CREATE OR REPLACE FUNCTION test_fail_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+                   BEGIN RAISE EXCEPTION 'injected failure'; END $$;
+                   CREATE TRIGGER test_fail_insert BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION test_fail_insert()`)
+    const workingInserts = (table: string) => owner.query(`DROP TRIGGER test_fail_insert ON ${table}`)
+    try {
+      const refunds = processor.refunds
+      const orderId = await order(14)
+      const k = key()
+      await failingInserts('payments')
+      assert.equal((await shop.api.post('/api/v1/payments', card(orderId, 14), k)).status, 500)
+      await workingInserts('payments')
+      assert.equal(processor.refunds, refunds, 'the authorization waits for the retry')
+      const retry = await shop.api.post('/api/v1/payments', card(orderId, 14), k)
+      assert.equal(retry.status, 201, JSON.stringify(retry.body))
+      assert.equal(processor.charges.get(retry.body.data.id), retry.body.data.processor_reference)
+      assert.equal(processor.refunded.has(retry.body.data.id), false, 'the money recorded is the money taken')
+
+      const customerId = (
+        await shop.api.post('/api/v1/customers', { first_name: 'Kept', email: `kept-${Date.now()}@x.example` })
+      ).body.data.id
+      const layby = {
+        customer_id: customerId,
+        location_id: shop.locationId,
+        lines: [{ product_id: await shop.product(60, { stock: 1 }), quantity: 1 }],
+        deposit: { amount: 15, method: 'card', payment_method_token: 'pm_card_visa' },
+      }
+      const laybyKey = key()
+      await failingInserts('laybys')
+      assert.equal((await shop.api.post('/api/v1/laybys', layby, laybyKey)).status, 500)
+      await workingInserts('laybys')
+      assert.equal(processor.refunds, refunds)
+      const opened = await shop.api.post('/api/v1/laybys', layby, laybyKey)
+      assert.equal(opened.status, 201, JSON.stringify(opened.body))
+      const deposit = opened.body.data.payments[0]
+      assert.equal(processor.refunded.has(deposit.id), false)
+      assert.equal(processor.charges.get(deposit.id), deposit.processor_reference)
+
+      // Without a key no retry can resume it: it is given back at once.
+      const unkeyed = await order(9)
+      await failingInserts('payments')
+      assert.equal((await shop.api.post('/api/v1/payments', card(unkeyed, 9))).status, 500)
+      await workingInserts('payments')
+      assert.equal(processor.refunds, refunds + 1)
+    } finally {
+      await owner.end()
+    }
   })
 
   it('answers a retry after a crash between the work and the stored answer without doing the work twice', async () => {

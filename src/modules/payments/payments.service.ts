@@ -1,8 +1,8 @@
 import { newId } from '../../platform/crypto/ids.ts'
-import { invalid, notFound } from '../../platform/errors/app-error.ts'
+import { invalid, isRefusal, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
-import { once, type RequestContext } from '../../platform/http/context.ts'
+import { once, type RequestContext, retryResumes } from '../../platform/http/context.ts'
 import { allocateRefund, toMajor, toMinor } from '../../platform/money/money.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { OrderPaymentsPort, OrdersService, RefundPart } from '../orders/index.ts'
@@ -63,6 +63,14 @@ function toPayment(row: PaymentRow): Payment {
     captured_at: row.captured_at,
   }
 }
+
+/**
+ * Whether an authorization is given back once the work it paid for failed: after a refusal (the request changes
+ * nothing, and its Idempotency-Key is forgotten), and after any failure no retry can resume. A keyed request that
+ * failed otherwise keeps it: the key holds the authorization as a step, and the retry records it instead of
+ * charging again (docs/api-conventions.md "Idempotency").
+ */
+const givesBack = (ctx: RequestContext, error: unknown) => isRefusal(error) || !retryResumes(ctx)
 
 interface PaymentsDeps {
   orgs: OrgsService
@@ -175,8 +183,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return { id, processorRef: auth.processorRef, amount, currency, capture }
     },
 
-    /** Gives back a hold whose transaction failed, so the customer is not charged. */
-    async releaseHold(hold: CardHold): Promise<void> {
+    /** Gives back a hold whose transaction failed with `error`, so the customer is not charged (see givesBack). */
+    async releaseHold(ctx: RequestContext, hold: CardHold, error: unknown): Promise<void> {
+      if (!givesBack(ctx, error)) return
       await (hold.capture
         ? processor.refund({
             processorRef: hold.processorRef,
@@ -259,7 +268,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       } catch (error) {
         // The balance moved while the card was authorized: release the hold so the customer is not charged (a
         // hold taken by the caller is the caller's to release, once its own transaction has failed).
-        if (hold) throw error
+        if (hold || !givesBack(ctx, error)) throw error
         await (capture
           ? processor.refund({ processorRef: auth.processorRef, amount, currency, reference: id })
           : processor.void({ processorRef: auth.processorRef }))

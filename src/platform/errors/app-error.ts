@@ -58,6 +58,9 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError('not-found', `${what} not found`)
+
+/** An answer that the request was refused (4xx), as opposed to a failure of the server or what it depends on. */
+export const isRefusal = (error: unknown): boolean => error instanceof AppError && error.status < 500
 export const badRequest = (detail: string, errors?: FieldError[]) => new AppError('bad-request', detail, { errors })
 export const invalid = (field: string, message: string, code = 'invalid') =>
   new AppError('validation', `${field} ${message}`, { errors: [{ field, message, code }] })

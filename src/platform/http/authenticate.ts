@@ -48,6 +48,7 @@ export function contextOf(
       return claimed && ((q) => markWorkCommitted(q, claimed))
     }),
     once: (step, fn) => runOnce(runtime.database, request.idempotency, step, fn),
+    resumes: () => request.idempotency !== undefined,
     catalogVersion: request.catalogVersion,
     credentialExpiresAt: claims.exp,
   }

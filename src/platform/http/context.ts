@@ -44,7 +44,12 @@ export interface RequestContext {
    * JSON. Absent outside requests that carry a key; call it through `once`.
    */
   readonly once?: <T>(step: string, fn: () => Promise<T>) => Promise<T>
+  /** Whether a retry of the request resumes its steps (it carries an Idempotency-Key); call it through `retryResumes`. */
+  readonly resumes?: () => boolean
 }
+
+/** Whether a failed attempt's steps are kept for its retry: the request carries an Idempotency-Key. */
+export const retryResumes = (ctx: RequestContext): boolean => ctx.resumes?.() ?? false
 
 /** `ctx.once` where the request carries an Idempotency-Key; the call itself otherwise. */
 export function once<T>(ctx: RequestContext, step: string, fn: () => Promise<T>): Promise<T> {
