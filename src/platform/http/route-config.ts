@@ -1,3 +1,6 @@
+import type { RequestContext } from './context.ts'
+import type { IdempotentRequest } from './idempotency.ts'
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a bearer token needs for this route (docs/decisions.md "Scopes"); `false` marks a public route. */
@@ -15,10 +18,8 @@ declare module 'fastify' {
     }
   }
   interface FastifyRequest {
-    ctx: import('./context.ts').RequestContext
+    ctx: RequestContext
     /** The Idempotency-Key this request holds, once claimed. */
-    idempotency?: import('./idempotency.ts').IdempotentRequest
+    idempotency?: IdempotentRequest
   }
 }
-
-export {}
