@@ -75,7 +75,7 @@ export async function runWorker(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel }) as unknown as FastifyBaseLogger
   const workers = startWorkers(runtime, log)
   process.stdout.write(
-    `OpenTill worker running (webhook delivery, event retention, automations, the campaign clock, points expiry) on ${runtime.embeddedDir ? `the embedded PostgreSQL in ${runtime.embeddedDir}` : 'the PostgreSQL server'}\n`,
+    `OpenTill worker running (webhook delivery, event retention, automations, the campaign clock, points expiry, half-done refunds and lay-by cancellations) on ${runtime.embeddedDir ? `the embedded PostgreSQL in ${runtime.embeddedDir}` : 'the PostgreSQL server'}\n`,
   )
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
