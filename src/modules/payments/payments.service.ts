@@ -266,8 +266,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
           target,
         )
       } catch (error) {
-        // The balance moved while the card was authorized: release the hold so the customer is not charged (a
-        // hold taken by the caller is the caller's to release, once its own transaction has failed).
+        // The balance moved while the card was authorized, or recording failed: give the authorization back so
+        // the customer is not charged, unless a retry will record it (givesBack). A hold taken by the caller is
+        // the caller's to release, once its own transaction has failed.
         if (hold || !givesBack(ctx, error)) throw error
         await (capture
           ? processor.refund({ processorRef: auth.processorRef, amount, currency, reference: id })

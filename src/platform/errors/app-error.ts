@@ -58,9 +58,6 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError('not-found', `${what} not found`)
-
-/** An answer that the request was refused (4xx), as opposed to a failure of the server or what it depends on. */
-export const isRefusal = (error: unknown): boolean => error instanceof AppError && error.status < 500
 export const badRequest = (detail: string, errors?: FieldError[]) => new AppError('bad-request', detail, { errors })
 export const invalid = (field: string, message: string, code = 'invalid') =>
   new AppError('validation', `${field} ${message}`, { errors: [{ field, message, code }] })
@@ -68,3 +65,6 @@ export const unauthorized = (detail = 'missing or invalid bearer token', headers
   new AppError('unauthorized', detail, { headers: headers ?? { 'www-authenticate': 'Bearer' } })
 export const forbidden = (detail: string, headers?: Record<string, string>) =>
   new AppError('forbidden', detail, { headers })
+
+/** An answer that the request was refused (4xx), as opposed to a failure of the server or what it depends on. */
+export const isRefusal = (error: unknown): boolean => error instanceof AppError && error.status < 500
