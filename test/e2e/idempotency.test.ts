@@ -191,7 +191,7 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     assert.deepEqual([retry.body.data.amount_paid, deposit.status], [20, 'captured'])
   })
 
-  it('keeps a card authorization for the retry of a keyed request whose recording failed, and gives it back without a key', async () => {
+  it('gives a card authorization back when recording it fails, and the retry charges anew, once', async () => {
     const owner = new pg.Client({ connectionString: app.runtime.ownerUrl })
     await owner.connect()
     // A failure after the processor approved, neither a refusal nor a crash: the database refuses the insert.
@@ -200,21 +200,26 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
                    BEGIN RAISE EXCEPTION 'injected failure'; END $$;
                    CREATE TRIGGER test_fail_insert BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION test_fail_insert()`)
     const workingInserts = (table: string) => owner.query(`DROP TRIGGER test_fail_insert ON ${table}`)
+    /** The money the processor holds for a payment: charged under its id and not given back. */
+    const held = (payment: { id: string; processor_reference: string }) =>
+      processor.charges.get(payment.id) === payment.processor_reference && !processor.refunded.has(payment.id)
     try {
-      const refunds = processor.refunds
       const orderId = await order(14)
       const k = key()
+      let given = processor.refunds
+      let charged = processor.charges.size
       await failingInserts('payments')
       assert.equal((await shop.api.post('/api/v1/payments', card(orderId, 14), k)).status, 500)
       await workingInserts('payments')
-      assert.equal(processor.refunds, refunds, 'the authorization waits for the retry')
+      assert.equal(processor.refunds, given + 1, 'the authorization was given back')
       const retry = await shop.api.post('/api/v1/payments', card(orderId, 14), k)
       assert.equal(retry.status, 201, JSON.stringify(retry.body))
-      assert.equal(processor.charges.get(retry.body.data.id), retry.body.data.processor_reference)
-      assert.equal(processor.refunded.has(retry.body.data.id), false, 'the money recorded is the money taken')
+      assert.equal(processor.charges.size, charged + 2, 'the retry authorized anew, under a new payment id')
+      assert.ok(held(retry.body.data), 'the payment recorded is money the processor holds')
+      assert.equal(await paymentsOf(orderId), 1)
 
       const customerId = (
-        await shop.api.post('/api/v1/customers', { first_name: 'Kept', email: `kept-${Date.now()}@x.example` })
+        await shop.api.post('/api/v1/customers', { first_name: 'Anew', email: `anew-${Date.now()}@x.example` })
       ).body.data.id
       const layby = {
         customer_id: customerId,
@@ -223,22 +228,16 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
         deposit: { amount: 15, method: 'card', payment_method_token: 'pm_card_visa' },
       }
       const laybyKey = key()
+      given = processor.refunds
+      charged = processor.charges.size
       await failingInserts('laybys')
       assert.equal((await shop.api.post('/api/v1/laybys', layby, laybyKey)).status, 500)
       await workingInserts('laybys')
-      assert.equal(processor.refunds, refunds)
+      assert.equal(processor.refunds, given + 1)
       const opened = await shop.api.post('/api/v1/laybys', layby, laybyKey)
       assert.equal(opened.status, 201, JSON.stringify(opened.body))
-      const deposit = opened.body.data.payments[0]
-      assert.equal(processor.refunded.has(deposit.id), false)
-      assert.equal(processor.charges.get(deposit.id), deposit.processor_reference)
-
-      // Without a key no retry can resume it: it is given back at once.
-      const unkeyed = await order(9)
-      await failingInserts('payments')
-      assert.equal((await shop.api.post('/api/v1/payments', card(unkeyed, 9))).status, 500)
-      await workingInserts('payments')
-      assert.equal(processor.refunds, refunds + 1)
+      assert.equal(processor.charges.size, charged + 2)
+      assert.ok(held(opened.body.data.payments[0]))
     } finally {
       await owner.end()
     }

@@ -239,7 +239,7 @@ export function createLaybysService(deps: LaybysDeps) {
   const service = {
     /**
      * A card deposit is authorized before the lay-by's transaction (no processor call inside one), recorded in it,
-     * and given back if the lay-by cannot open (kept for the retry of a keyed request that failed otherwise).
+     * and given back if the lay-by cannot open (a retry then authorizes anew).
      */
     async create(ctx: RequestContext, input: CreateLaybyBody): Promise<Layby> {
       const deposit = { ...input.deposit, capture: true }
@@ -247,7 +247,7 @@ export function createLaybysService(deps: LaybysDeps) {
       try {
         return await open(ctx, input, deposit, hold)
       } catch (error) {
-        if (hold) await deps.payments.releaseHold(ctx, hold, error)
+        if (hold) await deps.payments.releaseHold(ctx, hold)
         throw error
       }
     },

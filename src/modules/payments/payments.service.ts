@@ -1,8 +1,8 @@
 import { newId } from '../../platform/crypto/ids.ts'
-import { invalid, isRefusal, notFound } from '../../platform/errors/app-error.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
-import { once, type RequestContext, retryResumes } from '../../platform/http/context.ts'
+import { forget, once, type RequestContext } from '../../platform/http/context.ts'
 import { allocateRefund, toMajor, toMinor } from '../../platform/money/money.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { OrderPaymentsPort, OrdersService, RefundPart } from '../orders/index.ts'
@@ -63,14 +63,6 @@ function toPayment(row: PaymentRow): Payment {
     captured_at: row.captured_at,
   }
 }
-
-/**
- * Whether an authorization is given back once the work it paid for failed: after a refusal (the request changes
- * nothing, and its Idempotency-Key is forgotten), and after any failure no retry can resume. A keyed request that
- * failed otherwise keeps it: the key holds the authorization as a step, and the retry records it instead of
- * charging again (docs/api-conventions.md "Idempotency").
- */
-const givesBack = (ctx: RequestContext, error: unknown) => isRefusal(error) || !retryResumes(ctx)
 
 interface PaymentsDeps {
   orgs: OrgsService
@@ -164,6 +156,23 @@ export function createPaymentsService(deps: PaymentsDeps) {
     await registers.recordCashMovement(ctx, { shiftId, kind, amount, reference: { type: 'payment', id: paymentId } })
   }
 
+  /**
+   * Gives an authorization back (a refund when it was captured, a void when not) and forgets it as a step of the
+   * request's Idempotency-Key: a retry authorizes anew under a new payment id, so money given back is never
+   * recorded as taken. If giving it back fails, the step stays and the retry records the authorization.
+   */
+  async function giveBack(ctx: RequestContext, held: CardHold): Promise<void> {
+    await (held.capture
+      ? processor.refund({
+          processorRef: held.processorRef,
+          amount: held.amount,
+          currency: held.currency,
+          reference: held.id,
+        })
+      : processor.void({ processorRef: held.processorRef }))
+    await forget(ctx, 'payment.id', 'payment.authorize')
+  }
+
   const service = {
     /**
      * Authorizes a card before the caller's transaction opens (no processor call inside one); null for other
@@ -183,18 +192,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return { id, processorRef: auth.processorRef, amount, currency, capture }
     },
 
-    /** Gives back a hold whose transaction failed with `error`, so the customer is not charged (see givesBack). */
-    async releaseHold(ctx: RequestContext, hold: CardHold, error: unknown): Promise<void> {
-      if (!givesBack(ctx, error)) return
-      await (hold.capture
-        ? processor.refund({
-            processorRef: hold.processorRef,
-            amount: hold.amount,
-            currency: hold.currency,
-            reference: hold.id,
-          })
-        : processor.void({ processorRef: hold.processorRef }))
-    },
+    /** Gives back a hold whose transaction failed, so the customer is not charged (see giveBack). */
+    releaseHold: (ctx: RequestContext, hold: CardHold): Promise<void> => giveBack(ctx, hold),
 
     /**
      * Takes a payment for `target`. Card payments are authorized with the processor first, outside any transaction
@@ -266,13 +265,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
           target,
         )
       } catch (error) {
-        // The balance moved while the card was authorized, or recording failed: give the authorization back so
-        // the customer is not charged, unless a retry will record it (givesBack). A hold taken by the caller is
-        // the caller's to release, once its own transaction has failed.
-        if (hold || !givesBack(ctx, error)) throw error
-        await (capture
-          ? processor.refund({ processorRef: auth.processorRef, amount, currency, reference: id })
-          : processor.void({ processorRef: auth.processorRef }))
+        // The balance moved while the card was authorized, or recording failed: the customer is not charged. A
+        // hold taken by the caller is the caller's to release, once its own transaction has failed.
+        if (hold) throw error
+        await giveBack(ctx, { id, processorRef: auth.processorRef, amount, currency, capture })
         throw error
       }
     },

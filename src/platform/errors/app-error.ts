@@ -65,6 +65,3 @@ export const unauthorized = (detail = 'missing or invalid bearer token', headers
   new AppError('unauthorized', detail, { headers: headers ?? { 'www-authenticate': 'Bearer' } })
 export const forbidden = (detail: string, headers?: Record<string, string>) =>
   new AppError('forbidden', detail, { headers })
-
-/** An answer that the request was refused (4xx), as opposed to a failure of the server or what it depends on. */
-export const isRefusal = (error: unknown): boolean => error instanceof AppError && error.status < 500

@@ -8,7 +8,7 @@ import { tooManyRequests } from '../rate-limit/enforce.ts'
 import type { OrgLimitOf } from '../rate-limit/gcra.ts'
 import type { Runtime } from '../runtime.ts'
 import type { RequestContext } from './context.ts'
-import { markWorkCommitted, runOnce } from './idempotency-store.ts'
+import { forgetSteps, markWorkCommitted, runOnce } from './idempotency-store.ts'
 
 /** The registration options: the process runtime and where each org's rate limit comes from. */
 interface AuthenticateOptions {
@@ -48,7 +48,7 @@ export function contextOf(
       return claimed && ((q) => markWorkCommitted(q, claimed))
     }),
     once: (step, fn) => runOnce(runtime.database, request.idempotency, step, fn),
-    resumes: () => request.idempotency !== undefined,
+    forget: (steps) => forgetSteps(runtime.database, request.idempotency, steps),
     catalogVersion: request.catalogVersion,
     credentialExpiresAt: claims.exp,
   }

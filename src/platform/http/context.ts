@@ -44,14 +44,16 @@ export interface RequestContext {
    * JSON. Absent outside requests that carry a key; call it through `once`.
    */
   readonly once?: <T>(step: string, fn: () => Promise<T>) => Promise<T>
-  /** Whether a retry of the request resumes its steps (it carries an Idempotency-Key); call it through `retryResumes`. */
-  readonly resumes?: () => boolean
+  /** Forgets steps whose work was undone, so that a retry runs them anew; call it through `forget`. */
+  readonly forget?: (steps: readonly string[]) => Promise<void>
 }
-
-/** Whether a failed attempt's steps are kept for its retry: the request carries an Idempotency-Key. */
-export const retryResumes = (ctx: RequestContext): boolean => ctx.resumes?.() ?? false
 
 /** `ctx.once` where the request carries an Idempotency-Key; the call itself otherwise. */
 export function once<T>(ctx: RequestContext, step: string, fn: () => Promise<T>): Promise<T> {
   return ctx.once ? ctx.once(step, fn) : fn()
+}
+
+/** `ctx.forget` where the request carries an Idempotency-Key: steps undone are run anew by a retry. */
+export async function forget(ctx: RequestContext, ...steps: string[]): Promise<void> {
+  await ctx.forget?.(steps)
 }

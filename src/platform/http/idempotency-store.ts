@@ -138,6 +138,27 @@ export async function runOnce<T>(
   return value
 }
 
+/**
+ * Forgets steps an attempt recorded, once what they did was undone (an authorization given back): a retry runs
+ * them anew instead of resuming what no longer holds.
+ */
+export async function forgetSteps(
+  database: Database,
+  claimed: (KeyRef & { steps: Record<string, unknown> }) | undefined,
+  steps: readonly string[],
+): Promise<void> {
+  if (!claimed) return
+  await database.transaction(claimed.orgId, (q) =>
+    q.query(`UPDATE idempotency_keys SET steps = steps - $4::text[] WHERE ${WHERE_KEY}`, [
+      claimed.orgId,
+      claimed.scope,
+      claimed.key,
+      steps,
+    ]),
+  )
+  for (const step of steps) delete claimed.steps[step]
+}
+
 /** Records the result of an outbound step durably, before anything else of the request can fail. */
 async function recordStep(database: Database, ref: KeyRef, step: string, value: unknown): Promise<void> {
   await database.transaction(ref.orgId, (q) =>
