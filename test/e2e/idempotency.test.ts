@@ -114,6 +114,17 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     payment_method_token: 'pm_card_visa',
     capture: true,
   })
+  /** A lay-by's body: one unit of a new product, for a new customer, with a card deposit. */
+  async function laybyOfOne(price: number, deposit: number) {
+    const email = `lay-${randomBytes(4).toString('hex')}@x.example`
+    const customer = await shop.api.post('/api/v1/customers', { first_name: 'Lay', email })
+    return {
+      customer_id: customer.body.data.id as string,
+      location_id: shop.locationId,
+      lines: [{ product_id: await shop.product(price, { stock: 1 }), quantity: 1 }],
+      deposit: { amount: deposit, method: 'card', payment_method_token: 'pm_card_visa' },
+    }
+  }
   const keyRow = async (orgId: string, k: string) =>
     (
       await app.runtime.database.transaction(orgId, (q) =>
@@ -170,15 +181,7 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
   })
 
   it('charges a lay-by deposit once when the processor approved but its answer was lost: the retry resumes', async () => {
-    const customerId = (
-      await shop.api.post('/api/v1/customers', { first_name: 'Deposit', email: `deposit-${Date.now()}@x.example` })
-    ).body.data.id
-    const body = {
-      customer_id: customerId,
-      location_id: shop.locationId,
-      lines: [{ product_id: await shop.product(50, { stock: 1 }), quantity: 1 }],
-      deposit: { amount: 20, method: 'card', payment_method_token: 'pm_card_visa' },
-    }
+    const body = await laybyOfOne(50, 20)
     const k = key()
     const charged = processor.charges.size
     processor.loseNextAnswer = true
@@ -218,15 +221,7 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
       assert.ok(held(retry.body.data), 'the payment recorded is money the processor holds')
       assert.equal(await paymentsOf(orderId), 1)
 
-      const customerId = (
-        await shop.api.post('/api/v1/customers', { first_name: 'Anew', email: `anew-${Date.now()}@x.example` })
-      ).body.data.id
-      const layby = {
-        customer_id: customerId,
-        location_id: shop.locationId,
-        lines: [{ product_id: await shop.product(60, { stock: 1 }), quantity: 1 }],
-        deposit: { amount: 15, method: 'card', payment_method_token: 'pm_card_visa' },
-      }
+      const layby = await laybyOfOne(60, 15)
       const laybyKey = key()
       given = processor.refunds
       charged = processor.charges.size
