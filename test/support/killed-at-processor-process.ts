@@ -1,0 +1,33 @@
+// A process that starts a refund (CRASH_WORK=refund:<order id>) or a lay-by cancellation (layby:<lay-by id>) of
+// CRASH_ORG_ID on CRASH_DB_URL and stops at the card processor, whose answer never comes: it prints "at the
+// processor", and the test kills it there (SIGKILL), between the work's first step and its last.
+import { loadConfig } from '../../src/config.ts'
+import { TestProcessor } from '../../src/modules/payments/index.ts'
+import { systemContext } from '../../src/platform/http/system-context.ts'
+import { openRuntime } from '../../src/platform/runtime.ts'
+import { createServices } from '../../src/services.ts'
+import { TEST_SECRETS_KEY } from './harness.ts'
+
+class AnswerlessProcessor extends TestProcessor {
+  override refund(): Promise<never> {
+    process.stdout.write('at the processor\n')
+    return new Promise(() => {})
+  }
+}
+
+const { CRASH_DB_URL: url, CRASH_ORG_ID: orgId, CRASH_WORK: work = '' } = process.env
+if (!url || !orgId) throw new Error('CRASH_DB_URL and CRASH_ORG_ID are not set')
+const config = loadConfig({
+  NODE_ENV: 'test',
+  DATABASE_URL: url,
+  LOG_LEVEL: 'silent',
+  REDIS_URL: '',
+  SECRETS_KEY: TEST_SECRETS_KEY,
+})
+const runtime = await openRuntime(config, { migrate: false })
+const services = createServices(runtime, { processor: new AnswerlessProcessor() })
+const ctx = systemContext(runtime.database, orgId, ['orders:write'])
+const [kind, id] = work.split(':')
+if (kind === 'refund') await services.refunds.refund(ctx, id, {})
+else if (kind === 'layby') await services.laybys.cancel(ctx, id, { reason: 'killed at the processor' })
+else throw new Error(`CRASH_WORK ${work} is neither refund:<id> nor layby:<id>`)
