@@ -43,6 +43,21 @@ export async function scratchServerDatabase(): Promise<{ url: string; drop(): Pr
  * sets it to its embedded cluster; dropped afterwards), or a throw-away embedded cluster (memory://) when a file
  * runs on its own; with Redis when REDIS_URL is set.
  */
+/**
+ * The runtime a second process opens on a test app's database (its owner URL), for crash tests: the app sealed its
+ * secrets with the test key, so this process opens them with it. No migrations: the app ran them.
+ */
+export function openTestRuntime(databaseUrl: string): Promise<Runtime> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    REDIS_URL: '',
+    SECRETS_KEY: TEST_SECRETS_KEY,
+  })
+  return openRuntime(config, { migrate: false })
+}
+
 export async function startTestApp(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestApp> {
   const scratch = await scratchServerDatabase()
   const databaseUrl = scratch?.url ?? 'memory://'

@@ -1,12 +1,10 @@
 // A process that starts a refund (CRASH_WORK=refund:<order id>) or a lay-by cancellation (layby:<lay-by id>) of
 // CRASH_ORG_ID on CRASH_DB_URL and stops at the card processor, whose answer never comes: it prints "at the
 // processor", and the test kills it there (SIGKILL), between the work's first step and its last.
-import { loadConfig } from '../../src/config.ts'
 import { TestProcessor } from '../../src/modules/payments/index.ts'
 import { systemContext } from '../../src/platform/http/system-context.ts'
-import { openRuntime } from '../../src/platform/runtime.ts'
 import { createServices } from '../../src/services.ts'
-import { TEST_SECRETS_KEY } from './harness.ts'
+import { openTestRuntime } from './harness.ts'
 
 class AnswerlessProcessor extends TestProcessor {
   override refund(): Promise<never> {
@@ -17,14 +15,7 @@ class AnswerlessProcessor extends TestProcessor {
 
 const { CRASH_DB_URL: url, CRASH_ORG_ID: orgId, CRASH_WORK: work = '' } = process.env
 if (!url || !orgId) throw new Error('CRASH_DB_URL and CRASH_ORG_ID are not set')
-const config = loadConfig({
-  NODE_ENV: 'test',
-  DATABASE_URL: url,
-  LOG_LEVEL: 'silent',
-  REDIS_URL: '',
-  SECRETS_KEY: TEST_SECRETS_KEY,
-})
-const runtime = await openRuntime(config, { migrate: false })
+const runtime = await openTestRuntime(url)
 const services = createServices(runtime, { processor: new AnswerlessProcessor() })
 const ctx = systemContext(runtime.database, orgId, ['orders:write'])
 const [kind, id] = work.split(':')
