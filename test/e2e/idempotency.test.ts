@@ -12,6 +12,16 @@ import { eventually } from '../support/eventually.ts'
 import { startTestApp, type TestApp } from '../support/harness.ts'
 import { openShop, type Shop } from './orders.fixtures.ts'
 
+/** The processor's reference for a request's `reference`: made on the first call, the same on every repeat. */
+function answerOnce(answered: Map<string, string>, reference: string, prefix: string): string {
+  let ref = answered.get(reference)
+  if (!ref) {
+    ref = `${prefix}_${randomBytes(6).toString('hex')}`
+    answered.set(reference, ref)
+  }
+  return ref
+}
+
 /**
  * A card processor the test steers: it charges once per reference (as real processors dedupe on their
  * idempotency key), can hold its answer until released, and can lose its answer after approving.
@@ -47,16 +57,12 @@ class SteeredProcessor implements PaymentProcessor {
     this.calls++
     this.called?.()
     await this.hold
-    let ref = this.charges.get(request.reference)
-    if (!ref) {
-      ref = `st_${randomBytes(6).toString('hex')}`
-      this.charges.set(request.reference, ref)
-    }
+    const processorRef = answerOnce(this.charges, request.reference, 'st')
     if (this.loseNextAnswer) {
       this.loseNextAnswer = false
       throw new Error('the connection to the processor was reset after it approved')
     }
-    return { ok: true, processorRef: ref }
+    return { ok: true, processorRef }
   }
   captures = 0
   async capture(request: { processorRef: string }): Promise<ProcessorResult> {
@@ -79,16 +85,12 @@ class SteeredProcessor implements PaymentProcessor {
       this.refusals--
       return { ok: false, code: 'refund_failed', message: 'the processor refused the refund' }
     }
-    let ref = this.refunded.get(request.reference)
-    if (!ref) {
-      ref = `str_${randomBytes(6).toString('hex')}`
-      this.refunded.set(request.reference, ref)
-    }
+    const processorRef = answerOnce(this.refunded, request.reference, 'str')
     if (this.loseNextRefundAnswer) {
       this.loseNextRefundAnswer = false
       throw new Error('the connection to the processor was reset after it refunded')
     }
-    return { ok: true, processorRef: ref }
+    return { ok: true, processorRef }
   }
 }
 

@@ -82,14 +82,16 @@ export function createRefundsService(deps: {
   ): Promise<void> {
     const { refundId, orderId } = reserved
     const outcome = await deps.payments().executeRefund(ctx, refundId, reserved.parts)
-    // The order row first, as every refund and payment does, so concurrent refunds cannot deadlock.
-    const stillPending = async (q: Queryable) =>
-      (await repo.orderById(q, ctx.orgId, orderId, true)) &&
-      (await repo.refundById(q, ctx.orgId, refundId, true))?.status === 'pending'
+    // The order, locked, while the refund is still pending (the order row first, as every refund and payment locks
+    // it, so concurrent refunds cannot deadlock); null once another finisher has settled or released the refund.
+    const lockedWhilePending = async (q: Queryable) => {
+      const order = await repo.orderById(q, ctx.orgId, orderId, true)
+      return (await repo.refundById(q, ctx.orgId, refundId, true))?.status === 'pending' ? order : null
+    }
 
     if (!outcome.ok) {
       await ctx.db.tx(async (q) => {
-        if (!(await stillPending(q))) return
+        if (!(await lockedWhilePending(q))) return
         await deps.payments().releaseRefund(ctx, refundId, reserved.parts)
         await repo.addRefunded(q, ctx.orgId, orderId, -reserved.amount)
         for (const p of reserved.planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, -p.quantity, -p.amount)
@@ -99,8 +101,8 @@ export function createRefundsService(deps: {
     }
 
     await ctx.db.tx(async (q) => {
-      if (!(await stillPending(q))) return
-      const row = (await repo.orderById(q, ctx.orgId, orderId))!
+      const row = await lockedWhilePending(q)
+      if (!row) return
       await deps.payments().settleRefund(ctx, refundId, reserved.parts, how.shiftId, outcome.refs)
       await repo.finishRefund(q, ctx.orgId, refundId, 'succeeded', null)
       if (how.restock && reserved.planned.length) {
