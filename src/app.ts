@@ -27,6 +27,7 @@ import { taxRoutes } from './modules/tax/index.ts'
 import { webhooksRoutes } from './modules/webhooks/index.ts'
 import { responseCache } from './platform/cache/index.ts'
 import { authenticate } from './platform/http/authenticate.ts'
+import { readMissingBodyAsEmpty } from './platform/http/empty-body.ts'
 import {
   collectUndeclaredErrorCodes,
   documentErrorCodes,
@@ -37,7 +38,7 @@ import { healthRoutes } from './platform/http/health.ts'
 import { idempotency } from './platform/http/idempotency.ts'
 import { installLoadShedding } from './platform/http/load-shedding.ts'
 import { ProblemSchema } from './platform/http/schemas.ts'
-import { buildValidator } from './platform/http/validator.ts'
+import { sharedValidatorBuilder } from './platform/http/validator.ts'
 import { installMetrics } from './platform/metrics/metrics.ts'
 import { rateLimit } from './platform/rate-limit/index.ts'
 import './platform/http/route-config.ts'
@@ -90,7 +91,7 @@ export async function buildApp(
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
     },
     // Every context, including those that add shared schemas, builds its validator from our factory.
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    schemaController: { compilersFactory: { buildValidator: sharedValidatorBuilder() as never } },
     frameworkErrors: frameworkErrorReply,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
@@ -101,6 +102,7 @@ export async function buildApp(
   api.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
+  readMissingBodyAsEmpty(api)
 
   await api.register(swagger, {
     openapi: {

@@ -27,11 +27,48 @@ function makeAjv(coerce: boolean, externalSchemas: Record<string, unknown>): Ajv
  * headers are strings and coerced to their declared types.
  */
 export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<unknown> {
-  const strictBody = makeAjv(false, externalSchemas)
-  const coercingParts = makeAjv(true, externalSchemas)
+  return compilerOf(makeAjv(false, externalSchemas), makeAjv(true, externalSchemas))
+}
+
+function compilerOf(strictBody: Ajv, coercingParts: Ajv): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? strictBody : coercingParts
     return refusingNul(ajv.compile(schema as object)) as ReturnType<FastifySchemaCompiler<unknown>>
+  }
+}
+
+/**
+ * The validator factory of one app. Fastify asks for a new validator compiler for every route of a context that
+ * added shared schemas (its `addedSchemas` flag is never reset), and the root adds the problem schema: building
+ * two Ajv instances for each, each compiling the JSON Schema meta-schema, was most of an app's start. The app's
+ * contexts share one pair instead, each adding its shared schemas to it; a context whose schema id is already
+ * taken by another object gets a pair of its own.
+ */
+export function sharedValidatorBuilder(): (
+  externalSchemas?: Record<string, unknown>,
+) => FastifySchemaCompiler<unknown> {
+  const pairs: {
+    schemas: Map<string, unknown>
+    strictBody: Ajv
+    coercingParts: Ajv
+    compiler: FastifySchemaCompiler<unknown>
+  }[] = []
+  return (externalSchemas = {}) => {
+    const wanted = Object.entries(externalSchemas)
+    let pair = pairs.find((p) => wanted.every(([id, schema]) => (p.schemas.get(id) ?? schema) === schema))
+    if (!pair) {
+      const strictBody = makeAjv(false, {})
+      const coercingParts = makeAjv(true, {})
+      pair = { schemas: new Map(), strictBody, coercingParts, compiler: compilerOf(strictBody, coercingParts) }
+      pairs.push(pair)
+    }
+    for (const [id, schema] of wanted) {
+      if (pair.schemas.has(id)) continue
+      pair.schemas.set(id, schema)
+      pair.strictBody.addSchema(schema as object)
+      pair.coercingParts.addSchema(schema as object)
+    }
+    return pair.compiler
   }
 }
 
