@@ -1,25 +1,20 @@
-// Runs every test file with node:test through tsx. Node 20's --test takes a file list, not globs.
-// Without DATABASE_URL the run starts one embedded PostgreSQL cluster for itself, and each test file makes its own
-// database on it, exactly as on a server.
+// Runs the test files with node:test through tsx (scripts/test-plan.ts says which, in which processes; Node 20's
+// --test takes a file list, not globs). Without DATABASE_URL the run starts one embedded PostgreSQL cluster for
+// itself, and each test file makes its own database on it, exactly as on a server (docs/testing.md).
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openEmbeddedServer } from '../src/platform/db/embedded.ts'
+import { planTestRun } from './test-plan.ts'
+import { createMigratedTemplate } from './test-template.ts'
 
-function collect(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) return collect(path)
-    return name.endsWith('.test.ts') ? [path] : []
-  })
-}
-
-const filter = process.argv.slice(2)
-const files = collect('test')
-  .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
-  .sort()
-if (files.length === 0) {
+const args = process.argv.slice(2)
+const plan = planTestRun(
+  args.filter((a) => a !== '--engine-dependent'),
+  args.includes('--engine-dependent'),
+)
+if (plan.files.length === 0) {
   console.error('no test files matched')
   process.exit(1)
 }
@@ -40,6 +35,17 @@ if (!env.DATABASE_URL) {
   console.log(`tests on an embedded PostgreSQL cluster in ${dir}`)
 }
 
+// Test files copy one migrated database instead of migrating their own (test/support/harness.ts).
+if (/^postgres(ql)?:/.test(env.DATABASE_URL)) {
+  const template = await createMigratedTemplate(env.DATABASE_URL)
+  env.OPENTILL_TEST_TEMPLATE = template.name
+  const dropCluster = cleanUp
+  cleanUp = async () => {
+    await template.drop().catch(() => {})
+    await dropCluster()
+  }
+}
+
 // A test or hook that hangs fails by name after two minutes; a run that still does not end (a file whose
 // process will not exit) is stopped after twenty, so CI reports it instead of waiting out its own limit.
 const RUN_LIMIT_MS = 20 * 60_000
@@ -52,7 +58,7 @@ const child = spawn(
     `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`,
     '--test-timeout=120000',
     '--test-reporter=spec',
-    ...files,
+    ...plan.entries,
   ],
   { stdio: 'inherit', env },
 )
@@ -63,5 +69,6 @@ const limit = setTimeout(() => {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
 const status = await new Promise<number>((done) => child.on('exit', (code) => done(code ?? 1)))
 clearTimeout(limit)
+plan.cleanUp()
 await cleanUp()
 process.exit(status)

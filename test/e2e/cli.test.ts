@@ -15,7 +15,7 @@ describe('the opentill command', () => {
   let cleanUp: () => Promise<void>
 
   before(async () => {
-    const scratch = await scratchServerDatabase()
+    const scratch = await scratchServerDatabase({ empty: true })
     const dataDir = mkdtempSync(join(tmpdir(), 'opentill-cli-'))
     env = {
       ...process.env,

@@ -113,7 +113,7 @@ describe('a worker killed (kill -9) in the middle of deliveries', () => {
     await receiver.waitFor((all) => all.filter((r) => r.path === '/crash').length >= 10, 30_000)
     const inFlight = receiver.on('/crash').slice(0, 3)
     // The seven answered attempts are recorded before the kill, so that only the three in flight are open.
-    await eventually(async () => assert.equal(await succeededDeliveries(), 7), 10_000)
+    await eventually(async () => assert.equal(await succeededDeliveries(), 7))
     await processes.crash(first)
 
     await processes.start('worker', workerEnv)

@@ -16,14 +16,22 @@ export interface TestApp {
   close(): Promise<void>
 }
 
-/** A new database on the PostgreSQL server named by DATABASE_URL (undefined on the embedded database). */
-export async function scratchServerDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+/**
+ * A new database on the PostgreSQL server named by DATABASE_URL (undefined on the embedded database). `npm test`
+ * migrates one template database for the run (OPENTILL_TEST_TEMPLATE, scripts/run-tests.ts), and a database
+ * copied from it starts migrated in a fifth of a second instead of applying every migration again; `empty` asks
+ * for a database nothing has touched (the migration tests).
+ */
+export async function scratchServerDatabase(
+  options: { empty?: boolean } = {},
+): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   const server = withDefaultUser(process.env.DATABASE_URL)
   if (!server || server.startsWith('memory://')) return undefined
   const name = `opentill_t_${randomBytes(6).toString('hex')}`
+  const template = options.empty ? undefined : process.env.OPENTILL_TEST_TEMPLATE
   const admin = new pg.Client({ connectionString: server })
   await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`)
   await admin.end()
   const url = new URL(server)
   url.pathname = `/${name}`
