@@ -14,18 +14,25 @@ export function migrationNames(): string[] {
 }
 
 /**
- * Applies pending SQL migrations as the database owner (at most `count` of them when given). node-pg-migrate
- * holds a PostgreSQL advisory lock while it runs, so several instances starting at once apply each migration
- * exactly once.
+ * Applies pending SQL migrations as the database owner (only those named in `only`, in name order, when given).
+ * node-pg-migrate holds a PostgreSQL advisory lock while it runs, so several instances starting at once apply each
+ * migration exactly once.
  */
 export async function migrate(
   connectionString: string,
   log: (msg: string) => void = () => {},
-  count?: number,
+  only?: readonly string[],
 ): Promise<string[]> {
+  if (only === undefined) return migrateRetrying(connectionString, log)
+  const applied: string[] = []
+  for (const file of [...only].sort()) applied.push(...(await migrateRetrying(connectionString, log, file)))
+  return applied
+}
+
+async function migrateRetrying(connectionString: string, log: (msg: string) => void, file?: string) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await migrateOnce(connectionString, log, count)
+      return await migrateOnce(connectionString, log, file)
     } catch (error) {
       if (!isRoleGrantRace(error) || attempt === 3) throw error
     }
@@ -43,7 +50,7 @@ function isRoleGrantRace(error: unknown): boolean {
   return e?.code === '23505' && (e.table === 'pg_auth_members' || e.table === 'pg_authid')
 }
 
-async function migrateOnce(connectionString: string, log: (msg: string) => void, count?: number) {
+async function migrateOnce(connectionString: string, log: (msg: string) => void, file?: string) {
   const client = new pg.Client({ connectionString })
   await client.connect()
   try {
@@ -51,7 +58,7 @@ async function migrateOnce(connectionString: string, log: (msg: string) => void,
       dbClient: client,
       dir: migrationsDir,
       direction: 'up',
-      count,
+      file,
       migrationsTable: 'schema_migrations',
       checkOrder: false,
       singleTransaction: true,
