@@ -271,6 +271,14 @@ describe('GraphQL catalog API: operations and nested selections', () => {
     assert.deepEqual(inactive.data.products, [{ sku: 'SC-1' }])
     const searched = await gql('{ products(search: "page item 3") { sku } }')
     assert.deepEqual(searched.data.products, [{ sku: 'PG-3' }])
+    await gql(
+      'mutation { createProduct(input: {name: "Scanned", sku: "PG-SCAN", barcodes: ["9400000000024"]}) { id } }',
+    )
+    const scanned = await gql('{ products(barcode: "9400000000024") { sku } }')
+    assert.deepEqual(scanned.data.products, [{ sku: 'PG-SCAN' }])
+    const bySku = await gql('{ products(sku: "PG-SCAN") { sku } }')
+    assert.deepEqual(bySku.data.products, [{ sku: 'PG-SCAN' }])
+    assert.deepEqual((await gql('{ products(barcode: "94000") { sku } }')).data.products, [])
 
     // Categories come in REST's order, by sortOrder: Food (1) before Drinks (2).
     const first = await gql('{ categories(limit: 1) { id name } }')

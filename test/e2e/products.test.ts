@@ -160,6 +160,24 @@ describe('products over REST', () => {
       byBarcode.body.data.map((p: { sku: string }) => p.sku),
       ['S-2'],
     )
+    // A scan and a SKU are exact: a part of either finds nothing.
+    await client.post('/api/v1/products', { name: 'Scone box', sku: 'S-20', barcodes: ['7771234', '5012345678900'] })
+    const scanned = await client.get('/api/v1/products?barcode=5012345678900')
+    assert.deepEqual(
+      scanned.body.data.map((p: { sku: string }) => p.sku),
+      ['S-20'],
+    )
+    assert.deepEqual(
+      (await client.get('/api/v1/products?barcode=777123')).body.data.map((p: { sku: string }) => p.sku),
+      ['S-2'],
+    )
+    assert.deepEqual((await client.get('/api/v1/products?barcode=50123')).body.data, [])
+    assert.deepEqual(
+      (await client.get('/api/v1/products?sku=S-2')).body.data.map((p: { sku: string }) => p.sku),
+      ['S-2'],
+    )
+    assert.deepEqual((await client.get('/api/v1/products?sku=s-2')).body.data, [])
+    assert.equal((await client.get('/api/v1/products?barcode=')).status, 400)
     const unknownCategory = await client.post('/api/v1/products', { name: 'Z', sku: 'S-4', category_id: 'cat_nope' })
     assert.equal(unknownCategory.status, 422)
     assert.equal(unknownCategory.body.errors[0].field, 'category_id')

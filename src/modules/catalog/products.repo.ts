@@ -7,6 +7,8 @@ interface ProductFilter {
   categoryId?: string
   isActive?: boolean
   search?: string
+  barcode?: string
+  sku?: string
   ids?: readonly string[]
   limit: number
 }
@@ -48,6 +50,8 @@ export async function listProducts(q: Queryable, orgId: string, f: ProductFilter
     where.push(`(name ILIKE $${n - 1} OR sku ILIKE $${n - 1} OR barcodes @> ARRAY[$${n}::text])`)
     name += '_s'
   }
+  if (f.barcode !== undefined) add('b', (n) => `barcodes @> ARRAY[$${n}::text]`, f.barcode)
+  if (f.sku !== undefined) add('k', (n) => `sku = $${n}`, f.sku)
   if (f.ids !== undefined) add('d', (n) => `id = ANY($${n})`, f.ids)
   params.push(f.limit)
   const result = await q.prepared<ProductRow>(

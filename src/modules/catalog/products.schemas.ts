@@ -77,7 +77,29 @@ export const ProductListQuery = Type.Object(
     ...PageQuery,
     category_id: Type.Optional(Type.String({ minLength: 1 })),
     is_active: Type.Optional(Type.Boolean()),
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'search in name, SKU and barcodes' })),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'search: name or SKU containing the text (case-insensitive; three characters or more use an index), or a barcode equal to it',
+      }),
+    ),
+    barcode: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'products one of whose barcodes is exactly this: a scan, found through an index at any catalog size',
+      }),
+    ),
+    sku: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'the product whose SKU is exactly this (case-sensitive)',
+      }),
+    ),
   },
   { additionalProperties: false },
 )

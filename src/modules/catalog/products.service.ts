@@ -70,6 +70,8 @@ export function createProductsService(orgs: OrgsService) {
           categoryId: query.category_id,
           isActive: query.is_active,
           search: query.q,
+          barcode: query.barcode,
+          sku: query.sku,
           limit: query.limit + 1,
         }),
       )

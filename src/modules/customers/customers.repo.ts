@@ -16,21 +16,43 @@ export interface CustomerWrite {
   tags?: string[]
 }
 
+/**
+ * Keyset page in creation order; a search matches the full name, e-mail or phone anywhere in the text, and with
+ * three or more digits the phone's digits whatever their spacing. The statement holds only the filters given, so
+ * a search is planned on the trigram indexes (0131) and a plain page on (org_id, id): one catch-all statement gets
+ * a generic plan that serves neither.
+ */
 export async function listCustomers(
   q: Queryable,
   orgId: string,
   f: { afterId: string | null; search: string | null; limit: number },
 ): Promise<CustomerRow[]> {
-  const like = f.search === null ? null : `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-  // A search with three or more digits also matches phone numbers by their digits, whatever their spacing.
-  const digits = f.search?.replace(/[^0-9]/g, '') ?? ''
-  const result = await q.query<CustomerRow>(
-    `SELECT ${customerColumns} FROM customers
-     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2)
-       AND ($3::text IS NULL OR (first_name || ' ' || last_name) ILIKE $3 OR email ILIKE $3 OR phone ILIKE $3
-            OR ($5::text IS NOT NULL AND phone_key LIKE '%' || $5 || '%'))
-     ORDER BY id LIMIT $4`,
-    [orgId, f.afterId, like, f.limit, digits.length >= 3 ? digits : null],
+  const params: unknown[] = [orgId]
+  const where = ['org_id = $1']
+  let name = 'customers_list'
+  if (f.afterId !== null) {
+    params.push(f.afterId)
+    where.push(`id > $${params.length}`)
+    name += '_a'
+  }
+  if (f.search !== null) {
+    params.push(`%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+    const like = `$${params.length}`
+    const matches = [`(first_name || ' ' || last_name) ILIKE ${like}`, `email ILIKE ${like}`, `phone ILIKE ${like}`]
+    const digits = f.search.replace(/[^0-9]/g, '')
+    if (digits.length >= 3) {
+      params.push(`%${digits}%`)
+      matches.push(`phone_key LIKE $${params.length}`)
+      name += '_d'
+    }
+    where.push(`(${matches.join(' OR ')})`)
+    name += '_s'
+  }
+  params.push(f.limit)
+  const result = await q.prepared<CustomerRow>(
+    name,
+    `SELECT ${customerColumns} FROM customers WHERE ${where.join(' AND ')} ORDER BY id LIMIT $${params.length}`,
+    params,
   )
   return result.rows
 }

@@ -41,11 +41,12 @@ function checkLimit(limit: Maybe<number>, fallback = DEFAULT_LIMIT): number {
   return value
 }
 
-function checkSearch(search: Maybe<string>): string | undefined {
-  if (search === null || search === undefined || search === '') return undefined
-  if (search.length > 200)
-    throw userInputError([{ field: 'search', message: 'must be at most 200 characters', code: 'out_of_range' }])
-  return search
+/** A text filter (`search`, `barcode`, `sku`): empty means none, and at most 200 characters, as in REST. */
+function checkText(field: string, text: Maybe<string>): string | undefined {
+  if (text === null || text === undefined || text === '') return undefined
+  if (text.length > 200)
+    throw userInputError([{ field, message: 'must be at most 200 characters', code: 'out_of_range' }])
+  return text
 }
 
 /** The request context of a nested field: its root field has already checked the credential. */
@@ -60,7 +61,13 @@ export function createResolvers(catalog: CatalogService, reads: GraphqlReads): I
     Query: {
       products: (
         _root: unknown,
-        args: ListArgs & { categoryId?: Maybe<string>; isActive?: Maybe<boolean>; search?: Maybe<string> },
+        args: ListArgs & {
+          categoryId?: Maybe<string>
+          isActive?: Maybe<boolean>
+          search?: Maybe<string>
+          barcode?: Maybe<string>
+          sku?: Maybe<string>
+        },
         context: GraphqlContext,
       ) =>
         run(async () => {
@@ -70,7 +77,9 @@ export function createResolvers(catalog: CatalogService, reads: GraphqlReads): I
             cursor: args.after ? encodeCursor([args.after]) : undefined,
             category_id: args.categoryId ?? undefined,
             is_active: args.isActive ?? undefined,
-            q: checkSearch(args.search),
+            q: checkText('search', args.search),
+            barcode: checkText('barcode', args.barcode),
+            sku: checkText('sku', args.sku),
           })
           return page.data.map(toGraphqlProduct)
         }),

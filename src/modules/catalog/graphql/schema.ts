@@ -95,7 +95,7 @@ export const typeDefs = /* GraphQL */ `
     Products of the org in creation order. orgId, when given, must be the token's org.
     Page with after: the id of the last product of the previous page. limit 1 to ${MAX_LIMIT}.
     """
-    products(orgId: ID, categoryId: ID, isActive: Boolean, search: String, limit: Int = ${DEFAULT_LIMIT}, after: ID): [Product!]
+    products(orgId: ID, categoryId: ID, isActive: Boolean, search: String, barcode: String, sku: String, limit: Int = ${DEFAULT_LIMIT}, after: ID): [Product!]
     "One product of the org; null when the org has no such product."
     product(id: ID!): Product
     "One variant of the org; null when the org has no such variant."
