@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { emitEvent } from '../../src/platform/events/outbox.ts'
 import { eventually } from '../support/eventually.ts'
-import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
+import pg from 'pg'
+import { type Call, clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 
 /** Writes outbox rows the way every domain does: inside a transaction of the org. */
 async function emit(app: TestApp, orgId: string, events: { type: string; data: object }[]): Promise<string[]> {
@@ -114,6 +115,45 @@ describe('the events API', () => {
       const exact = await api.get('/api/v1/events?limit=4')
       assert.deepEqual(exact.body.pagination, { nextCursor: null, hasMore: false })
     })
+  })
+
+  it('reads each event once when its keys cross a power of ten, within a transaction and between them', async () => {
+    // Failed before the fix: the page was sorted by the text of the keys ("100" before "99") while the cursor
+    // compared numbers, so paging lost events (a sale's 13 events across 99->100 lost some at any page size).
+    const shop = await createMerchant(app)
+    const owner = new pg.Client({ connectionString: app.runtime.ownerUrl })
+    await owner.connect()
+    const made: string[] = []
+    try {
+      const sequence = (await owner.query("SELECT pg_get_serial_sequence('events', 'seq') AS name")).rows[0].name
+      for (const power of [10, 100, 1000]) {
+        // Between transactions: one event each, keys power-2 .. power+1.
+        await owner.query(`ALTER SEQUENCE ${sequence} RESTART WITH ${power - 2}`)
+        for (let i = 0; i < 4; i++)
+          made.push(...(await emit(app, shop.orgId, [{ type: 'order.created', data: { i } }])))
+        // Within one: a sale's 13 events, keys power-5 .. power+7.
+        await owner.query(`ALTER SEQUENCE ${sequence} RESTART WITH ${power - 5}`)
+        const sale = Array.from({ length: 13 }, (_, i) => ({
+          type: 'order.updated',
+          data: { id: `ord_${power}_${i}` },
+        }))
+        made.push(...(await emit(app, shop.orgId, sale)))
+      }
+    } finally {
+      await owner.end()
+    }
+    const api = clientFor(app.api, shop.token)
+    for (const limit of [1, 7, 100]) {
+      const seen: string[] = []
+      let cursor: string | null = null
+      do {
+        const page: Call = await api.get(`/api/v1/events?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`)
+        assert.equal(page.status, 200)
+        seen.push(...page.body.data.map((e: { id: string }) => e.id))
+        cursor = page.body.pagination.nextCursor
+      } while (cursor)
+      assert.deepEqual(seen, made, `page size ${limit}`)
+    }
   })
 
   it('filters by a time range: created_from inclusive, created_to exclusive', async () => {

@@ -27,7 +27,7 @@ export async function listEvents(q: Queryable, orgId: string, f: EventFilter): P
        AND ($6::timestamptz IS NULL OR created_at >= $6)
        AND ($7::timestamptz IS NULL OR created_at < $7)
        AND txid < (SELECT events_horizon())
-     ORDER BY txid, seq
+     ORDER BY events.txid, events.seq
      LIMIT $8`,
     [
       orgId,

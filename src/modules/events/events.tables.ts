@@ -11,4 +11,8 @@ export interface EventRow {
   seq: string
 }
 
+/**
+ * The outbox's columns, txid and seq as text. A statement that orders by them must name the table's columns
+ * (`ORDER BY events.txid, events.seq`): a bare `txid` is this text alias, which sorts "100" before "99".
+ */
 export const eventColumns = 'id, org_id, type, data, created_at, txid::text AS txid, seq::text AS seq'

@@ -41,7 +41,7 @@ export async function orgFeedAfter(
        AND (txid, seq) > ($3::xid8, $4::bigint)
        AND ($5::text IS NULL OR data->>'location_id' = $5)
        AND txid < (SELECT events_horizon())
-     ORDER BY txid, seq
+     ORDER BY events.txid, events.seq
      LIMIT $6`,
     [orgId, KDS_EVENT_TYPES, after.txid.toString(), after.seq.toString(), locationId ?? null, limit],
   )
