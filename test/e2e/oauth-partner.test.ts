@@ -153,6 +153,7 @@ describe('partner apps: client credentials and tenant connections', () => {
       client_secret: partnerApp.secret,
     })
     assert.equal(revoked.status, 200)
+    assert.equal(revoked.raw.body, '', 'RFC 7009: an empty body, not null')
     for (const token of tokens) assert.equal((await clientFor(apps.app.api, token).get('/api/v1/products')).status, 401)
     const next = await cc(partnerApp)
     assert.equal((await clientFor(apps.app.api, next.body.access_token).get('/api/v1/products')).status, 200)

@@ -55,7 +55,8 @@ export const revokeEndpoint: FastifyPluginAsyncTypebox<OAuthDeps> = async (app, 
       const body = withoutEmpty(request.body)
       const client = await authenticateClient(request, body, apps)
       await revokeToken(runtime, grants, client, body.token ?? '')
-      return reply.code(200).send(null)
+      // RFC 7009 §2.2: the content of the answer is ignored by clients; it is empty, not a JSON `null`.
+      return reply.code(200).send(undefined as never)
     },
   )
 }
