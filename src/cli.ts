@@ -1,17 +1,34 @@
 import { parseArgs } from 'node:util'
-import pg from 'pg'
 import { loadCheckedConfig, loadConfig } from './config.ts'
-import { MERCHANT_SCOPES } from './modules/auth/index.ts'
-import { PLANS } from './modules/orgs/index.ts'
-import { resealWebhookSecrets } from './modules/webhooks/index.ts'
-import { SigningKeys } from './platform/crypto/signing-keys.ts'
 import type { Queryable, Rows } from './platform/db/database.ts'
-import { importPglite } from './platform/db/pglite-import.ts'
-import { systemContext } from './platform/http/system-context.ts'
-import { migrateConfigured, openRuntime } from './platform/runtime.ts'
-import { serve } from './server.ts'
-import { createServices } from './services.ts'
-import { runWorker } from './worker.ts'
+import type { Runtime } from './platform/runtime.ts'
+import type { Services } from './services.ts'
+
+// Each command loads only what it uses, after its arguments are checked: the whole app takes seconds to load, and
+// `migrate` in a deploy step or a usage error need none of it.
+
+/** The runtime and every service, for the commands that act on an org; closed after `fn`. */
+async function withServices<T>(fn: (runtime: Runtime, services: Services) => Promise<T>): Promise<T> {
+  const [{ openRuntime }, { createServices }] = await Promise.all([
+    import('./platform/runtime.ts'),
+    import('./services.ts'),
+  ])
+  const runtime = await openRuntime(loadConfig(), { migrate: true })
+  try {
+    return await fn(runtime, createServices(runtime))
+  } finally {
+    await runtime.close()
+  }
+}
+
+/** A system context of the org with every merchant scope, as its owner acting from the command line. */
+async function ownerContext(runtime: Runtime, orgId: string) {
+  const [{ MERCHANT_SCOPES }, { systemContext }] = await Promise.all([
+    import('./modules/auth/index.ts'),
+    import('./platform/http/system-context.ts'),
+  ])
+  return systemContext(runtime.database, orgId, MERCHANT_SCOPES)
+}
 
 const usage = `usage: opentill <command> [options]
   serve                                  serve the API (what npm start runs)
@@ -28,15 +45,20 @@ starts for the command and stops after.`
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
   async serve() {
-    await serve(loadCheckedConfig())
+    const config = loadCheckedConfig()
+    const { serve } = await import('./server.ts')
+    await serve(config)
   },
 
   async worker() {
-    await runWorker(loadCheckedConfig())
+    const config = loadCheckedConfig()
+    const { runWorker } = await import('./worker.ts')
+    await runWorker(config)
   },
 
   async migrate() {
     // Not through openRuntime: it loads signing keys, whose table a fresh database does not have yet.
+    const { migrateConfigured } = await import('./platform/runtime.ts')
     const applied = await migrateConfigured(loadConfig())
     process.stdout.write(`${JSON.stringify({ applied })}\n`)
   },
@@ -44,6 +66,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   async 'migrate-embedded'() {
     const config = loadConfig()
     if (config.databaseUrl) throw new Error('migrate-embedded moves the embedded DATA_DIR; unset DATABASE_URL')
+    const { importPglite } = await import('./platform/db/pglite-import.ts')
     const result = await importPglite(config.dataDir, (m) => process.stderr.write(`${m}\n`))
     process.stdout.write(`${JSON.stringify(result)}\n`)
   },
@@ -61,21 +84,19 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
     })
     if (!values.name || !values.email || !values.password)
       throw new Error('create-org needs --name, --email and --password')
+    const { PLANS } = await import('./modules/orgs/index.ts')
     const plan = PLANS.find((p) => p === values.plan)
     if (!plan) throw new Error(`--plan must be one of ${PLANS.join(', ')}`)
-    const runtime = await openRuntime(loadConfig(), { migrate: true })
-    try {
-      const { org, owner } = await createServices(runtime).orgs.createOrg({
-        name: values.name,
-        email: values.email,
-        password: values.password,
+    const { org, owner } = await withServices((_runtime, services) =>
+      services.orgs.createOrg({
+        name: values.name!,
+        email: values.email!,
+        password: values.password!,
         plan,
         currency: values.currency,
-      })
-      process.stdout.write(`${JSON.stringify({ orgId: org.id, userId: owner.id })}\n`)
-    } finally {
-      await runtime.close()
-    }
+      }),
+    )
+    process.stdout.write(`${JSON.stringify({ orgId: org.id, userId: owner.id })}\n`)
   },
 }
 
@@ -96,22 +117,18 @@ commands['create-app'] = async (args) => {
   }
   if (!/^org_[0-9a-z]{1,64}$/.test(values.org)) throw new Error('--org must be an org id (org_…)')
   if (values.plans && !values.partner) throw new Error('--plans applies to partner apps (--partner)')
-  const runtime = await openRuntime(loadConfig(), { migrate: true })
-  try {
-    const ctx = systemContext(runtime.database, values.org, MERCHANT_SCOPES)
-    const { app, clientSecret } = await createServices(runtime).oauth.apps.create(ctx, {
-      name: values.name,
-      redirectUris: values['redirect-uri'],
+  const { app, clientSecret } = await withServices(async (runtime, services) =>
+    services.oauth.apps.create(await ownerContext(runtime, values.org!), {
+      name: values.name!,
+      redirectUris: values['redirect-uri']!,
       public: values.public,
       partner: values.partner,
       partnerPlans: values.plans?.split(',').map((p) => p.trim()),
-    })
-    process.stdout.write(
-      `${JSON.stringify(clientSecret ? { clientId: app.client_id, clientSecret } : { clientId: app.client_id })}\n`,
-    )
-  } finally {
-    await runtime.close()
-  }
+    }),
+  )
+  process.stdout.write(
+    `${JSON.stringify(clientSecret ? { clientId: app.client_id, clientSecret } : { clientId: app.client_id })}\n`,
+  )
 }
 
 commands['set-org-limits'] = async (args) => {
@@ -127,20 +144,22 @@ commands['set-org-limits'] = async (args) => {
   if (!values.org || !/^org_[0-9a-z]{1,64}$/.test(values.org)) throw new Error('set-org-limits needs --org ORG_ID')
   const perMinute = positive('per-minute', values['per-minute'])
   const burst = positive('burst', values.burst)
-  const runtime = await openRuntime(loadConfig(), { migrate: true })
-  try {
-    const ctx = systemContext(runtime.database, values.org, MERCHANT_SCOPES)
-    const result = await createServices(runtime).orgs.setCustomLimits(ctx, perMinute, burst)
-    process.stdout.write(`${JSON.stringify(result)}\n`)
-  } finally {
-    await runtime.close()
-  }
+  const result = await withServices(async (runtime, services) =>
+    services.orgs.setCustomLimits(await ownerContext(runtime, values.org!), perMinute, burst),
+  )
+  process.stdout.write(`${JSON.stringify(result)}\n`)
 }
 
 commands['rotate-secrets-key'] = async () => {
   const config = loadConfig()
   if (!config.secretsKey)
     throw new Error('rotate-secrets-key needs SECRETS_KEY (the new key; the old one in SECRETS_KEY_PREVIOUS)')
+  const [{ default: pg }, { openRuntime }, { resealWebhookSecrets }, { SigningKeys }] = await Promise.all([
+    import('pg'),
+    import('./platform/runtime.ts'),
+    import('./modules/webhooks/index.ts'),
+    import('./platform/crypto/signing-keys.ts'),
+  ])
   const runtime = await openRuntime(config, { migrate: true })
   // As the owner, in one transaction: every org's rows, and nothing half done.
   const owner = new pg.Client({ connectionString: runtime.ownerUrl })
@@ -166,16 +185,12 @@ commands['rotate-secrets-key'] = async () => {
 commands['rebuild-reports'] = async (args) => {
   const { values } = parseArgs({ args, options: { org: { type: 'string' } } })
   if (!values.org || !/^org_[0-9a-z]{1,64}$/.test(values.org)) throw new Error('rebuild-reports needs --org ORG_ID')
-  const runtime = await openRuntime(loadConfig(), { migrate: true })
-  try {
-    const ctx = systemContext(runtime.database, values.org, MERCHANT_SCOPES)
+  const ms = await withServices(async (runtime, services) => {
     const started = Date.now()
-    await createServices(runtime).reports.rebuild(ctx)
-    process.stdout.write(`${JSON.stringify({ orgId: values.org, rebuilt: true, ms: Date.now() - started })}
-`)
-  } finally {
-    await runtime.close()
-  }
+    await services.reports.rebuild(await ownerContext(runtime, values.org!))
+    return Date.now() - started
+  })
+  process.stdout.write(`${JSON.stringify({ orgId: values.org, rebuilt: true, ms })}\n`)
 }
 
 const [command, ...rest] = process.argv.slice(2)
