@@ -28,6 +28,7 @@ import { webhooksRoutes } from './modules/webhooks/index.ts'
 import { responseCache } from './platform/cache/index.ts'
 import { authenticate } from './platform/http/authenticate.ts'
 import { readMissingBodyAsEmpty } from './platform/http/empty-body.ts'
+import { refuseDeepJson } from './platform/http/json-depth.ts'
 import {
   collectUndeclaredErrorCodes,
   documentErrorCodes,
@@ -103,6 +104,7 @@ export async function buildApp(
     reply.header('x-request-id', request.id)
   })
   readMissingBodyAsEmpty(api)
+  refuseDeepJson(api)
 
   await api.register(swagger, {
     openapi: {

@@ -43,6 +43,46 @@ describe('a NUL character in any string of a request', () => {
 })
 
 /** Issue 14 item 16: what Fastify itself refuses is an RFC 9457 problem like every other 4xx. */
+describe('a JSON body nested too deep', () => {
+  let app: TestApp
+  let merchant: Merchant
+
+  before(async () => {
+    app = await startTestApp()
+    merchant = await createMerchant(app)
+  })
+  after(() => app.close())
+
+  // 20,000 nested arrays in 40 KB answered 500 on every JSON route, before sign-in too (the NUL check and the
+  // Idempotency-Key's canonical form recursed).
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+
+  it('is a 400 BODY_TOO_DEEP on every JSON route, before sign-in too, and nothing is written', async () => {
+    const api = clientFor(app.api, merchant.token)
+    const json = { 'content-type': 'application/json' }
+    for (const res of [
+      await clientFor(app.api).post('/api/v1/auth/login', nested(20_000), json),
+      await api.post('/api/v1/products', nested(20_000), { ...json, 'idempotency-key': 'deep-1' }),
+      await api.post('/api/v1/products', `{"name":"Tea","sku":"T-1","tags":${nested(65)}}`, json),
+    ]) {
+      assert.equal(res.status, 400, JSON.stringify(res.body))
+      assert.equal(res.body.code, 'BODY_TOO_DEEP')
+      assert.match(res.body.detail, /64 levels/)
+    }
+    assert.equal((await api.get('/api/v1/products')).body.data.length, 0)
+  })
+
+  it('lets a body within the limit reach its schema, brackets inside strings not counted', async () => {
+    const api = clientFor(app.api, merchant.token)
+    const json = { 'content-type': 'application/json' }
+    const withinLimit = await api.post('/api/v1/products', `{"name":"Tea","sku":"T-1","tags":${nested(63)}}`, json)
+    assert.equal(withinLimit.status, 422)
+    assert.equal(withinLimit.body.errors[0].field, 'tags.0')
+    const bracketsInText = await api.post('/api/v1/products', { name: '['.repeat(100), sku: 'T-2' })
+    assert.equal(bracketsInText.status, 201)
+  })
+})
+
 describe("Fastify's own refusals", () => {
   let app: TestApp
   let merchant: Merchant

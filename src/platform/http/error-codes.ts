@@ -1,5 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import { type ErrorKind, kindCode } from '../errors/app-error.ts'
+import { BODY_TOO_DEEP } from './json-depth.ts'
 import { problemRef } from './schemas.ts'
 
 declare module 'fastify' {
@@ -36,7 +37,7 @@ function platformCodes(route: RouteOptions): Record<number, string[]> {
   if (schema.params) add(414, codeOf('uri-too-long'))
   if (schema.params || schema.querystring) add(400, codeOf('bad-request'))
   if (schema.body) {
-    add(400, codeOf('bad-request'))
+    add(400, codeOf('bad-request'), BODY_TOO_DEEP.code)
     add(413, codeOf('payload-too-large'))
     add(415, codeOf('unsupported-media-type'))
     add(422, codeOf('validation'))
