@@ -5,7 +5,15 @@ import type { Runtime } from '../platform/runtime.ts'
 import type { Services } from '../services.ts'
 import { currentSession } from './context.ts'
 import { hidden, html, page } from './html.ts'
-import { cookieOptions, csrfMatches, LOGIN_CSRF_COOKIE, loginCsrf, SESSION_COOKIE, safeReturnTo } from './security.ts'
+import {
+  cookieOptions,
+  csrfMatches,
+  LOGIN_CSRF_COOKIE,
+  loginCsrf,
+  returnLocation,
+  SESSION_COOKIE,
+  safeReturnTo,
+} from './security.ts'
 
 function loginPage(csrf: string, returnTo: string, error?: string, email = '') {
   return page(
@@ -29,7 +37,8 @@ export async function loginPages(
 
   app.get<{ Querystring: { return_to?: string } }>('/login', async (request, reply) => {
     const returnTo = safeReturnTo(request.query.return_to, runtime.config.appUrl)
-    if (await currentSession(request, services)) return reply.code(303).header('location', returnTo).send()
+    if (await currentSession(request, services))
+      return reply.code(303).header('location', returnLocation(returnTo, runtime.config.appUrl)).send()
     return reply.type('text/html; charset=utf-8').send(loginPage(loginCsrf(request, reply, secure), returnTo))
   })
 
@@ -56,7 +65,7 @@ export async function loginPages(
       await loginAccountLimit(store, email, reply)
       const { cookie } = await services.oauth.webSessions.signIn(email, password)
       reply.setCookie(SESSION_COOKIE, cookie, cookieOptions(secure, services.oauth.webSessions.ttlSeconds))
-      return reply.code(303).header('location', returnTo).send()
+      return reply.code(303).header('location', returnLocation(returnTo, runtime.config.appUrl)).send()
     } catch (error) {
       if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 429)) throw error
       const message =

@@ -55,8 +55,9 @@ export function csrfMatches(expected: string | undefined, given: unknown): boole
 
 /**
  * A place on this site to return to after sign-in, as a path: the value is resolved against APP_URL the way a
- * browser would (which drops tabs and newlines, so `/\t/evil.example` is `//evil.example`), and anything that is
- * not of APP_URL's origin, or carries a control character, goes to the dashboard instead.
+ * browser would (which drops tabs and newlines, so `/\t/evil.example` is `//evil.example`, and resolves dot
+ * segments, so `/.//evil.example` is too), and anything that is not of APP_URL's origin, whose resolved path would
+ * read as another host (`//…`), or that carries a control character, goes to the dashboard instead.
  */
 export function safeReturnTo(value: unknown, appUrl: string): string {
   const fallback = '/dashboard'
@@ -69,6 +70,11 @@ export function safeReturnTo(value: unknown, appUrl: string): string {
   } catch {
     return fallback
   }
-  if (resolved.origin !== new URL(appUrl).origin) return fallback
+  if (resolved.origin !== new URL(appUrl).origin || resolved.pathname.startsWith('//')) return fallback
   return `${resolved.pathname}${resolved.search}${resolved.hash}`
+}
+
+/** Where a redirect after sign-in goes: the safe path as an absolute URL on APP_URL, never a bare path to guess. */
+export function returnLocation(value: unknown, appUrl: string): string {
+  return new URL(safeReturnTo(value, appUrl), appUrl).href
 }

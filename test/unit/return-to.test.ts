@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { safeReturnTo } from '../../src/web/security.ts'
+import { returnLocation, safeReturnTo } from '../../src/web/security.ts'
 
 const APP = 'https://app.shop.example'
 
@@ -25,6 +25,11 @@ describe('the return_to after sign-in', () => {
       'https://evil.example/',
       'javascript:alert(1)',
       '/\u0000',
+      // Dot segments resolve to a path that reads as another host (they answered 303 to //evil.example/x).
+      '/.//evil.example/x',
+      '/..//evil.example/x',
+      '/%2e//evil.example/x',
+      '/a/..//evil.example',
       'dashboard',
       '',
       42,
@@ -33,5 +38,10 @@ describe('the return_to after sign-in', () => {
     ]) {
       assert.equal(safeReturnTo(attempt, APP), '/dashboard', JSON.stringify(attempt))
     }
+  })
+
+  it('redirects to an absolute URL on APP_URL', () => {
+    assert.equal(returnLocation('/dashboard/apps?x=1', APP), 'https://app.shop.example/dashboard/apps?x=1')
+    assert.equal(returnLocation('/.//evil.example/x', APP), 'https://app.shop.example/dashboard')
   })
 })
