@@ -239,7 +239,11 @@ describe('GraphQL catalog API: credentials, org isolation, input errors and limi
       },
     )
     assert.equal(mutation.status, 405)
-    assert.ok(Array.isArray((await mutation.json()).errors))
+    assert.equal(mutation.headers.get('allow'), 'POST')
+    const refused = await mutation.json()
+    assert.equal(refused.data, null)
+    assert.equal(refused.errors[0].message, 'a mutation must be sent with POST')
+    assert.equal(refused.errors[0].extensions.code, 'METHOD_NOT_ALLOWED')
 
     const syntax = await asAlice('{ products { id ')
     assert.equal(syntax.status, 400)

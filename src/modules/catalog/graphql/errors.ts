@@ -10,6 +10,7 @@ const codes: Partial<Record<ErrorKind, string>> = {
   conflict: 'CONFLICT',
   validation: 'BAD_USER_INPUT',
   'rate-limited': 'RATE_LIMITED',
+  'method-not-allowed': 'METHOD_NOT_ALLOWED',
 }
 
 /** The service layer names fields as REST does (snake_case); GraphQL names them in camelCase. */

@@ -59,6 +59,18 @@ export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (
   const isEndpoint = (request: FastifyRequest) => PATHS.includes(request.routeOptions.url ?? '')
   app.addHook('preHandler', async (request, reply) => {
     if (!isEndpoint(request)) return
+    // GraphQL over HTTP: a GET must not change anything, so a mutation sent with GET is a 405 in the GraphQL
+    // envelope (mercurius's own refusal became a 500 with a stack in the log).
+    const sent = request.method === 'GET' ? operationOf(request) : null
+    if (sent && operationKind(sent.query, sent.operationName) === 'mutation') {
+      const refusal = toGraphqlError(
+        new AppError('method-not-allowed', 'a mutation must be sent with POST'),
+      ) as GraphQLError
+      return reply
+        .code(405)
+        .header('allow', 'POST')
+        .send({ data: null, errors: [refusal.toJSON()] })
+    }
     let admitted: Awaited<ReturnType<typeof admitGraphql>>
     try {
       admitted = await admitGraphql(runtime, orgs.rateLimitOf, request, reply)
