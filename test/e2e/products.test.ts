@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
+import { type Call, clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 
 describe('products over REST', () => {
   let app: TestApp
@@ -178,6 +178,22 @@ describe('products over REST', () => {
     )
     assert.deepEqual((await client.get('/api/v1/products?sku=s-2')).body.data, [])
     assert.equal((await client.get('/api/v1/products?barcode=')).status, 400)
+    // q is a union of name/SKU matches and barcode matches: a product in both comes once, pages follow the cursor,
+    // and a barcode filter narrows a search.
+    await client.post('/api/v1/products', { name: 'Box 777123', sku: 'S-21', barcodes: ['777123'] })
+    const pages: string[] = []
+    let cursor: string | null = null
+    do {
+      const page: Call = await client.get(`/api/v1/products?q=777123&limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+      pages.push(...page.body.data.map((p: { sku: string }) => p.sku))
+      cursor = page.body.pagination.nextCursor
+    } while (cursor)
+    assert.deepEqual(pages, ['S-2', 'S-21'])
+    const narrowed = await client.get('/api/v1/products?q=box&barcode=777123')
+    assert.deepEqual(
+      narrowed.body.data.map((p: { sku: string }) => p.sku),
+      ['S-21'],
+    )
     const unknownCategory = await client.post('/api/v1/products', { name: 'Z', sku: 'S-4', category_id: 'cat_nope' })
     assert.equal(unknownCategory.status, 422)
     assert.equal(unknownCategory.body.errors[0].field, 'category_id')
