@@ -28,7 +28,6 @@ import { webhooksRoutes } from './modules/webhooks/index.ts'
 import { responseCache } from './platform/cache/index.ts'
 import { authenticate } from './platform/http/authenticate.ts'
 import { readMissingBodyAsEmpty } from './platform/http/empty-body.ts'
-import { refuseDeepJson } from './platform/http/json-depth.ts'
 import {
   collectUndeclaredErrorCodes,
   documentErrorCodes,
@@ -37,6 +36,7 @@ import {
 import { frameworkErrorReply, installErrorHandler } from './platform/http/error-handler.ts'
 import { healthRoutes } from './platform/http/health.ts'
 import { idempotency } from './platform/http/idempotency.ts'
+import { refuseDeepJson } from './platform/http/json-depth.ts'
 import { installLoadShedding } from './platform/http/load-shedding.ts'
 import { ProblemSchema } from './platform/http/schemas.ts'
 import { sharedValidatorBuilder } from './platform/http/validator.ts'

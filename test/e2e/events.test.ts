@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import pg from 'pg'
 import { emitEvent } from '../../src/platform/events/outbox.ts'
 import { eventually } from '../support/eventually.ts'
-import pg from 'pg'
 import { type Call, clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 
 /** Writes outbox rows the way every domain does: inside a transaction of the org. */

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'csv-parse/sync'
 import type { Browser, Page } from 'playwright-core'
+import { payInFull } from '../e2e/orders.fixtures.ts'
 import { launchChromium, skipWithoutChromium } from '../support/chromium.ts'
 import { clientFor, createMerchant, type Merchant } from '../support/harness.ts'
 import { type ListeningApps, startListeningApps } from '../support/web.ts'
-import { payInFull } from '../e2e/orders.fixtures.ts'
 
 /** Where the screenshot goes, to be looked at (CI keeps it in the temp directory). */
 const SCREENSHOT = process.env.REPORTS_SCREENSHOT ?? '/tmp/opentill-reports.png'
