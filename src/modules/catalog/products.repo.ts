@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import { containing } from '../../platform/db/like.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
 import { type ProductRow, productColumns } from './products.tables.ts'
 
@@ -9,7 +10,6 @@ interface ProductFilter {
   search?: string
   barcode?: string
   sku?: string
-  ids?: readonly string[]
   limit: number
 }
 
@@ -29,10 +29,11 @@ export interface ProductWrite {
  * Keyset page in creation order; `limit` is the number of rows to fetch (the caller asks one more than it serves).
  * The statement holds only the filters given, one prepared statement per combination: a catch-all
  * `($n IS NULL OR …)` statement gets a generic plan after five runs that scans and sorts the whole org
- * (5 ms at 10,000 products) where the index on (org_id, id) answers in 0.1 ms. Searches are planned apart
- * (searchProducts).
+ * (5 ms at 10,000 products) where the index on (org_id, id) answers in 0.1 ms. A search (`q`) or a scan
+ * (`barcode`) runs in products_search (db/migrations/0132), where its indexes can serve it.
  */
 export async function listProducts(q: Queryable, orgId: string, f: ProductFilter): Promise<ProductRow[]> {
+  if (f.search !== undefined || f.barcode !== undefined) return searchProducts(q, f)
   const params: unknown[] = [orgId]
   const where = ['org_id = $1']
   let name = 'products_list'
@@ -45,8 +46,6 @@ export async function listProducts(q: Queryable, orgId: string, f: ProductFilter
   if (f.categoryId !== undefined) add('c', (n) => `category_id = $${n}`, f.categoryId)
   if (f.isActive !== undefined) add('i', (n) => `is_active = $${n}`, f.isActive)
   if (f.sku !== undefined) add('k', (n) => `sku = $${n}`, f.sku)
-  if (f.ids !== undefined) add('d', (n) => `id = ANY($${n})`, f.ids)
-  if (f.search !== undefined || f.barcode !== undefined) return searchProducts(q, where, params, f)
   params.push(f.limit)
   const result = await q.prepared<ProductRow>(
     name,
@@ -57,40 +56,23 @@ export async function listProducts(q: Queryable, orgId: string, f: ProductFilter
 }
 
 /**
- * A page of a search (`q`) or a scan (`barcode`), each match served by its index at any catalog size
- * (docs/benchmarks.md "Growth"). Unnamed statements, so each is planned for its values: pg_trgm estimates how
- * many names contain a text, and the planner then walks the org in id order for a common word and uses the
- * trigram index for a rare one. It has no estimate for one barcode among unique ones (it assumes 0.5% of the
- * rows, and would walk the whole org looking for a page of them), so barcode matches are collected through the
- * GIN index first (the OFFSET 0 subquery) and ordered after. `q` is the union of the two.
+ * A page of a search or a scan, through products_search: row-level security keeps an index from serving ILIKE
+ * or `@>` under the app's role (they are not leakproof), so the function runs as the owner within the session's
+ * org, and plans each statement for its values (db/migrations/0132, docs/benchmarks.md "Growth").
  */
-async function searchProducts(
-  q: Queryable,
-  where: string[],
-  params: unknown[],
-  f: ProductFilter,
-): Promise<ProductRow[]> {
-  const value = (v: unknown) => {
-    params.push(v)
-    return `$${params.length}`
-  }
-  const limit = value(f.limit)
-  const base = where.join(' AND ')
-  const byBarcode = (barcode: string, also = 'true') =>
-    `(SELECT id FROM (SELECT id FROM products WHERE ${base} AND ${also} AND barcodes @> ARRAY[${value(barcode)}::text]
-      OFFSET 0) AS scanned ORDER BY id LIMIT ${limit})`
-  let ids: string
-  if (f.search === undefined) ids = byBarcode(f.barcode!)
-  else {
-    const like = value(`%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
-    const scanned = f.barcode === undefined ? 'true' : `barcodes @> ARRAY[${value(f.barcode)}::text]`
-    ids = `(SELECT id FROM products WHERE ${base} AND ${scanned} AND (name ILIKE ${like} OR sku ILIKE ${like})
-            ORDER BY id LIMIT ${limit})
-           UNION ALL ${byBarcode(f.search, scanned)}`
-  }
+async function searchProducts(q: Queryable, f: ProductFilter): Promise<ProductRow[]> {
   const result = await q.query<ProductRow>(
-    `SELECT ${productColumns} FROM products WHERE org_id = $1 AND id IN (${ids}) ORDER BY id LIMIT ${limit}`,
-    params,
+    `SELECT ${productColumns} FROM products_search($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      f.search ?? null,
+      f.search === undefined ? null : containing(f.search),
+      f.barcode ?? null,
+      f.afterId ?? null,
+      f.categoryId ?? null,
+      f.isActive ?? null,
+      f.sku ?? null,
+      f.limit,
+    ],
   )
   return result.rows
 }

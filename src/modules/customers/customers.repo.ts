@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import { containing } from '../../platform/db/like.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
 import { type CustomerRow, customerColumns } from './customers.tables.ts'
 
@@ -17,40 +18,39 @@ export interface CustomerWrite {
 }
 
 /**
- * Keyset page in creation order; a search matches the full name, e-mail or phone anywhere in the text, and with
- * three or more digits the phone's digits whatever their spacing. The statement holds only the filters given, so
- * a plain page is a prepared statement on (org_id, id), and a search an unnamed one planned for its text: pg_trgm
- * estimates how many rows contain it, and the planner uses the trigram indexes (0131) for a rare text and walks
- * the org in order for a common one. A catch-all or generic plan serves neither.
+ * Keyset page in creation order. A search matches the full name, e-mail or phone anywhere in the text, and with
+ * three or more digits the phone's digits whatever their spacing; it runs in customers_search
+ * (db/migrations/0132), as the owner within the session's org, where the trigram indexes can serve it (row-level
+ * security keeps them from serving ILIKE under the app's role).
  */
 export async function listCustomers(
   q: Queryable,
   orgId: string,
   f: { afterId: string | null; search: string | null; limit: number },
 ): Promise<CustomerRow[]> {
-  const params: unknown[] = [orgId]
-  const where = ['org_id = $1']
-  let name = 'customers_list'
-  if (f.afterId !== null) {
-    params.push(f.afterId)
-    where.push(`id > $${params.length}`)
-    name += '_a'
-  }
   if (f.search !== null) {
-    params.push(`%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
-    const like = `$${params.length}`
-    const matches = [`(first_name || ' ' || last_name) ILIKE ${like}`, `email ILIKE ${like}`, `phone ILIKE ${like}`]
     const digits = f.search.replace(/[^0-9]/g, '')
-    if (digits.length >= 3) {
-      params.push(`%${digits}%`)
-      matches.push(`phone_key LIKE $${params.length}`)
-    }
-    where.push(`(${matches.join(' OR ')})`)
+    const result = await q.query<CustomerRow>(`SELECT ${customerColumns} FROM customers_search($1, $2, $3, $4)`, [
+      containing(f.search),
+      digits.length >= 3 ? `%${digits}%` : null,
+      f.afterId,
+      f.limit,
+    ])
+    return result.rows
   }
-  params.push(f.limit)
-  const text = `SELECT ${customerColumns} FROM customers WHERE ${where.join(' AND ')} ORDER BY id LIMIT $${params.length}`
+  // One statement per shape: a catch-all `($n IS NULL OR id > $n)` gets a generic plan that sorts the org.
   const result =
-    f.search === null ? await q.prepared<CustomerRow>(name, text, params) : await q.query<CustomerRow>(text, params)
+    f.afterId === null
+      ? await q.prepared<CustomerRow>(
+          'customers_list',
+          `SELECT ${customerColumns} FROM customers WHERE org_id = $1 ORDER BY id LIMIT $2`,
+          [orgId, f.limit],
+        )
+      : await q.prepared<CustomerRow>(
+          'customers_list_after',
+          `SELECT ${customerColumns} FROM customers WHERE org_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+          [orgId, f.afterId, f.limit],
+        )
   return result.rows
 }
 
