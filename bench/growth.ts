@@ -4,33 +4,20 @@
 // it grows the org's products and customers by bulk SQL to that size, vacuums and analyses (as autovacuum would
 // after a load), then times BENCH_SAMPLES (40)
 // sequential calls of each read and prints p50 and p95 in ms as a JSON line per size. Each call asks for a
-// different value (a barcode, a name), so no cache of any layer answers it.
-import { randomBytes } from 'node:crypto'
-import pg from 'pg'
+// different value (a barcode, a name), so no cache of any layer answers it. Then the events API at BENCH_EVENTS
+// (1,000,000) events, and the product list of one org among BENCH_ORGS (1,100,10000) orgs.
 import { loadConfig, withDefaultUser } from '../src/config.ts'
 import { systemContext } from '../src/platform/http/system-context.ts'
 import { openRuntime } from '../src/platform/runtime.ts'
 import { createServices } from '../src/services.ts'
+import { createBenchDatabase, createBenchOrg, sql } from './lib/database.ts'
 
 const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000,1000000').split(',').map(Number)
 const samples = Number(process.env.BENCH_SAMPLES ?? 40)
 const serverUrl = withDefaultUser(process.env.DATABASE_URL || 'postgres://127.0.0.1:5432/test')!
 
-async function sql(url: string, text: string, params: unknown[] = []): Promise<void> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(text, params)
-  } finally {
-    await client.end()
-  }
-}
-
-const dbName = `opentill_bench_${randomBytes(4).toString('hex')}`
-await sql(serverUrl, `CREATE DATABASE ${dbName}`)
-const url = new URL(serverUrl)
-url.pathname = `/${dbName}`
-const databaseUrl = url.toString()
+const database = await createBenchDatabase(serverUrl)
+const databaseUrl = database.url
 const runtime = await openRuntime(
   loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, REDIS_URL: '', LOG_LEVEL: 'warn' }),
   { migrate: true },
@@ -80,13 +67,7 @@ async function time(fn: (i: number) => Promise<unknown>): Promise<{ p50: number;
 }
 
 try {
-  const { org } = await services.orgs.createOrg({
-    name: 'Bench',
-    email: `bench-${randomBytes(4).toString('hex')}@example.test`,
-    password: randomBytes(12).toString('hex'),
-    currency: 'USD',
-    plan: 'enterprise',
-  })
+  const org = await createBenchOrg(services)
   const ctx = systemContext(runtime.database, org.id, ['catalog:read', 'customers:read'])
   const { products } = services.catalog
   let grown = 0
@@ -109,7 +90,61 @@ try {
     }
     console.log(JSON.stringify(figures))
   }
+
+  // The events API at BENCH_EVENTS (1,000,000) events of the org, written in transactions of 10,000.
+  const events = Number(process.env.BENCH_EVENTS ?? 1_000_000)
+  for (let start = 0; start < events; start += 10_000) {
+    await sql(
+      databaseUrl,
+      `INSERT INTO events (id, org_id, type, data, created_at)
+       SELECT 'evt_' || lpad(i::text, 26, '0'), $1, (ARRAY['order.created','payment.captured','order.completed'])[1 + i % 3],
+              jsonb_build_object('id', 'ord_' || i), now() - make_interval(secs => ($3::int - i))
+       FROM generate_series($2::int, $2::int + 9999) AS i`,
+      [org.id, start, events],
+    )
+  }
+  await sql(databaseUrl, 'VACUUM ANALYZE events')
+  const eventsCtx = systemContext(runtime.database, org.id, ['webhooks:write'])
+  const firstEvents = await services.events.list(eventsCtx, { limit: 100 })
+  let middle = firstEvents.pagination.nextCursor ?? undefined
+  for (let page = 0; page < 20 && middle; page++)
+    middle = (await services.events.list(eventsCtx, { limit: 500, cursor: middle })).pagination.nextCursor ?? undefined
+  console.log(
+    JSON.stringify({
+      events,
+      firstPage: await time(() => services.events.list(eventsCtx, { limit: 100 })),
+      laterPage: await time(() => services.events.list(eventsCtx, { limit: 100, cursor: middle })),
+      oneType: await time(() => services.events.list(eventsCtx, { limit: 100, type: ['order.completed'] })),
+    }),
+  )
+
+  // The product list of one org among many: 10 products each for BENCH_ORGS (1,100,10000) orgs in all.
+  let orgs = 1
+  for (const count of (process.env.BENCH_ORGS ?? '1,100,10000').split(',').map(Number)) {
+    if (count > orgs) {
+      await sql(
+        databaseUrl,
+        `WITH made AS (
+           INSERT INTO orgs (id, name, currency) SELECT 'org_bench' || lpad(o::text, 6, '0'), 'Shop ' || o, 'USD'
+           FROM generate_series($1::int, $2::int) AS o RETURNING id)
+         INSERT INTO products (id, org_id, name, sku, base_price)
+         SELECT 'prod_' || made.id || '_' || p, made.id, 'Item ' || p, 'SKU-' || p, 100 FROM made, generate_series(1, 10) AS p`,
+        [orgs, count - 1],
+      )
+      await sql(databaseUrl, 'VACUUM ANALYZE products')
+      await sql(databaseUrl, 'VACUUM ANALYZE orgs')
+      orgs = count
+    }
+    const other = systemContext(runtime.database, 'org_bench000000', ['catalog:read'])
+    console.log(
+      JSON.stringify({
+        orgs,
+        benchOrgFirstPage: await time(() => products.list(ctx, { limit: 50 })),
+        smallOrgFirstPage: orgs > 1 ? await time(() => products.list(other, { limit: 50 })) : null,
+      }),
+    )
+  }
 } finally {
   await runtime.close()
-  await sql(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+  await database.drop()
 }

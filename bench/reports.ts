@@ -1,42 +1,26 @@
-// `npx tsx bench/reports.ts`: every report over a year of trade. Seeds BENCH_ORDERS (100,000) completed orders of
+// `npx tsx bench/reports.ts`: every report over a year of trade, and the orders list and a customer's history. Seeds BENCH_ORDERS (100,000) completed orders of
 // 3 lines each over 365 days at 3 locations (one payment each, one refund per 50 orders) by bulk SQL, builds the
 // aggregates with the rebuild command's function (its time is reported), then times each report BENCH_SAMPLES (30)
 // times through the reports service (the API's handler minus HTTP) and prints p50 and p95 per report as JSON lines.
 // BENCH_ENGINE=server (a fresh database on DATABASE_URL, default postgres://127.0.0.1:5432/test) or embedded.
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import { loadConfig, withDefaultUser } from '../src/config.ts'
+import { encodeCursor } from '../src/platform/http/pagination.ts'
 import { systemContext } from '../src/platform/http/system-context.ts'
 import { openRuntime } from '../src/platform/runtime.ts'
 import { createServices } from '../src/services.ts'
+import { createBenchDatabase, createBenchOrg, sql } from './lib/database.ts'
 
 const engine = process.env.BENCH_ENGINE ?? 'server'
 const orders = Number(process.env.BENCH_ORDERS ?? 100_000)
 const samples = Number(process.env.BENCH_SAMPLES ?? 30)
 const serverUrl = withDefaultUser(process.env.DATABASE_URL || 'postgres://127.0.0.1:5432/test')!
 
-async function sql(url: string, text: string, params: unknown[] = []): Promise<void> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(text, params)
-  } finally {
-    await client.end()
-  }
-}
-
-const dbName = `opentill_bench_${randomBytes(4).toString('hex')}`
 const dataDir = engine === 'embedded' ? mkdtempSync(join(tmpdir(), 'opentill-bench-reports-')) : undefined
-let databaseUrl = ''
-if (engine === 'server') {
-  await sql(serverUrl, `CREATE DATABASE ${dbName}`)
-  const url = new URL(serverUrl)
-  url.pathname = `/${dbName}`
-  databaseUrl = url.toString()
-}
+const database = engine === 'server' ? await createBenchDatabase(serverUrl) : undefined
+const databaseUrl = database?.url ?? ''
 const runtime = await openRuntime(
   loadConfig({
     NODE_ENV: 'test',
@@ -49,13 +33,7 @@ const runtime = await openRuntime(
 )
 const services = createServices(runtime)
 try {
-  const { org } = await services.orgs.createOrg({
-    name: 'Bench',
-    email: `bench-${randomBytes(4).toString('hex')}@example.test`,
-    password: randomBytes(12).toString('hex'),
-    currency: 'USD',
-    plan: 'enterprise',
-  })
+  const org = await createBenchOrg(services)
   const ctx = systemContext(runtime.database, org.id, ['catalog:write', 'inventory:write', 'reports:read'])
   const locations = [
     (await services.locations.create(ctx, { name: 'North', timezone: 'Pacific/Auckland' })).id,
@@ -90,11 +68,20 @@ try {
   ]
   for (const [table, trigger] of triggers)
     await sql(runtime.ownerUrl, `ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`)
+  // 1,000 customers; every tenth order is one of theirs (a customer's history grows with the orders).
   await sql(
     runtime.ownerUrl,
-    `INSERT INTO orders (id, org_id, location_id, status, currency, prices_include_tax, subtotal, discount_total,
-       tax_total, total, captured_total, refunded_total, created_at, updated_at, completed_at)
-     SELECT 'ord_bench' || g, $1, ($2::text[])[1 + g % 3], 'completed', 'USD', false, 3000, 100, 435, 3335, 3335,
+    `INSERT INTO customers (id, org_id, first_name, last_name)
+     SELECT 'cus_bench' || lpad(c::text, 4, '0'), $1, 'Bench', 'Customer ' || c FROM generate_series(0, 999) c`,
+    [org.id],
+  )
+  await sql(
+    runtime.ownerUrl,
+    `INSERT INTO orders (id, org_id, location_id, customer_id, status, currency, prices_include_tax, subtotal,
+       discount_total, tax_total, total, captured_total, refunded_total, created_at, updated_at, completed_at)
+     SELECT 'ord_bench' || g, $1, ($2::text[])[1 + g % 3],
+       CASE WHEN g % 10 = 0 THEN 'cus_bench' || lpad(((g / 10) % 1000)::text, 4, '0') END,
+       'completed', 'USD', false, 3000, 100, 435, 3335, 3335,
        CASE WHEN g % 50 = 0 THEN 1000 ELSE 0 END, t, t, t
      FROM generate_series(1, $3::int) g, LATERAL (SELECT now() - make_interval(mins => (g * 7919) % (365 * 1440)) AS t) x`,
     [org.id, locations, orders],
@@ -142,6 +129,9 @@ try {
   await sql(runtime.ownerUrl, 'ANALYZE')
   process.stdout.write(`${JSON.stringify({ engine, orders, seed_s: seedS, rebuild_s: rebuildS })}\n`)
 
+  const ordersCtx = systemContext(runtime.database, org.id, ['orders:read', 'customers:read'])
+  // The cursor of a page halfway through the orders, as a client paging back through a year would send.
+  const middle = encodeCursor([`ord_bench${Math.floor(orders / 2)}`])
   const today = new Date().toISOString().slice(0, 10)
   const yearAgo = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10)
   const year = { from: yearAgo, to: today }
@@ -160,6 +150,12 @@ try {
     ['inventory valuation', () => services.reports.inventory(ctx, {})],
     ['loyalty points outstanding', () => services.reports.loyalty(ctx)],
     ['gift card balances', () => services.reports.giftCards(ctx)],
+    ['orders list, first page', () => services.orders.list(ordersCtx, { limit: 50 })],
+    ['orders list, a page in the middle', () => services.orders.list(ordersCtx, { limit: 50, cursor: middle })],
+    [
+      "a customer's orders, first page",
+      () => services.orders.listForCustomer(ordersCtx, 'cus_bench0500', { limit: 50 }),
+    ],
   ]
   for (const [name, run] of runs) {
     await run()
@@ -176,6 +172,6 @@ try {
   }
 } finally {
   await runtime.close()
-  if (engine === 'server') await sql(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+  await database?.drop()
   if (dataDir) rmSync(dataDir, { recursive: true, force: true })
 }
