@@ -70,6 +70,12 @@ describe('a JSON body nested too deep', () => {
       assert.match(res.body.detail, /64 levels/)
     }
     assert.equal((await api.get('/api/v1/products')).body.data.length, 0)
+    // The OAuth endpoints answer in RFC 6749's format: invalid_request (it was a 500 server_error).
+    for (const path of ['/api/v1/oauth/token', '/api/v1/oauth/revoke']) {
+      const res = await clientFor(app.api).post(path, nested(1000), json)
+      assert.equal(res.status, 400, path)
+      assert.equal(res.body.error, 'invalid_request', path)
+    }
   })
 
   it('lets a body within the limit reach its schema, brackets inside strings not counted', async () => {

@@ -54,7 +54,7 @@ describe('the error codes a route declares', () => {
     assert.deepEqual(seen?.[409], ['DECLARED_CONFLICT', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_INTERRUPTED'])
     assert.deepEqual(seen?.[401], ['UNAUTHORIZED'])
     assert.deepEqual(seen?.[422], ['VALIDATION', 'IDEMPOTENCY_KEY_REUSED'])
-    assert.deepEqual(seen?.[400], ['BAD_REQUEST'])
+    assert.deepEqual(seen?.[400], ['BAD_REQUEST', 'BODY_TOO_DEEP'])
     assert.deepEqual(seen?.[414], ['URI_TOO_LONG'])
   })
 

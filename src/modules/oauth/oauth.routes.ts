@@ -27,6 +27,9 @@ function installOAuthErrors(app: FastifyInstance): void {
       status = 429
       if (error.headers) reply.headers(error.headers)
       body = { error: 'temporarily_unavailable', error_description: error.message }
+    } else if (error instanceof AppError && error.status < 500) {
+      // The platform's refusals of a request before it reaches the endpoint (a body nested too deep).
+      body = { error: 'invalid_request', error_description: error.message }
     } else if ((error as FastifyError).validation) {
       const fields = fieldErrors((error as FastifyError).validation!)
       body = { error: 'invalid_request', error_description: fields.map((f) => `${f.field} ${f.message}`).join('; ') }
