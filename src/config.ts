@@ -18,7 +18,13 @@ export interface Config {
   /** A consent's absolute lifetime: after it, refresh tokens are refused and the app asks again (GRANT_MAX_AGE_S). */
   readonly grantMaxAgeS: number
   /** The kitchen feed (docs/events-and-kds.md): heartbeat, poll and repair intervals, open streams per org. */
-  readonly kds: Readonly<{ heartbeatMs: number; pollMs: number; reconcileMs: number; maxStreamsPerOrg: number }>
+  readonly kds: Readonly<{
+    heartbeatMs: number
+    pollMs: number
+    reconcileMs: number
+    maxStreamsPerOrg: number
+    maxStreamsPerCredential: number
+  }>
   /** Days the events API serves and the outbox keeps (EVENT_RETENTION_DAYS; SPEC: 30). */
   readonly eventRetentionDays: number
   /** Connections of each process's pool to the database (DATABASE_POOL_MAX). */
@@ -82,6 +88,10 @@ export function productionProblems(env: NodeJS.ProcessEnv, config: Config): stri
     problems.push('SEED_DEMO must be false in production: the demo org has a published password')
   if (!env.SECRETS_KEY)
     problems.push('SECRETS_KEY must be set in production: webhook secrets and signing keys are sealed with it')
+  if (!env.METRICS_TOKEN)
+    problems.push(
+      "METRICS_TOKEN must be set in production: /metrics shows every org's traffic and the database's state",
+    )
   for (const name of ['BASE_URL', 'APP_URL'] as const) {
     const value = env[name]
     if (!value) problems.push(`${name} must be set in production: the public https address clients use`)
@@ -154,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: positiveInteger(env, 'KDS_POLL_MS', 100),
       reconcileMs: positiveInteger(env, 'KDS_RECONCILE_MS', 5_000),
       maxStreamsPerOrg: positiveInteger(env, 'KDS_MAX_STREAMS_PER_ORG', 50),
+      maxStreamsPerCredential: positiveInteger(env, 'KDS_MAX_STREAMS_PER_CREDENTIAL', 10),
     }),
     databasePoolMax: positiveInteger(env, 'DATABASE_POOL_MAX', 20),
     eventRetentionDays: positiveInteger(env, 'EVENT_RETENTION_DAYS', 30),

@@ -9,6 +9,7 @@ describe('configuration', () => {
     BASE_URL: 'https://api.shop.example',
     APP_URL: 'https://app.shop.example',
     SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+    METRICS_TOKEN: 'scrape-secret',
   }
 
   it('refuses in production what only a developer machine may run, one line naming each variable', () => {
@@ -17,6 +18,7 @@ describe('configuration', () => {
     assert.deepEqual(problems({ NODE_ENV: 'production' }), [
       'SEED_DEMO must be false in production: the demo org has a published password',
       'SECRETS_KEY must be set in production: webhook secrets and signing keys are sealed with it',
+      "METRICS_TOKEN must be set in production: /metrics shows every org's traffic and the database's state",
       'BASE_URL must be set in production: the public https address clients use',
       'APP_URL must be set in production: the public https address clients use',
     ])
@@ -41,7 +43,13 @@ describe('configuration', () => {
   })
 
   it('reads the kitchen feed and pool settings in one place, refusing zero', () => {
-    assert.deepEqual(loadConfig({}).kds, { heartbeatMs: 15_000, pollMs: 100, reconcileMs: 5_000, maxStreamsPerOrg: 50 })
+    assert.deepEqual(loadConfig({}).kds, {
+      heartbeatMs: 15_000,
+      pollMs: 100,
+      reconcileMs: 5_000,
+      maxStreamsPerOrg: 50,
+      maxStreamsPerCredential: 10,
+    })
     assert.equal(loadConfig({ KDS_MAX_STREAMS_PER_ORG: '3' }).kds.maxStreamsPerOrg, 3)
     assert.equal(loadConfig({}).databasePoolMax, 20)
     assert.throws(() => loadConfig({ KDS_HEARTBEAT_MS: '0' }), /KDS_HEARTBEAT_MS must be a positive integer/)
