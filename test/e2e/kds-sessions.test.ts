@@ -49,7 +49,12 @@ describe('kitchen streams and their credentials', () => {
   let merchant: Merchant
 
   before(async () => {
-    app = await startTestApp({ ACCESS_TOKEN_TTL_S: '2', KDS_HEARTBEAT_MS: '100', KDS_MAX_STREAMS_PER_ORG: '2' })
+    app = await startTestApp({
+      ACCESS_TOKEN_TTL_S: '2',
+      KDS_HEARTBEAT_MS: '100',
+      KDS_MAX_STREAMS_PER_ORG: '2',
+      KDS_MAX_STREAMS_PER_CREDENTIAL: '1',
+    })
     await app.api.listen({ port: 0, host: '127.0.0.1' })
     base = `http://127.0.0.1:${(app.api.server.address() as AddressInfo).port}`
     merchant = await createMerchant(app)
@@ -96,5 +101,23 @@ describe('kitchen streams and their credentials', () => {
     const again = await stream(base, await login())
     assert.equal(again.status, 200)
     await Promise.all([b.reading, again.reading, elsewhere.reading])
+  })
+
+  it("refuses a credential's second stream with a 429, so one token cannot take the org's every seat", async () => {
+    // Before, one token could open every seat of the org (KDS_MAX_STREAMS_PER_ORG) and lock its kitchen out.
+    const token = await login()
+    const first = await stream(base, token)
+    assert.equal(first.status, 200)
+    const second = await stream(base, token)
+    await second.reading
+    assert.equal(second.status, 429)
+    assert.equal(JSON.parse(second.text).code, 'KDS_CREDENTIAL_STREAM_LIMIT')
+    assert.ok(second.res.headers.get('retry-after'))
+    // Another screen of the org, with its own credential, still gets the seat left.
+    const other = await stream(base, await login())
+    assert.equal(other.status, 200)
+    first.leave()
+    other.leave()
+    await Promise.all([first.reading, other.reading])
   })
 })

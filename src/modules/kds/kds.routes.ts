@@ -24,7 +24,10 @@ export const kdsRoutes: FastifyPluginAsyncTypebox<{ kds: KdsService }> = async (
         querystring: KdsStreamQuery,
         headers: KdsStreamHeaders,
         produces: ['text/event-stream'],
-        response: { 200: EventStreamSchema, ...errorResponses(KdsErrors.STREAM_LIMIT) },
+        response: {
+          200: EventStreamSchema,
+          ...errorResponses(KdsErrors.STREAM_LIMIT, KdsErrors.CREDENTIAL_STREAM_LIMIT),
+        },
       },
     },
     async (request, reply) => {
@@ -36,7 +39,7 @@ export const kdsRoutes: FastifyPluginAsyncTypebox<{ kds: KdsService }> = async (
           { field: 'Last-Event-ID', message: 'is not an event id of this feed', code: 'invalid_cursor' },
         ])
       }
-      const seat = await kds.takeSeat(ctx.orgId)
+      const seat = await kds.takeSeat(ctx.orgId, ctx.sessionId)
       const screen = new ScreenStream(ctx.orgId, request.query.location_id, reply.raw, (s) => {
         kds.detach(s)
         seat.release()

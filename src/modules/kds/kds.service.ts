@@ -8,7 +8,7 @@ import { FEED_BATCH, PollingSource, readFeedHead } from './feed-source.ts'
 import { type FeedListener, KdsHub } from './hub.ts'
 import * as repo from './kds.repo.ts'
 import { RedisSource } from './redis-source.ts'
-import { MemorySeats, RedisSeats, type Seat, type StreamSeats } from './stream-seats.ts'
+import { MemorySeats, RedisSeats, type Seat, type StreamSeats, takeStreamSeat } from './stream-seats.ts'
 
 /** A screen the service can close when the process shuts down. */
 export interface OpenScreen extends FeedListener {
@@ -33,8 +33,8 @@ export function createKdsService(runtime: Runtime, options: Config['kds'] = runt
   const open = new Set<OpenScreen>()
   // A seat not refreshed for three heartbeats belonged to an instance that died.
   const seats: StreamSeats = runtime.redis
-    ? new RedisSeats(runtime.redis, runtime.deploymentName, options.maxStreamsPerOrg, options.heartbeatMs * 3)
-    : new MemorySeats(options.maxStreamsPerOrg)
+    ? new RedisSeats(runtime.redis, runtime.deploymentName, options.heartbeatMs * 3)
+    : new MemorySeats()
 
   return {
     options,
@@ -44,9 +44,15 @@ export function createKdsService(runtime: Runtime, options: Config['kds'] = runt
       log = logger
     },
 
-    /** A place for one more stream of the org; a 429 (KDS_STREAM_LIMIT) when it holds its maximum. */
-    async takeSeat(orgId: string): Promise<Seat> {
-      return seats.take(orgId)
+    /**
+     * A place for one more stream of the org and of the credential it is opened with (its session or grant); a
+     * 429 (KDS_CREDENTIAL_STREAM_LIMIT, KDS_STREAM_LIMIT) when either holds its maximum.
+     */
+    async takeSeat(orgId: string, credentialId: string): Promise<Seat> {
+      return takeStreamSeat(seats, orgId, credentialId, {
+        perOrg: options.maxStreamsPerOrg,
+        perCredential: options.maxStreamsPerCredential,
+      })
     },
 
     /** Whether the credential a stream was opened with still stands (its session or grant not revoked). */

@@ -10,36 +10,27 @@ export interface Seat {
 }
 
 export interface StreamSeats {
-  /** A seat for one more stream of `orgId`, or a 429 when the org has `max` open already. */
-  take(orgId: string): Promise<Seat>
+  /** A seat for one more stream of `scope` (an org, a credential), or null when `max` are open already. */
+  take(scope: string, max: number): Promise<Seat | null>
 }
 
-const refusal = (max: number) =>
-  KdsErrors.STREAM_LIMIT(
-    `this org already has ${max} kitchen streams open (KDS_MAX_STREAMS_PER_ORG); close one first`,
-    {
-      headers: { 'retry-after': '30' },
-    },
-  )
-
-/** One process (the embedded database, or a server without Redis): a count per org in memory. */
+/** One process (the embedded database, or a server without Redis): a count per scope in memory. */
 export class MemorySeats implements StreamSeats {
   private readonly open = new Map<string, number>()
-  constructor(private readonly max: number) {}
 
-  async take(orgId: string): Promise<Seat> {
-    const count = this.open.get(orgId) ?? 0
-    if (count >= this.max) throw refusal(this.max)
-    this.open.set(orgId, count + 1)
+  async take(scope: string, max: number): Promise<Seat | null> {
+    const count = this.open.get(scope) ?? 0
+    if (count >= max) return null
+    this.open.set(scope, count + 1)
     let released = false
     return {
       refresh: async () => {},
       release: () => {
         if (released) return
         released = true
-        const left = (this.open.get(orgId) ?? 1) - 1
-        if (left > 0) this.open.set(orgId, left)
-        else this.open.delete(orgId)
+        const left = (this.open.get(scope) ?? 1) - 1
+        if (left > 0) this.open.set(scope, left)
+        else this.open.delete(scope)
       },
     }
   }
@@ -54,20 +45,19 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `
 
-/** Instances sharing a Redis: a sorted set per org of the open streams, scored by their last heartbeat. */
+/** Instances sharing a Redis: a sorted set per scope of the open streams, scored by their last heartbeat. */
 export class RedisSeats implements StreamSeats {
   constructor(
     private readonly redis: Redis,
     private readonly namespace: string,
-    private readonly max: number,
     private readonly staleMs: number,
   ) {}
 
-  async take(orgId: string): Promise<Seat> {
-    const key = `opentill:kds-streams:${this.namespace}:${orgId}`
+  async take(scope: string, max: number): Promise<Seat | null> {
+    const key = `opentill:kds-streams:${this.namespace}:${scope}`
     const id = randomUUID()
-    const taken = await this.redis.eval(TAKE_LUA, 1, key, Date.now(), this.staleMs, this.max, id)
-    if (taken !== 1) throw refusal(this.max)
+    const taken = await this.redis.eval(TAKE_LUA, 1, key, Date.now(), this.staleMs, max, id)
+    if (taken !== 1) return null
     return {
       refresh: async () => {
         await this.redis.zadd(key, Date.now(), id)
@@ -77,5 +67,49 @@ export class RedisSeats implements StreamSeats {
         this.redis.zrem(key, id).catch(() => {})
       },
     }
+  }
+}
+
+const full = (what: string, max: number, variable: string) =>
+  `${what} already has ${max} kitchen streams open (${variable}); close one first`
+
+/**
+ * A seat in both the org's count and the credential's: a credential (a session, an OAuth grant) may hold
+ * KDS_MAX_STREAMS_PER_CREDENTIAL streams, fewer than the org's KDS_MAX_STREAMS_PER_ORG, so one token (a leaked
+ * one, a screen reopening in a loop) cannot take every seat and lock the org's kitchen out.
+ */
+export async function takeStreamSeat(
+  seats: StreamSeats,
+  orgId: string,
+  credentialId: string,
+  limits: { perOrg: number; perCredential: number },
+): Promise<Seat> {
+  const retry = { headers: { 'retry-after': '30' } }
+  const credential = await seats.take(`credential:${credentialId}`, limits.perCredential)
+  if (!credential)
+    throw KdsErrors.CREDENTIAL_STREAM_LIMIT(
+      full('this credential', limits.perCredential, 'KDS_MAX_STREAMS_PER_CREDENTIAL'),
+      retry,
+    )
+  let org: Seat | null
+  try {
+    org = await seats.take(orgId, limits.perOrg)
+  } catch (error) {
+    credential.release()
+    throw error
+  }
+  if (!org) {
+    credential.release()
+    throw KdsErrors.STREAM_LIMIT(full('this org', limits.perOrg, 'KDS_MAX_STREAMS_PER_ORG'), retry)
+  }
+  const both = org
+  return {
+    refresh: async () => {
+      await Promise.all([credential.refresh(), both.refresh()])
+    },
+    release: () => {
+      credential.release()
+      both.release()
+    },
   }
 }
