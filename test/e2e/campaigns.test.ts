@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { moveDueCampaigns } from '../../src/modules/campaigns/index.ts'
-import { startTestApp, type TestApp } from '../support/harness.ts'
+import { clientFor, startTestApp, type TestApp } from '../support/harness.ts'
 import { openShop, outbox, payInFull, type Shop } from './orders.fixtures.ts'
 
 const DAY = 86_400_000
@@ -286,6 +286,16 @@ describe('campaigns', () => {
     assert.equal(voided.status, 200, JSON.stringify(voided.body))
     const list = await s.api.get(`/api/v1/campaigns/${c.id}/vouchers`)
     assert.equal(list.body.data[0].uses, 0)
+    assert.equal(list.body.data[0].code, 'WELCOME10')
+    // campaigns:read alone (staff) sees the codes masked: they were whole before, ready to redeem.
+    const email = `staff-${Date.now()}@example.test`
+    await app.runtime.database.transaction(s.merchant.orgId, (q) =>
+      app.services.auth.createUser(q, { orgId: s.merchant.orgId, email, role: 'staff', password: 'staff-password' }),
+    )
+    const staff = await clientFor(app.api).post('/api/v1/auth/login', { email, password: 'staff-password' })
+    const seen = await clientFor(app.api, staff.body.data.accessToken).get(`/api/v1/campaigns/${c.id}/vouchers`)
+    assert.equal(seen.status, 200)
+    assert.equal(seen.body.data[0].code, '*****ME10')
     const stats = await s.api.get(`/api/v1/campaigns/${c.id}/stats`)
     assert.equal(stats.body.data.redemptions, 0)
     const again = await s.api.post('/api/v1/orders', { ...body, voucher_codes: ['WELCOME10'] })

@@ -227,7 +227,9 @@ export const VoucherSchema = Type.Object(
   {
     id: Type.String(),
     campaign_id: Type.String(),
-    code: Type.String(),
+    code: Type.String({
+      description: 'the code; in lists, masked but for its last four characters (`*****ER10`) without campaigns:write',
+    }),
     max_uses: Type.Integer(),
     uses: Type.Integer(),
     customer_id: Nullable(Type.String()),

@@ -92,6 +92,15 @@ function toCampaign(row: CampaignRow): Campaign {
   }
 }
 
+/**
+ * A voucher code as a reader without `campaigns:write` sees it: its last four characters, the rest masked (all of
+ * it when it is shorter than eight), enough to tell vouchers apart at a till, not enough to redeem one.
+ */
+export function maskedCode(code: string): string {
+  const shown = code.length >= 8 ? 4 : 0
+  return '*'.repeat(code.length - shown) + code.slice(code.length - shown)
+}
+
 function toVoucher(row: VoucherRow): Voucher {
   return {
     id: row.id,
@@ -310,7 +319,17 @@ export function createCampaignsService(deps: CampaignsDeps) {
         await load(q, ctx, campaignId)
         return repo.listVouchers(q, ctx.orgId, campaignId, afterId ?? null, query.limit + 1)
       })
-      return toPage(rows, query.limit, (r) => [r.id], toVoucher)
+      // Whole codes are for those who may make them; a reader sees them masked.
+      const whole = ctx.scopes.has('campaigns:write')
+      return toPage(
+        rows,
+        query.limit,
+        (r) => [r.id],
+        (r) => {
+          const voucher = toVoucher(r)
+          return whole ? voucher : { ...voucher, code: maskedCode(voucher.code) }
+        },
+      )
     },
 
     /** For automations' rule checks. */
