@@ -17,6 +17,7 @@ interface Step {
   status: string
   attempts: number
   output: Record<string, string>
+  error: string | null
 }
 interface Run {
   id: string
@@ -350,7 +351,9 @@ describe('automations', () => {
         ['failed', 2],
       ],
     )
-    assert.match(String(failed.error), /step 1 \(adjust_inventory\) failed/)
+    // A code and a short message: what the inventory module answered, no stack or driver detail.
+    assert.match(String(failed.error), /^step 1 \(adjust_inventory\) failed: INSUFFICIENT_STOCK: /)
+    assert.match(String(failed.steps[1].error), /^INSUFFICIENT_STOCK: /)
     await shop.stock(empty, 5)
     assert.equal((await shop.api.post(`/api/v1/automations/runs/${failed.id}/retry`)).status, 200)
     const retried = await eventually(async () => {

@@ -1,4 +1,4 @@
-import { DBOS } from '@dbos-inc/dbos-sdk'
+import { DBOS, Error as DBOSErrors } from '@dbos-inc/dbos-sdk'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../../platform/db/database.ts'
 import { AppError } from '../../platform/errors/app-error.ts'
@@ -71,10 +71,18 @@ function isRetryable(error: unknown): boolean {
   return !(error instanceof AppError && (error.kind === 'validation' || error.kind === 'not-found'))
 }
 
-function messageOf(error: unknown): string {
-  const cause = (error as { cause?: unknown })?.cause
-  const own = error instanceof Error ? error.message : String(error)
-  return cause instanceof Error && !own.includes(cause.message) ? `${own}: ${cause.message}` : own
+/**
+ * What a run keeps of a failure, which `automations:read` shows: a stable code and a short message. An error of
+ * the API's catalog says what the module answered (`INSUFFICIENT_STOCK: …`); anything else (a database error, an
+ * SMTP server's answer) may carry detail no reader should see, and is a code alone, its detail in the log.
+ */
+function summaryOf(error: unknown): string {
+  if (error instanceof AppError) return `${error.code}: ${error.message}`.slice(0, 300)
+  // DBOS gives up on a step with an error that carries each attempt's (the last one is the step's).
+  const attempts = error instanceof DBOSErrors.DBOSMaxStepRetriesError ? error.errors : []
+  if (attempts.length > 0) return summaryOf(attempts[attempts.length - 1])
+  const code = (error as { code?: unknown })?.code
+  return `${typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code) ? code : 'STEP_FAILED'}: the action failed (its detail is in the log)`
 }
 
 /** `{{path}}` in a text becomes the value at that path of the event data (`steps.N.…`: an earlier step's output). */
@@ -196,8 +204,9 @@ async function perform(plan: Plan, position: number, outputs: readonly unknown[]
   } catch (error) {
     const status = DBOS.stepStatus
     const final = !isRetryable(error) || (status?.currentAttempt ?? 1) >= (status?.maxAttempts ?? 1)
+    if (!(error instanceof AppError)) deps().log.warn({ err: error, runId, position }, 'automation step failed')
     await database.transaction(orgId, (q) =>
-      repo.failAttempt(q, orgId, runId, position, messageOf(error), final, dbosStep),
+      repo.failAttempt(q, orgId, runId, position, summaryOf(error), final, dbosStep),
     )
     throw error
   }
@@ -265,7 +274,7 @@ async function automationRun(orgId: string, runId: string): Promise<void> {
         }),
       )
     } catch (error) {
-      await DBOS.runStep(() => finish(orgId, runId, `step ${position} (${action.type}) failed: ${messageOf(error)}`), {
+      await DBOS.runStep(() => finish(orgId, runId, `step ${position} (${action.type}) failed: ${summaryOf(error)}`), {
         name: 'fail',
       })
       return
