@@ -38,6 +38,23 @@ describe('loyalty', () => {
   const member = async (s: Shop, customerId: string) =>
     (await s.api.get(`/api/v1/loyalty/members/${customerId}`)).body.data
 
+  it('gives a member the base tier (threshold 0) when they join, before any point moves', async () => {
+    // The tier was null until points first moved, against docs/loyalty.md.
+    const s = await openShop(app)
+    await program(s, {
+      tiers: [
+        { name: 'Bronze', threshold: 0, multiplier: 1, benefits: [] },
+        { name: 'Gold', threshold: 500, multiplier: 2, benefits: [] },
+      ],
+    })
+    const c = await customer(s)
+    const joined = await s.api.post('/api/v1/loyalty/members', { customer_id: c })
+    assert.equal(joined.status, 201, JSON.stringify(joined.body))
+    assert.equal(joined.body.data.tier?.name ?? joined.body.data.tier, 'Bronze')
+    const read = await member(s, c)
+    assert.equal(read.tier?.name ?? read.tier, 'Bronze')
+  })
+
   it('creates, reads, lists and updates a program; only one is active per org', async () => {
     const s = await openShop(app)
     const p = await program(s, {
@@ -113,7 +130,8 @@ describe('loyalty', () => {
     const tierChanged = await outbox(app, s.merchant.orgId, 'loyalty.tier_changed')
     assert.deepEqual(
       tierChanged.map((e) => [e.previous_tier, e.tier.name]),
-      [[null, 'Gold']],
+      // The member held the base tier from joining (it was null before points first moved).
+      [['Silver', 'Gold']],
     )
   })
 
@@ -299,6 +317,11 @@ describe('loyalty', () => {
     assert.equal((await s.api.get(`/api/v1/loyalty/members/${c}`)).status, 404)
     const joined = await s.api.post('/api/v1/loyalty/members', { customer_id: c })
     assert.equal(joined.status, 201)
+    assert.equal(joined.body.data.tier, null, 'a program without tiers has no base tier')
     assert.equal((await s.api.post('/api/v1/loyalty/members', { customer_id: c })).status, 200)
+    // Joining is a change to the customer, told like any other (no customer.updated was emitted before).
+    const updated = (await outbox(app, s.merchant.orgId, 'customer.updated')).filter((e) => e.id === c)
+    assert.equal(updated.length, 1)
+    assert.equal(updated[0].loyalty_member_id, joined.body.data.id)
   })
 })

@@ -154,11 +154,18 @@ export async function updateCustomer(
   )
 }
 
-export async function setLoyaltyMemberId(q: Queryable, orgId: string, id: string, memberId: string): Promise<void> {
-  await q.query(
-    'UPDATE customers SET loyalty_member_id = $3, version = version + 1, updated_at = now() WHERE org_id = $1 AND id = $2',
+export async function setLoyaltyMemberId(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  memberId: string,
+): Promise<CustomerRow | undefined> {
+  const result = await q.query<CustomerRow>(
+    `UPDATE customers SET loyalty_member_id = $3, version = version + 1, updated_at = now() WHERE org_id = $1 AND id = $2
+     RETURNING ${customerColumns}`,
     [orgId, id, memberId],
   )
+  return result.rows[0]
 }
 
 /** Adds `tag` unless the customer has it already; no row when the customer is absent or already tagged. */

@@ -205,7 +205,11 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
 
     /** For loyalty, in its transaction: the member id a customer got on joining. */
     async setLoyaltyMemberId(ctx: RequestContext, id: string, memberId: string): Promise<void> {
-      await ctx.db.tx((q) => repo.setLoyaltyMemberId(q, ctx.orgId, id, memberId))
+      await ctx.db.tx(async (q) => {
+        const updated = await repo.setLoyaltyMemberId(q, ctx.orgId, id, memberId)
+        // Like any change to a customer, joining a program is told to subscribers.
+        if (updated) await emitEvent(q, ctx.orgId, 'customer.updated', toCustomer(updated))
+      })
     },
 
     /** For campaigns' conditions: the customer's tags (none for a customer of another org). */

@@ -119,11 +119,18 @@ export async function memberByCustomer(q: Queryable, orgId: string, customerId: 
   return result.rows[0]
 }
 
-export async function insertMember(q: Queryable, orgId: string, id: string, customerId: string, programId: string) {
+export async function insertMember(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  customerId: string,
+  programId: string,
+  tier: string | null,
+) {
   const result = await q.query<MemberRow>(
-    `INSERT INTO loyalty_members AS m (org_id, id, customer_id, program_id) VALUES ($1, $2, $3, $4)
+    `INSERT INTO loyalty_members AS m (org_id, id, customer_id, program_id, tier) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (org_id, customer_id) DO NOTHING RETURNING ${memberSelect('now()')}`,
-    [orgId, id, customerId, programId],
+    [orgId, id, customerId, programId, tier],
   )
   return result.rows[0]
 }

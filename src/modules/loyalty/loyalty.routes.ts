@@ -135,10 +135,12 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
   app.post(
     '/loyalty/points/accrue',
     {
-      config: { scope: 'loyalty:write' },
+      // Points by hand are money out of the till's sight: owners, managers and apps granted loyalty:adjust.
+      config: { scope: 'loyalty:adjust' },
       schema: {
         tags,
-        summary: 'Add points by hand, with a reason (the customer joins if not yet a member)',
+        summary:
+          'Add points by hand, with a reason, at most 100,000 a call (the customer joins if not yet a member); needs loyalty:adjust',
         body: AccrueBody,
         response: {
           201: DataOf(PointsResultSchema),

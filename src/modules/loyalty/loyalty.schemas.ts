@@ -148,7 +148,11 @@ export type JoinBody = Static<typeof JoinBody>
 export const AccrueBody = Type.Object(
   {
     customer_id: Id,
-    points: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
+    points: Type.Integer({
+      minimum: 1,
+      maximum: 100_000,
+      description: 'at most 100,000 a call: an adjustment, not a mint',
+    }),
     reason: Type.String({ minLength: 1, maxLength: 500 }),
   },
   { additionalProperties: false },

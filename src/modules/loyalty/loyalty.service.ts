@@ -179,7 +179,9 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
     if (found) return { member: await expireLocked(q, ctx, found, at), joined: false }
     if (!join) return null
     const id = newId('lmb')
-    const made = await repo.insertMember(q, ctx.orgId, id, customerId, program.id)
+    // A member holds the program's base tier (the one reached with nothing) from the moment they join.
+    const baseTier = tierAt(tiersOf(program), 0n)?.name ?? null
+    const made = await repo.insertMember(q, ctx.orgId, id, customerId, program.id, baseTier)
     // A concurrent join of the same customer won: lock theirs.
     if (!made) return { member: (await repo.memberByCustomer(q, ctx.orgId, customerId, at, true))!, joined: false }
     await deps.customers.setLoyaltyMemberId(ctx, customerId, id)
