@@ -76,6 +76,28 @@ describe('scopes that match the till', () => {
     assert.equal((await settings.put('/api/v1/payments/methods', { methods: ['card', 'cash'] })).status, 200)
   })
 
+  it('lets owners, managers and loyalty:adjust apps add points by hand, capped per call; staff and loyalty:write apps not', async () => {
+    // Before, loyalty:write (every till) could mint up to 100,000,000 points a call for anyone.
+    const owner = clientFor(apps.app.api, merchant.token)
+    assert.equal((await owner.post('/api/v1/loyalty/programs', { name: 'Points' })).status, 201)
+    const customer = await owner.post('/api/v1/customers', { first_name: 'Lia', email: 'lia@adjust.example' })
+    const accrue = (api: ReturnType<typeof clientFor>, points: number) =>
+      api.post('/api/v1/loyalty/points/accrue', { customer_id: customer.body.data.id, points, reason: 'goodwill' })
+    const staff = clientFor(apps.app.api, users.staff!.token)
+    const loyaltyApp = clientFor(apps.app.api, await appToken(['loyalty:read', 'loyalty:write']))
+    for (const api of [staff, loyaltyApp]) {
+      const refused = await accrue(api, 10)
+      assert.equal(refused.status, 403)
+    }
+    assert.equal((await accrue(clientFor(apps.app.api, users.manager!.token), 10)).status, 201)
+    assert.equal((await accrue(clientFor(apps.app.api, await appToken(['loyalty:adjust'])), 10)).status, 201)
+    const tooMany = await accrue(owner, 100_001)
+    assert.equal(tooMany.status, 422)
+    assert.equal(tooMany.body.errors[0].field, 'points')
+    const member = await owner.get(`/api/v1/loyalty/members/${customer.body.data.id}`)
+    assert.equal(member.body.data.balance, 20)
+  })
+
   it('lets only an owner or a manager consent to an app', async () => {
     const created = await apps.app.services.oauth.apps.create(
       systemContext(apps.app.runtime.database, merchant.orgId, ['webhooks:write']),

@@ -2,7 +2,8 @@ import type { Role } from '../../platform/http/context.ts'
 
 /**
  * SPEC's scopes plus docs/decisions.md's: the campaigns scopes, `gift_cards:write` (issuing, loading or disabling a
- * gift card outside a paid sale) and `settings:write` (tax rates, payment methods), which staff do not hold.
+ * gift card outside a paid sale), `loyalty:adjust` (points by hand, outside a sale) and `settings:write` (tax
+ * rates, payment methods), which staff do not hold.
  * `partners:write` is for partner apps only.
  */
 export const MERCHANT_SCOPES = [
@@ -14,6 +15,7 @@ export const MERCHANT_SCOPES = [
   'customers:write',
   'loyalty:read',
   'loyalty:write',
+  'loyalty:adjust',
   'payments:read',
   'payments:write',
   'inventory:read',
