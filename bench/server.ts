@@ -21,6 +21,9 @@ const config = loadConfig({
   SEED_DEMO: 'false',
   // A throughput benchmark saturates the process on purpose: load shedding would answer its excess with 503s.
   SHED_EVENT_LOOP_DELAY_MS: process.env.BENCH_SHED_EVENT_LOOP_DELAY_MS ?? '0',
+  // The kitchen scenario opens 500 screens on one token: far past the org's and the credential's defaults.
+  KDS_MAX_STREAMS_PER_ORG: '1000',
+  KDS_MAX_STREAMS_PER_CREDENTIAL: '1000',
 })
 const runtime = await openRuntime(config, { migrate: true, serving: true })
 const { api, services } = await buildApp(runtime)
