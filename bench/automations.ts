@@ -14,6 +14,7 @@ import { startAutomationWorker } from '../src/modules/automations/index.ts'
 import { systemContext } from '../src/platform/http/system-context.ts'
 import { openRuntime } from '../src/platform/runtime.ts'
 import { createServices } from '../src/services.ts'
+import { createBenchOrg } from './lib/database.ts'
 
 const engine = process.env.BENCH_ENGINE ?? 'server'
 const events = Number(process.env.BENCH_EVENTS ?? 1000)
@@ -46,13 +47,7 @@ const config = loadConfig({
 const runtime = await openRuntime(config, { migrate: true })
 const services = createServices(runtime)
 try {
-  const { org } = await services.orgs.createOrg({
-    name: 'Bench',
-    email: `bench-${randomBytes(4).toString('hex')}@example.test`,
-    password: randomBytes(12).toString('hex'),
-    currency: 'USD',
-    plan: 'enterprise',
-  })
+  const org = await createBenchOrg(services)
   const ctx = systemContext(runtime.database, org.id, ['customers:write', 'inventory:write', 'catalog:write'])
   const location = await services.locations.create(ctx, { name: 'Bench shop' })
   const product = await services.catalog.products.create(ctx, { name: 'Bench item', sku: 'BENCH-1', base_price: 1 })

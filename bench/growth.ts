@@ -103,20 +103,23 @@ try {
       [org.id, start, events],
     )
   }
-  await sql(databaseUrl, 'VACUUM ANALYZE events')
-  const eventsCtx = systemContext(runtime.database, org.id, ['webhooks:write'])
-  const firstEvents = await services.events.list(eventsCtx, { limit: 100 })
-  let middle = firstEvents.pagination.nextCursor ?? undefined
-  for (let page = 0; page < 20 && middle; page++)
-    middle = (await services.events.list(eventsCtx, { limit: 500, cursor: middle })).pagination.nextCursor ?? undefined
-  console.log(
-    JSON.stringify({
-      events,
-      firstPage: await time(() => services.events.list(eventsCtx, { limit: 100 })),
-      laterPage: await time(() => services.events.list(eventsCtx, { limit: 100, cursor: middle })),
-      oneType: await time(() => services.events.list(eventsCtx, { limit: 100, type: ['order.completed'] })),
-    }),
-  )
+  if (events > 0) {
+    await sql(databaseUrl, 'VACUUM ANALYZE events')
+    const eventsCtx = systemContext(runtime.database, org.id, ['webhooks:write'])
+    const firstEvents = await services.events.list(eventsCtx, { limit: 100 })
+    let middle = firstEvents.pagination.nextCursor ?? undefined
+    for (let page = 0; page < 20 && middle; page++)
+      middle =
+        (await services.events.list(eventsCtx, { limit: 500, cursor: middle })).pagination.nextCursor ?? undefined
+    console.log(
+      JSON.stringify({
+        events,
+        firstPage: await time(() => services.events.list(eventsCtx, { limit: 100 })),
+        laterPage: await time(() => services.events.list(eventsCtx, { limit: 100, cursor: middle })),
+        oneType: await time(() => services.events.list(eventsCtx, { limit: 100, type: ['order.completed'] })),
+      }),
+    )
+  }
 
   // The product list of one org among many: 10 products each for BENCH_ORGS (1,100,10000) orgs in all.
   let orgs = 1
@@ -135,7 +138,7 @@ try {
       await sql(databaseUrl, 'VACUUM ANALYZE orgs')
       orgs = count
     }
-    const other = systemContext(runtime.database, 'org_bench000000', ['catalog:read'])
+    const other = systemContext(runtime.database, 'org_bench000001', ['catalog:read'])
     console.log(
       JSON.stringify({
         orgs,

@@ -83,7 +83,7 @@ try {
        CASE WHEN g % 10 = 0 THEN 'cus_bench' || lpad(((g / 10) % 1000)::text, 4, '0') END,
        'completed', 'USD', false, 3000, 100, 435, 3335, 3335,
        CASE WHEN g % 50 = 0 THEN 1000 ELSE 0 END, t, t, t
-     FROM generate_series(1, $3::int) g, LATERAL (SELECT now() - make_interval(mins => (g * 7919) % (365 * 1440)) AS t) x`,
+     FROM generate_series(1, $3::int) g, LATERAL (SELECT now() - make_interval(mins => ((g::bigint * 7919) % (365 * 1440))::int) AS t) x`,
     [org.id, locations, orders],
   )
   await sql(
