@@ -6,7 +6,7 @@ import { type AutomationWorker, startAutomationWorker } from '../../src/modules/
 import type { WebhookWorker } from '../../src/modules/webhooks/index.ts'
 import type { Mailer, MailMessage } from '../../src/platform/mail/index.ts'
 import { eventually } from '../support/eventually.ts'
-import { startTestApp, type TestApp } from '../support/harness.ts'
+import { clientFor, startTestApp, type TestApp } from '../support/harness.ts'
 import { HttpsReceiver } from '../support/https-receiver.ts'
 import { created } from '../support/two-orgs.ts'
 import { RECEIVER_ENV, startTestWorker } from '../support/webhook-fixtures.ts'
@@ -312,6 +312,24 @@ describe('automations', () => {
       data: { ...data, location_id: 'loc_elsewhere' },
     })
     assert.deepEqual(elsewhere.body.data.runs, [], 'the location filter holds')
+
+    // An app with automations:write may only dry-run: a real run would act on data it made up (it could before).
+    const appToken = await app.runtime.accessTokens.sign({
+      sub: 'app_test',
+      orgId: shop.merchant.orgId,
+      scopes: ['automations:read', 'automations:write'],
+      sid: 'sess_app_automations',
+      clientId: 'app_test',
+      actorKind: 'app',
+      userId: shop.merchant.userId,
+    })
+    const asApp = clientFor(app.api, appToken)
+    const refused = await asApp.post('/api/v1/automations/trigger', { event: 'order.completed', data })
+    assert.equal(refused.status, 403)
+    assert.equal(refused.body.code, 'AUTOMATION_MANUAL_RUN_NEEDS_LOGIN')
+    assert.equal((await runsOf(auto.id)).length, 0)
+    const appDry = await asApp.post('/api/v1/automations/trigger', { event: 'order.completed', data, dry_run: true })
+    assert.equal(appDry.status, 200)
 
     const fired = await shop.api.post('/api/v1/automations/trigger', { event: 'order.completed', data })
     assert.equal(fired.status, 200)

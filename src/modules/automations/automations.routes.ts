@@ -61,9 +61,10 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
       config: { scope: 'automations:write' },
       schema: {
         tags,
-        summary: 'Fire an event at the rules for testing (not published to webhooks); dry_run stores nothing',
+        summary:
+          'Fire an event at the rules for testing (not published to webhooks); dry_run stores nothing. Real runs need an owner or manager login: apps may only dry-run',
         body: TriggerBody,
-        response: { 200: DataOf(TriggerResultSchema), ...errorResponses(404) },
+        response: { 200: DataOf(TriggerResultSchema), ...errorResponses(404, AutomationErrors.MANUAL_RUN_NEEDS_LOGIN) },
       },
     },
     async (request) => ({ data: await automations.trigger(request.ctx, request.body) }),

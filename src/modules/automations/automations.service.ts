@@ -379,6 +379,12 @@ export function createAutomationsService(deps: AutomationsDeps) {
         ])
       const event = canonicalEvent(input.event)
       const dryRun = input.dry_run === true
+      // Real runs act on data the caller supplies (points, vouchers, stock, e-mail): a person signed in as owner or
+      // manager (the roles that hold automations:write) may start them; an app may only see what would run.
+      if (!dryRun && ctx.actor.kind === 'app')
+        throw AutomationErrors.MANUAL_RUN_NEEDS_LOGIN(
+          'an app may only dry-run the rules (dry_run: true); real runs on supplied data need an owner or manager login',
+        )
       const runs = await ctx.db.tx(async (q) => {
         let rules = await repo.rulesForEvent(q, ctx.orgId, event)
         if (input.automation_id !== undefined) {
