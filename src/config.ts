@@ -47,6 +47,10 @@ export interface Config {
    * CIDR ranges, comma-separated. Client addresses (per-address limits, logs) come from X-Forwarded-For through it.
    */
   readonly trustProxy: boolean | string[] | ((address: string, hop: number) => boolean)
+  /** DATABASE_STATEMENT_TIMEOUT_MS: a statement of the app's pool running longer is cancelled (a 503). */
+  readonly databaseStatementTimeoutMs: number
+  /** DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: a session of the pool idle inside a transaction longer is ended. */
+  readonly databaseIdleInTransactionTimeoutMs: number
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>` (METRICS_TOKEN). */
   readonly metricsToken: string | undefined
   /** Seals secrets at rest (SECRETS_KEY, base64 of 32 bytes); SECRETS_KEY_PREVIOUS opens what the last one sealed. */
@@ -186,6 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
     metricsToken: env.METRICS_TOKEN || undefined,
+    databaseStatementTimeoutMs: positiveInteger(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000),
+    databaseIdleInTransactionTimeoutMs: positiveInteger(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000),
     secretsKey: env.SECRETS_KEY || undefined,
     secretsKeyPrevious: env.SECRETS_KEY_PREVIOUS || undefined,
     // Off unless set (docs/operations.md): a process's own start (compiling every route's schemas) stalls the loop

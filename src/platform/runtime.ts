@@ -120,7 +120,12 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
   try {
     if (options.migrate !== false) await migrate(opened.url, options.log)
     const appUrl = await ensureAppLogin(opened.url)
-    database = new Database({ connectionString: appUrl, max: config.databasePoolMax })
+    database = new Database({
+      connectionString: appUrl,
+      max: config.databasePoolMax,
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+      idleInTransactionTimeoutMs: config.databaseIdleInTransactionTimeoutMs,
+    })
     redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) : undefined
     const secrets = SecretBox.fromEnv({
       SECRETS_KEY: config.secretsKey,

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { unavailableError } from '../../src/platform/errors/unavailable.ts'
+import { systemContext } from '../../src/platform/http/system-context.ts'
 import { createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 
 /**
@@ -44,5 +46,58 @@ describe('statements outside any org', () => {
       [`${prefix}%`],
     )
     assert.equal(rows[0].n, 2 * rounds)
+  })
+})
+
+/** DATABASE_STATEMENT_TIMEOUT_MS and DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS on every session of the app's pool. */
+describe('database timeouts', () => {
+  let app: TestApp
+  let merchant: Merchant
+
+  before(async () => {
+    app = await startTestApp({
+      DATABASE_STATEMENT_TIMEOUT_MS: '300',
+      DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '500',
+    })
+    merchant = await createMerchant(app)
+  })
+  after(() => app.close())
+
+  it('cancels a statement that runs past the limit, and the API answers it as a 503 to retry', async () => {
+    // Without the limits a stuck statement held its connection (and its locks) for as long as it ran.
+    const { database } = app.runtime
+    await assert.rejects(
+      database.transaction(merchant.orgId, (q) => q.query('SELECT pg_sleep(2)')),
+      (error: { code?: string }) => {
+        assert.equal(error.code, '57014')
+        assert.equal(unavailableError(error)?.status, 503)
+        return true
+      },
+    )
+    // The pool goes on serving.
+    const ok = await database.transaction(merchant.orgId, (q) => q.query<{ one: number }>('SELECT 1 AS one'))
+    assert.equal(ok.rows[0].one, 1)
+  })
+
+  it('ends a session left idle inside a transaction; a transaction that lifts the limit (the reports rebuild) runs on', async () => {
+    const { database } = app.runtime
+    await assert.rejects(
+      database.transaction(merchant.orgId, async (q) => {
+        await q.query('SELECT 1')
+        // Idle in the transaction for longer than its limit: the server ends the session.
+        await new Promise((resolve) => setTimeout(resolve, 1_500))
+        await q.query('SELECT 1')
+      }),
+    )
+    // What the rebuild does first (SET LOCAL statement_timeout = 0), for this transaction only.
+    const slept = await database.transaction(merchant.orgId, async (q) => {
+      await q.query('SET LOCAL statement_timeout = 0')
+      await q.query('SELECT pg_sleep(0.6)')
+      return true
+    })
+    assert.equal(slept, true)
+    await app.services.reports.rebuild(systemContext(database, merchant.orgId, ['reports:read']))
+    const ok = await database.transaction(merchant.orgId, (q) => q.query<{ one: number }>('SELECT 1 AS one'))
+    assert.equal(ok.rows[0].one, 1)
   })
 })

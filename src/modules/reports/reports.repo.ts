@@ -79,5 +79,8 @@ export async function tax(q: Queryable, orgId: string, r: Range): Promise<TaxRow
 
 /** Every aggregate of the org computed again from its orders, refunds and payments (`opentill rebuild-reports`). */
 export async function rebuild(q: Queryable): Promise<void> {
+  // An operator's repair command that runs for minutes on a large org: exempt from the pool's statement timeout,
+  // for this transaction only.
+  await q.query('SET LOCAL statement_timeout = 0')
   await q.query('SELECT report_rebuild()')
 }

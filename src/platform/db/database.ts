@@ -73,6 +73,12 @@ const pinnedOrg = new WeakMap<pg.PoolClient, string>()
 interface DatabaseOptions {
   connectionString: string
   max: number
+  /**
+   * Limits the server applies to each of the pool's sessions (docs/operations.md "Database timeouts"): a statement
+   * running longer is cancelled, and a session idle inside a transaction longer is ended with its locks released.
+   */
+  statementTimeoutMs?: number
+  idleInTransactionTimeoutMs?: number
 }
 
 /**
@@ -89,7 +95,13 @@ export class Database {
       max: options.max,
       idleTimeoutMillis: 30_000,
       // The server applies the role at connection start and refuses the connection if it cannot.
-      options: `-c role=${APP_ROLE}`,
+      options: [
+        `-c role=${APP_ROLE}`,
+        ...(options.statementTimeoutMs ? [`-c statement_timeout=${options.statementTimeoutMs}`] : []),
+        ...(options.idleInTransactionTimeoutMs
+          ? [`-c idle_in_transaction_session_timeout=${options.idleInTransactionTimeoutMs}`]
+          : []),
+      ].join(' '),
       // Queries issued together (Promise.all) go out without waiting for each other's answers: one round trip
       // for a group of reads or writes.
       pipeline: true,

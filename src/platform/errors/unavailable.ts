@@ -26,5 +26,7 @@ export function unavailableError(error: unknown): AppError | undefined {
     e.message === 'timeout exceeded when trying to connect'
   )
     return DATABASE_UNAVAILABLE('the database is not reachable; retry shortly', retry)
+  // 57014: cancelled by DATABASE_STATEMENT_TIMEOUT_MS. The transaction rolled back; nothing was done.
+  if (e.code === '57014') return DATABASE_UNAVAILABLE('the database did not answer in time; retry shortly', retry)
   return undefined
 }
