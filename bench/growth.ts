@@ -10,7 +10,8 @@ import { loadConfig, withDefaultUser } from '../src/config.ts'
 import { systemContext } from '../src/platform/http/system-context.ts'
 import { openRuntime } from '../src/platform/runtime.ts'
 import { createServices } from '../src/services.ts'
-import { createBenchDatabase, createBenchOrg, sql } from './lib/database.ts'
+import { sql } from '../test/support/server-database.ts'
+import { createBenchDatabase, createBenchOrg } from './lib/database.ts'
 
 const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000,1000000').split(',').map(Number)
 const samples = Number(process.env.BENCH_SAMPLES ?? 40)

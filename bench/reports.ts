@@ -11,7 +11,8 @@ import { encodeCursor } from '../src/platform/http/pagination.ts'
 import { systemContext } from '../src/platform/http/system-context.ts'
 import { openRuntime } from '../src/platform/runtime.ts'
 import { createServices } from '../src/services.ts'
-import { createBenchDatabase, createBenchOrg, sql } from './lib/database.ts'
+import { sql } from '../test/support/server-database.ts'
+import { createBenchDatabase, createBenchOrg } from './lib/database.ts'
 
 const engine = process.env.BENCH_ENGINE ?? 'server'
 const orders = Number(process.env.BENCH_ORDERS ?? 100_000)

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
-import pg from 'pg'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig, withDefaultUser } from '../../src/config.ts'
 import { openRuntime, type Runtime } from '../../src/platform/runtime.ts'
 import { createServices, type ServiceOptions, type Services } from '../../src/services.ts'
+import { createServerDatabase, type ServerDatabase } from './server-database.ts'
 
 /** The SECRETS_KEY of test apps (32 bytes, base64). */
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64')
@@ -22,28 +22,10 @@ export interface TestApp {
  * copied from it starts migrated in a fifth of a second instead of applying every migration again; `empty` asks
  * for a database nothing has touched (the migration tests).
  */
-export async function scratchServerDatabase(
-  options: { empty?: boolean } = {},
-): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+export async function scratchServerDatabase(options: { empty?: boolean } = {}): Promise<ServerDatabase | undefined> {
   const server = withDefaultUser(process.env.DATABASE_URL)
   if (!server || server.startsWith('memory://')) return undefined
-  const name = `opentill_t_${randomBytes(6).toString('hex')}`
-  const template = options.empty ? undefined : process.env.OPENTILL_TEST_TEMPLATE
-  const admin = new pg.Client({ connectionString: server })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`)
-  await admin.end()
-  const url = new URL(server)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: server })
-      await c.connect()
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await c.end()
-    },
-  }
+  return createServerDatabase(server, 'opentill_t', options.empty ? undefined : process.env.OPENTILL_TEST_TEMPLATE)
 }
 
 /**

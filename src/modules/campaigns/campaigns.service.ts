@@ -96,7 +96,7 @@ function toCampaign(row: CampaignRow): Campaign {
  * A voucher code as a reader without `campaigns:write` sees it: its last four characters, the rest masked (all of
  * it when it is shorter than eight), enough to tell vouchers apart at a till, not enough to redeem one.
  */
-export function maskedCode(code: string): string {
+function maskedCode(code: string): string {
   const shown = code.length >= 8 ? 4 : 0
   return '*'.repeat(code.length - shown) + code.slice(code.length - shown)
 }

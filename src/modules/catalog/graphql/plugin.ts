@@ -59,10 +59,12 @@ export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (
   const isEndpoint = (request: FastifyRequest) => PATHS.includes(request.routeOptions.url ?? '')
   app.addHook('preHandler', async (request, reply) => {
     if (!isEndpoint(request)) return
+    // The request's one operation, read once for every decision below.
+    const operation = operationOf(request)
+    const kind = operation && operationKind(operation.query, operation.operationName)
     // GraphQL over HTTP: a GET must not change anything, so a mutation sent with GET is a 405 in the GraphQL
     // envelope (mercurius's own refusal became a 500 with a stack in the log).
-    const sent = request.method === 'GET' ? operationOf(request) : null
-    if (sent && operationKind(sent.query, sent.operationName) === 'mutation') {
+    if (request.method === 'GET' && kind === 'mutation') {
       const refusal = toGraphqlError(
         new AppError('method-not-allowed', 'a mutation must be sent with POST'),
       ) as GraphQLError
@@ -97,12 +99,10 @@ export const catalogGraphql: FastifyPluginAsync<CatalogGraphqlOptions> = async (
     if (!ctx) {
       // SPEC: every request carries a Bearer token; the schema is no exception (GraphiQL sends the one pasted in
       // its Headers tab).
-      const query = operationOf(request)?.query ?? ''
-      if (INTROSPECTION.test(query)) return reply.send({ data: null, errors: [admitted.auth.error.toJSON()] })
+      if (INTROSPECTION.test(operation?.query ?? ''))
+        return reply.send({ data: null, errors: [admitted.auth.error.toJSON()] })
       return
     }
-    const operation = operationOf(request)
-    const kind = operation && operationKind(operation.query, operation.operationName)
     if (kind !== 'query' || !operation) {
       request.graphqlMayWrite = true
       return
