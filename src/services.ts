@@ -94,7 +94,14 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     tax,
     campaigns,
   })
-  const automations = createAutomationsService({ locations, webhooks, campaigns })
+  const automations = createAutomationsService({
+    locations,
+    webhooks,
+    campaigns,
+    orgs,
+    authors: { userStandings: auth.userStandings, grantStandings: oauth.grants.grantStandings },
+    maxRules: runtime.config.automationsMaxRules,
+  })
   const reports = createReportsService({
     orgs,
     products: catalog.products,

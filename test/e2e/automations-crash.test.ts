@@ -101,7 +101,7 @@ describe('automations survive a killed process', () => {
     const vouchers = (await shop.api.get(`/api/v1/campaigns/${reward.id}/vouchers`)).body.data
     assert.equal(vouchers.length, 1, 'one voucher')
     assert.equal(vouchers[0].customer_id, customer.id)
-    assert.equal(run.steps[1].output.voucher_code, vouchers[0].code)
+    assert.equal(run.steps[1].output.voucher_code.slice(-4), vouchers[0].code.slice(-4), 'kept masked')
     assert.deepEqual((await shop.api.get(`/api/v1/customers/${customer.id}`)).body.data.tags, ['survivor'])
     const tagEvents = await count(
       `SELECT count(*) AS n FROM events WHERE org_id = $1 AND type = 'customer.updated' AND data ->> 'id' = $2`,

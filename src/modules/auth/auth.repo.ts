@@ -37,6 +37,20 @@ export async function userById(q: Queryable, orgId: string, id: string): Promise
   return result.rows[0]
 }
 
+/** Role and deactivation of users of the org (what an automation's author still holds). */
+export async function standingsOfUsers(
+  q: Queryable,
+  orgId: string,
+  ids: readonly string[],
+): Promise<{ id: string; role: UserRow['role']; deactivated: boolean }[]> {
+  if (ids.length === 0) return []
+  const result = await q.query<{ id: string; role: UserRow['role']; deactivated: boolean }>(
+    'SELECT id, role, deactivated_at IS NOT NULL AS deactivated FROM users WHERE org_id = $1 AND id = ANY($2)',
+    [orgId, ids],
+  )
+  return result.rows
+}
+
 export async function emailTaken(q: Queryable, email: string): Promise<boolean> {
   return (await orgOfEmail(q, email)) !== null
 }

@@ -14,6 +14,12 @@ import { scopesOfRole } from './scopes.ts'
 /** The client id of tokens from the login endpoint, as opposed to OAuth apps. */
 const FIRST_PARTY_CLIENT = 'first-party'
 
+/** What a user can still do (see `userStandings`). */
+export interface UserStanding {
+  active: boolean
+  scopes: readonly string[]
+}
+
 const badCredentials = () => unauthorized('the e-mail or password is incorrect')
 const badRefresh = () =>
   unauthorized('the refresh token is invalid, expired or revoked; log in again', {
@@ -162,6 +168,15 @@ export function createAuthService(runtime: Runtime) {
     },
 
     revokeSession: revokeEverywhere,
+
+    /**
+     * What each user of the org can still do: the scopes of their role today, or none once deactivated. Users
+     * not found are absent from the answer.
+     */
+    async userStandings(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, UserStanding>> {
+      const rows = await ctx.db.read((q) => repo.standingsOfUsers(q, ctx.orgId, ids))
+      return new Map(rows.map((r) => [r.id, { active: !r.deactivated, scopes: scopesOfRole(r.role) }]))
+    },
 
     /** argon2id, with the module's parameters; slow, so callers hash before opening a transaction. */
     hashPassword,

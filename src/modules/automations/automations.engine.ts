@@ -1,5 +1,6 @@
 import { DBOS, Error as DBOSErrors } from '@dbos-inc/dbos-sdk'
 import type { FastifyBaseLogger } from 'fastify'
+import { withCodesMasked } from '../../platform/crypto/masked-code.ts'
 import type { Database } from '../../platform/db/database.ts'
 import { AppError } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
@@ -10,13 +11,18 @@ import type { CustomersService } from '../customers/index.ts'
 import type { InventoryService } from '../inventory/index.ts'
 import type { LoyaltyService } from '../loyalty/index.ts'
 import type { WebhooksService } from '../webhooks/index.ts'
+import { missingScope } from './authors.ts'
+import { AutomationErrors } from './automations.errors.ts'
 import * as repo from './automations.repo.ts'
 import type { Action } from './automations.schemas.ts'
+import type { AutomationsService } from './automations.service.ts'
 import { valuesAt } from './conditions.ts'
 
 /** What the actions act through: other modules' services, entered through their index.ts. */
 interface EngineDeps {
   database: Database
+  /** Whether a rule's author can still act, and with which scopes. */
+  automations: Pick<AutomationsService, 'authorStanding'>
   customers: CustomersService
   inventory: InventoryService
   webhooks: WebhooksService
@@ -41,15 +47,6 @@ interface Plan {
   actions: Action[]
 }
 
-const SCOPES = [
-  'customers:write',
-  'inventory:write',
-  'webhooks:write',
-  'automations:write',
-  'loyalty:write',
-  'campaigns:write',
-]
-
 /**
  * DBOS is one engine per process: its workflows reach this process's services through the deps bound when the
  * automation worker launched it.
@@ -64,11 +61,30 @@ export function bindEngine(engineDeps: EngineDeps | undefined): void {
   bound = engineDeps
 }
 
-const contextFor = (orgId: string): RequestContext => systemContext(deps().database, orgId, SCOPES, deps().log)
+const contextFor = (orgId: string, scopes: Iterable<string>): RequestContext =>
+  systemContext(deps().database, orgId, [...scopes], deps().log)
 
-/** Validation and missing rows will not mend by themselves; anything else (a conflict, the network) may. */
+/**
+ * The context an action of the rule runs in: its author's scopes that they still hold, or a refusal when the author
+ * can no longer act or lacks the action's scope (the rule was checked when saved; this is checked at each step).
+ */
+async function authorContext(orgId: string, plan: Plan, action: Action): Promise<RequestContext> {
+  const standing = await deps().automations.authorStanding(contextFor(orgId, []), plan.automationId)
+  if (standing.stopped) throw AutomationErrors.AUTHOR_STOPPED(`${standing.stopped.code}: ${standing.stopped.message}`)
+  const scope = missingScope(action, standing.scopes)
+  if (scope !== null)
+    throw AutomationErrors.AUTHOR_LACKS_SCOPE(
+      `the ${action.type} action needs the ${scope} scope, which the rule's author no longer holds`,
+    )
+  return contextFor(orgId, standing.scopes)
+}
+
+/** Validation, refusals and missing rows will not mend by themselves; anything else (a conflict, the network) may. */
 function isRetryable(error: unknown): boolean {
-  return !(error instanceof AppError && (error.kind === 'validation' || error.kind === 'not-found'))
+  return !(
+    error instanceof AppError &&
+    (error.kind === 'validation' || error.kind === 'not-found' || error.kind === 'forbidden')
+  )
 }
 
 /**
@@ -178,11 +194,11 @@ async function perform(plan: Plan, position: number, outputs: readonly unknown[]
   const { orgId, runId } = plan
   const action = plan.actions[position]
   const dbosStep = DBOS.stepID ?? null
-  const ctx = contextFor(orgId)
   try {
     if (action.type === 'send_email') {
       const step = await database.transaction(orgId, (q) => repo.lockStep(q, orgId, runId, position))
       if (step?.status === 'succeeded') return step.output
+      await authorContext(orgId, plan, action)
       const to = action.to ?? firstString(plan.data, action.to_path ?? '', 'e-mail address')
       await mailer.send({
         to,
@@ -193,12 +209,15 @@ async function perform(plan: Plan, position: number, outputs: readonly unknown[]
       await database.transaction(orgId, (q) => repo.finishStep(q, orgId, runId, position, output, dbosStep))
       return output
     }
-    return await ctx.db.tx(async (q) => {
+    return await contextFor(orgId, []).db.tx(async (q) => {
       const step = await repo.lockStep(q, orgId, runId, position)
       if (step?.status === 'succeeded') return step.output
       await repo.setDepth(q, plan.depth)
-      const output = await act(ctx, plan, action)
-      await repo.finishStep(q, orgId, runId, position, output, dbosStep)
+      // Joins this transaction: the action and its step's row commit together.
+      const output = await act(await authorContext(orgId, plan, action), plan, action)
+      // The run history keeps codes masked; the workflow (DBOS's checkpoint, its own schema) keeps the output
+      // whole, so a later step may still send the code (`{{steps.N.voucher_code}}`).
+      await repo.finishStep(q, orgId, runId, position, withCodesMasked(output), dbosStep)
       return output
     })
   } catch (error) {
@@ -212,19 +231,26 @@ async function perform(plan: Plan, position: number, outputs: readonly unknown[]
   }
 }
 
+/**
+ * Starts the run and reads its plan. The run keeps event data with its codes masked; the plan takes the event's
+ * own data from the outbox while the event is kept (EVENT_RETENTION_DAYS), so an action may still use a code.
+ */
 async function begin(orgId: string, runId: string): Promise<Plan | null> {
-  const run = await deps().database.transaction(orgId, (q) => repo.startRun(q, orgId, runId))
-  if (!run) return null
-  return {
-    orgId,
-    runId,
-    automationId: run.automation_id,
-    event: run.event,
-    eventId: run.event_id,
-    depth: run.depth,
-    data: run.data,
-    actions: run.actions as Action[],
-  }
+  return deps().database.transaction(orgId, async (q) => {
+    const run = await repo.startRun(q, orgId, runId)
+    if (!run) return null
+    const [event] = run.event_id ? await repo.eventsByIds(q, orgId, [run.event_id]) : []
+    return {
+      orgId,
+      runId,
+      automationId: run.automation_id,
+      event: run.event,
+      eventId: run.event_id,
+      depth: run.depth,
+      data: event ? event.data : run.data,
+      actions: run.actions as Action[],
+    }
+  })
 }
 
 async function beginWait(orgId: string, runId: string, position: number): Promise<void> {

@@ -1,6 +1,7 @@
 import { DBOS } from '@dbos-inc/dbos-sdk'
 import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
+import { joiningTransaction } from '../../platform/db/org-db.ts'
 import { systemContext } from '../../platform/http/system-context.ts'
 import { type Mailer, mailerFor } from '../../platform/mail/index.ts'
 import { listenForWakeups } from '../../platform/queue/pg-listener.ts'
@@ -15,11 +16,12 @@ import type { WebhooksService } from '../webhooks/index.ts'
 import { automationRunWorkflow, bindEngine } from './automations.engine.ts'
 import * as repo from './automations.repo.ts'
 import type { Trigger } from './automations.schemas.ts'
-import { SCHEDULE_EVENT, startRuns, type Triggered, toAutomation } from './automations.service.ts'
+import { type AutomationsService, ruleOf, SCHEDULE_EVENT, startRuns, type Triggered } from './automations.service.ts'
 import type { AutomationRow } from './automations.tables.ts'
-import { dueSlot, localTime } from './schedule.ts'
+import { dueSlot, inTurnsByOrg, localTime } from './schedule.ts'
 
 interface AutomationWorkerServices {
+  automations: AutomationsService
   customers: CustomersService
   inventory: InventoryService
   loyalty: LoyaltyService
@@ -74,6 +76,7 @@ export function startAutomationWorker(
 
   bindEngine({
     database,
+    automations: services.automations,
     customers: services.customers,
     inventory: services.inventory,
     webhooks: services.webhooks,
@@ -111,27 +114,36 @@ export function startAutomationWorker(
       }
       for (const [orgId, depths] of byOrg) {
         await repo.scopeTo(q, orgId)
-        // One read of the org's rules per event name in the batch.
-        const rulesOf = new Map<string, AutomationRow[]>()
-        const triggered: Triggered[] = []
-        for (const event of await repo.eventsByIds(q, orgId, [...depths.keys()])) {
-          let rules = rulesOf.get(event.type)
-          if (!rules) {
-            rules = await repo.rulesForEvent(q, orgId, event.type)
-            rulesOf.set(event.type, rules)
+        const ctx = systemContext(database, orgId, ['automations:read'], log)
+        // The org's calls below (authors, plan) join this transaction, now scoped to the org.
+        await joiningTransaction(q, orgId, async () => {
+          // One read of the org's rules per event name in the batch.
+          const rulesOf = new Map<string, AutomationRow[]>()
+          const triggered: Triggered[] = []
+          for (const event of await repo.eventsByIds(q, orgId, [...depths.keys()])) {
+            let rules = rulesOf.get(event.type)
+            if (!rules) {
+              rules = await repo.rulesForEvent(q, orgId, event.type)
+              rulesOf.set(event.type, rules)
+            }
+            triggered.push({
+              rules,
+              input: {
+                event: event.type,
+                eventId: event.id,
+                scheduledFor: null,
+                data: event.data,
+                depth: depths.get(event.id) ?? 0,
+              },
+            })
           }
-          triggered.push({
-            rules,
-            input: {
-              event: event.type,
-              eventId: event.id,
-              scheduledFor: null,
-              data: event.data,
-              depth: depths.get(event.id) ?? 0,
-            },
+          const rules = [...rulesOf.values()].flat()
+          if (rules.length === 0) return
+          await startRuns(q, orgId, triggered, {
+            perMinute: await services.automations.runsPerMinute(ctx),
+            stopped: await services.automations.stoppedRules(ctx, rules),
           })
-        }
-        await startRuns(q, orgId, triggered)
+        })
       }
       return claimed.length
     })
@@ -140,13 +152,13 @@ export function startAutomationWorker(
   /** Starts a run for each schedule whose latest slot (in its location's time zone) has come since last look. */
   async function runSchedules(): Promise<void> {
     const at = now()
-    const rules = await database.unscoped((q) => repo.scheduleRules(q))
+    const rules = inTurnsByOrg(await database.unscoped((q) => repo.scheduleRules(q)))
     for (const { org_id: orgId, id } of rules) {
       const ctx = systemContext(database, orgId, ['automations:write'], log)
       await ctx.db.tx(async (q) => {
         const row = await repo.automationById(q, orgId, id, true)
         if (row?.trigger_type !== 'schedule' || !row.enabled) return
-        const trigger = toAutomation(row).trigger as Extract<Trigger, { type: 'schedule' }>
+        const trigger = ruleOf(row).trigger as Extract<Trigger, { type: 'schedule' }>
         // A new (or changed) schedule counts from the first look, never from the past.
         if (!row.schedule_cursor) return repo.setScheduleCursor(q, orgId, id, at)
         const [location] = await services.locations.byIds(ctx, [trigger.location_id])
@@ -159,9 +171,15 @@ export function startAutomationWorker(
           time_zone: location.timezone,
           local_time: localTime(slot, location.timezone),
         }
-        await startRuns(q, orgId, [
-          { rules: [row], input: { event: SCHEDULE_EVENT, eventId: null, scheduledFor: slot, data, depth: 0 } },
-        ])
+        await startRuns(
+          q,
+          orgId,
+          [{ rules: [row], input: { event: SCHEDULE_EVENT, eventId: null, scheduledFor: slot, data, depth: 0 } }],
+          {
+            perMinute: await services.automations.runsPerMinute(ctx),
+            stopped: await services.automations.stoppedRules(ctx, [row]),
+          },
+        )
         await repo.setScheduleCursor(q, orgId, id, at)
       })
     }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { updateVersioned } from '../../platform/db/versioned-update.ts'
+import type { AuthorColumns } from './authors.ts'
 import {
   type AutomationRow,
   automationColumns,
@@ -14,6 +15,7 @@ import {
 } from './automations.tables.ts'
 
 interface AutomationWrite {
+  author?: AuthorColumns
   name?: string
   enabled?: boolean
   triggerType?: AutomationRow['trigger_type']
@@ -32,9 +34,24 @@ export async function insertAutomation(
   w: Required<AutomationWrite>,
 ): Promise<AutomationRow> {
   const result = await q.query<AutomationRow>(
-    `INSERT INTO automations (org_id, id, name, enabled, trigger_type, trigger_event, trigger, conditions, actions)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${automationColumns}`,
-    [orgId, id, w.name, w.enabled, w.triggerType, w.triggerEvent, json(w.trigger), json(w.conditions), json(w.actions)],
+    `INSERT INTO automations (org_id, id, name, enabled, trigger_type, trigger_event, trigger, conditions, actions,
+       author_user_id, author_client_id, author_grant_id, author_scopes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${automationColumns}`,
+    [
+      orgId,
+      id,
+      w.name,
+      w.enabled,
+      w.triggerType,
+      w.triggerEvent,
+      json(w.trigger),
+      json(w.conditions),
+      json(w.actions),
+      w.author.author_user_id,
+      w.author.author_client_id,
+      w.author.author_grant_id,
+      w.author.author_scopes,
+    ],
   )
   return result.rows[0]
 }
@@ -85,11 +102,26 @@ export async function updateAutomation(
       trigger: json(w.trigger),
       conditions: json(w.conditions),
       actions: json(w.actions),
+      ...w.author,
       // A changed trigger starts its schedule afresh from the next tick.
       schedule_cursor: w.trigger === undefined ? undefined : null,
     },
     expectedVersion,
   )
+}
+
+export async function countAutomations(q: Queryable, orgId: string): Promise<number> {
+  const result = await q.query<{ n: string }>('SELECT count(*) AS n FROM automations WHERE org_id = $1', [orgId])
+  return Number(result.rows[0].n)
+}
+
+/** Runs of the org due in the last minute or later: what counts against its runs per minute. */
+export async function runsDueSince(q: Queryable, orgId: string, seconds: number): Promise<number> {
+  const result = await q.query<{ n: string }>(
+    `SELECT count(*) AS n FROM automation_runs WHERE org_id = $1 AND due_at > now() - make_interval(secs => $2)`,
+    [orgId, seconds],
+  )
+  return Number(result.rows[0].n)
 }
 
 export async function hasUnfinishedRuns(q: Queryable, orgId: string, automationId: string): Promise<boolean> {
@@ -124,14 +156,19 @@ interface NewRun {
   data: unknown
   depth: number
   actions: { type: string }[]
+  manual: boolean
+  /** Seconds from now until the run may be handed to DBOS (0: at once). */
+  delayS: number
 }
 
 /** Inserts a run and its steps in one statement; no row when the event or slot has triggered this rule already. */
 export async function insertRun(q: Queryable, orgId: string, run: NewRun): Promise<RunRow | undefined> {
   const result = await q.query<RunRow>(
     `WITH run AS (
-       INSERT INTO automation_runs (org_id, id, automation_id, event, event_id, scheduled_for, data, depth, actions)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING ${runColumns}
+       INSERT INTO automation_runs (org_id, id, automation_id, event, event_id, scheduled_for, data, depth, actions,
+         manual, due_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + make_interval(secs => $11))
+       ON CONFLICT DO NOTHING RETURNING ${runColumns}
      ), steps AS (
        INSERT INTO automation_run_steps (org_id, run_id, position, type, input)
        SELECT run.org_id, run.id, t.p - 1, t.a ->> 'type', t.a
@@ -148,6 +185,8 @@ export async function insertRun(q: Queryable, orgId: string, run: NewRun): Promi
       JSON.stringify(run.data),
       run.depth,
       JSON.stringify(run.actions),
+      run.manual,
+      run.delayS,
     ],
   )
   return result.rows[0]

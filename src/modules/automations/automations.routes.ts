@@ -47,9 +47,10 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
       config: { scope: 'automations:write' },
       schema: {
         tags,
-        summary: 'Create a rule: a trigger (event or schedule), conditions and ordered actions',
+        summary:
+          "Create a rule: a trigger (event or schedule), conditions and ordered actions. The caller becomes its author: each action must be within the caller's scopes, and runs act with them",
         body: CreateAutomationBody,
-        response: { 201: DataOf(Automation) },
+        response: { 201: DataOf(Automation), ...errorResponses(AutomationErrors.RULE_LIMIT) },
       },
     },
     async (request, reply) => reply.code(201).send({ data: await automations.create(request.ctx, request.body) }),
@@ -62,9 +63,12 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
       schema: {
         tags,
         summary:
-          'Fire an event at the rules for testing (not published to webhooks); dry_run stores nothing. Real runs need an owner or manager login: apps may only dry-run',
+          "Fire an event at the rules for testing (not published to webhooks); dry_run stores nothing. Real runs need an owner or manager login (apps may only dry-run), are marked manual and count against the plan's runs per minute",
         body: TriggerBody,
-        response: { 200: DataOf(TriggerResultSchema), ...errorResponses(404, AutomationErrors.MANUAL_RUN_NEEDS_LOGIN) },
+        response: {
+          200: DataOf(TriggerResultSchema),
+          ...errorResponses(404, AutomationErrors.MANUAL_RUN_NEEDS_LOGIN, AutomationErrors.RUN_LIMIT),
+        },
       },
     },
     async (request) => ({ data: await automations.trigger(request.ctx, request.body) }),
@@ -121,7 +125,8 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
       config: { scope: 'automations:write' },
       schema: {
         tags,
-        summary: 'Update a rule; If-Match or version guards against lost updates. Runs under way keep their actions',
+        summary:
+          'Update a rule; If-Match or version guards against lost updates. The caller becomes its author (the whole rule must be within their scopes). Runs under way keep their actions',
         params: IdParams,
         body: UpdateAutomationBody,
         response: {

@@ -131,6 +131,33 @@ export const AutomationSchema = Type.Object(
     trigger: TriggerSchema,
     conditions: ConditionsSchema,
     actions: Type.Array(ActionSchema),
+    author: Type.Object(
+      {
+        user_id: Nullable(Type.String({ description: 'the user who saved the rule (a login), or null for an app' })),
+        client_id: Type.String({ description: '`first-party` for a login, else the OAuth client_id of the app' }),
+        grant_id: Nullable(Type.String({ description: "the app's grant the rule acts under, or null for a login" })),
+        scopes: Type.Array(Type.String(), {
+          description: 'the scopes the author held when saving; actions run with those the author still holds',
+        }),
+      },
+      { description: 'who last saved the rule: its actions act with their rights, no more' },
+    ),
+    stopped: Nullable(
+      Type.Object(
+        {
+          code: Type.Union([
+            Type.Literal('AUTOMATION_AUTHOR_DEACTIVATED'),
+            Type.Literal('AUTOMATION_AUTHOR_REVOKED'),
+            Type.Literal('AUTOMATION_AUTHOR_MISSING'),
+          ]),
+          message: Type.String(),
+        },
+        {
+          description:
+            'why the rule starts no run: its author can no longer act for the org (saving it again makes the saver its author); null while it runs',
+        },
+      ),
+    ),
     version: Version,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -166,11 +193,15 @@ export const RunSchema = Type.Object(
     event: Type.String(),
     event_id: Nullable(Type.String()),
     scheduled_for: Nullable(Timestamp),
-    data: Type.Unknown(),
+    data: Type.Unknown({
+      description:
+        "the event's data, codes masked; null unless the reader holds the scope that reads the event's resource (orders:read for an order, customers:read for a customer…)",
+    }),
     depth: Type.Integer(),
     error: Nullable(Type.String()),
     retries: Type.Integer(),
     dry_run: Type.Boolean(),
+    manual: Type.Boolean({ description: 'started by hand (POST /automations/trigger), not by an event or schedule' }),
     steps: Type.Array(RunStepSchema),
     created_at: Timestamp,
     started_at: Nullable(Timestamp),

@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox'
 import { newId } from '../../platform/crypto/ids.ts'
+import { withCodesMasked } from '../../platform/crypto/masked-code.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import { type FieldError, notFound } from '../../platform/errors/app-error.ts'
 import { canonicalEvent, isSubscribableEvent } from '../../platform/events/catalog.ts'
@@ -9,7 +10,9 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { CampaignsService } from '../campaigns/index.ts'
 import type { LocationsService } from '../locations/index.ts'
+import type { OrgsService } from '../orgs/index.ts'
 import type { WebhooksService } from '../webhooks/index.ts'
+import { type AuthorDirectory, authorOf, missingScope, type Standing, standingsOf } from './authors.ts'
 import { AutomationErrors } from './automations.errors.ts'
 import * as repo from './automations.repo.ts'
 import type {
@@ -32,23 +35,63 @@ import { cronProblem } from './schedule.ts'
 
 /**
  * How deep a chain of automations may go: a run triggered by an event that an automation's own action emitted
- * is one level deeper than that automation's run; no run is started beyond this depth (docs/automations.md).
+ * is one level deeper than that automation's run; no run is started beyond this depth, so an action's events
+ * trigger rules once and what those runs cause triggers nothing (docs/automations.md "Loops").
  */
-const MAX_AUTOMATION_DEPTH = 3
+const MAX_AUTOMATION_DEPTH = 2
+
+/** The event every run emits: it triggers no rule, or each run would start another (no fan-out). */
+const RUN_EVENT = 'automation.triggered'
+
+/** The window of the runs-per-minute limit. */
+const RUN_WINDOW_S = 60
+
+/**
+ * The scope that lets a reader see the event data of a run, by the event's resource (its name's first part):
+ * `automations:read` alone shows a run's steps, not the customer, order or stock it was about.
+ */
+const EVENT_DATA_SCOPES: Readonly<Record<string, string>> = {
+  order: 'orders:read',
+  layby: 'orders:read',
+  gift_card: 'orders:read',
+  payment: 'payments:read',
+  customer: 'customers:read',
+  loyalty: 'loyalty:read',
+  inventory: 'inventory:read',
+  campaign: 'campaigns:read',
+  automation: 'automations:read',
+  schedule: 'automations:read',
+}
+
+/** Whether `scopes` cover the data of an event of this name (an unknown resource is covered by none). */
+function mayReadData(event: string, scopes: ReadonlySet<string>): boolean {
+  const scope = EVENT_DATA_SCOPES[event.split('.')[0]]
+  return scope !== undefined && scopes.has(scope)
+}
 
 /** The event name a schedule trigger's runs carry. */
 export const SCHEDULE_EVENT = 'schedule'
 
 const NO_CONDITIONS: Conditions = { match: 'all', rules: [] }
 
-export function toAutomation(row: AutomationRow): Automation {
+/** The rule a row holds: trigger, conditions and actions. */
+export function ruleOf(row: AutomationRow): { trigger: Trigger; conditions: Conditions; actions: Action[] } {
+  return { trigger: row.trigger as Trigger, conditions: row.conditions as Conditions, actions: row.actions as Action[] }
+}
+
+function toAutomation(row: AutomationRow, standing: Standing): Automation {
   return {
     id: row.id,
     name: row.name,
     enabled: row.enabled,
-    trigger: row.trigger as Trigger,
-    conditions: row.conditions as Conditions,
-    actions: row.actions as Action[],
+    ...ruleOf(row),
+    author: {
+      user_id: row.author_user_id,
+      client_id: row.author_client_id,
+      grant_id: row.author_grant_id,
+      scopes: row.author_scopes,
+    },
+    stopped: standing.stopped,
     version: row.version,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -57,7 +100,7 @@ export function toAutomation(row: AutomationRow): Automation {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
-function toRun(row: RunRow, steps: readonly StepRow[]): AutomationRun {
+function toRun(row: RunRow, steps: readonly StepRow[], scopes: ReadonlySet<string>): AutomationRun {
   return {
     id: row.id,
     automation_id: row.automation_id,
@@ -65,11 +108,12 @@ function toRun(row: RunRow, steps: readonly StepRow[]): AutomationRun {
     event: row.event,
     event_id: row.event_id,
     scheduled_for: iso(row.scheduled_for),
-    data: row.data,
+    data: mayReadData(row.event, scopes) ? row.data : null,
     depth: row.depth,
     error: row.error,
     retries: row.retries,
     dry_run: false,
+    manual: row.manual,
     steps: steps
       .filter((s) => s.run_id === row.id)
       .map((s) => ({
@@ -115,23 +159,42 @@ export interface Triggered {
   input: StartRunsInput
 }
 
+interface StartOptions {
+  /** The org's runs per minute (its plan's): runs beyond it are due in a later minute. */
+  perMinute: number
+  /** Runs started by hand (POST /automations/trigger). */
+  manual?: boolean
+  /** The rules whose author can no longer act, which start no run. */
+  stopped?: ReadonlySet<string>
+}
+
 /**
- * Starts a run of each rule each event triggers (trigger filter and conditions hold), in the caller's
- * transaction: the run, its pending steps and its `automation.triggered` event commit together; a worker hands
- * the run to DBOS after the commit. No run starts beyond the depth limit. The statements of events of one depth
- * go out together (pipelined). Answers the runs started.
+ * Starts a run of each rule each event triggers (trigger filter and conditions hold, author still able to act),
+ * in the caller's transaction: the run, its pending steps and its `automation.triggered` event commit together; a
+ * worker hands the run to DBOS after the commit, once it is due. No run starts beyond the depth limit, and no
+ * rule listens to `automation.triggered`. Runs beyond the org's runs of the minute are due in later minutes, as
+ * many per minute as the plan allows. Event data is kept with its codes masked (the workflow reads the event
+ * itself). The statements of events of one depth go out together (pipelined). Answers the runs started.
  */
-export async function startRuns(q: Queryable, orgId: string, triggered: readonly Triggered[]): Promise<RunRow[]> {
+export async function startRuns(
+  q: Queryable,
+  orgId: string,
+  triggered: readonly Triggered[],
+  options: StartOptions,
+): Promise<RunRow[]> {
   const byDepth = new Map<number, { rule: AutomationRow; input: StartRunsInput }[]>()
   for (const { rules, input } of triggered) {
     const depth = input.depth + 1
-    if (depth > MAX_AUTOMATION_DEPTH) continue
+    if (depth > MAX_AUTOMATION_DEPTH || input.event === RUN_EVENT) continue
     for (const rule of rules) {
-      const automation = toAutomation(rule)
-      if (!triggerAdmits(automation.trigger, input.data) || !conditionsHold(automation.conditions, input.data)) continue
+      const { trigger, conditions } = ruleOf(rule)
+      if (options.stopped?.has(rule.id)) continue
+      if (!triggerAdmits(trigger, input.data) || !conditionsHold(conditions, input.data)) continue
       byDepth.set(depth, [...(byDepth.get(depth) ?? []), { rule, input }])
     }
   }
+  if (byDepth.size === 0) return []
+  let due = await repo.runsDueSince(q, orgId, RUN_WINDOW_S)
   const started: RunRow[] = []
   for (const [depth, chosen] of byDepth) {
     // The triggered events belong to the runs' depth, so a rule on automation.triggered cannot loop either.
@@ -144,9 +207,12 @@ export async function startRuns(q: Queryable, orgId: string, triggered: readonly
           event: input.event,
           eventId: input.eventId,
           scheduledFor: input.scheduledFor,
-          data: input.data,
+          data: withCodesMasked(input.data),
           depth,
           actions: rule.actions as Action[],
+          manual: options.manual ?? false,
+          // The n-th run of the window is due in minute floor(n / perMinute) from now.
+          delayS: Math.floor(due++ / options.perMinute) * RUN_WINDOW_S,
         }),
       ),
     )
@@ -173,6 +239,11 @@ interface AutomationsDeps {
   webhooks: WebhooksService
   /** Whether a campaign of the org exists (issue_voucher actions name one). */
   campaigns: Pick<CampaignsService, 'exists'>
+  orgs: Pick<OrgsService, 'automationRunsPerMinute'>
+  /** Users and grants: whether a rule's author can still act, and with which scopes. */
+  authors: AuthorDirectory
+  /** The most rules an org may hold (AUTOMATIONS_MAX_RULES). */
+  maxRules: number
 }
 
 export function createAutomationsService(deps: AutomationsDeps) {
@@ -189,6 +260,12 @@ export function createAutomationsService(deps: AutomationsDeps) {
         message: `"${trigger.event}" is not an event of the catalog`,
         code: 'unknown_event',
       })
+    else if (trigger.type === 'event' && canonicalEvent(trigger.event) === RUN_EVENT)
+      errors.push({
+        field: 'trigger.event',
+        message: `${RUN_EVENT} triggers no rule: every run emits it (docs/automations.md "Loops")`,
+        code: 'not_triggerable',
+      })
     if (trigger.type === 'schedule') {
       const problem = cronProblem(trigger.cron)
       if (problem) errors.push({ field: 'trigger.cron', message: problem, code: 'invalid_cron' })
@@ -204,6 +281,13 @@ export function createAutomationsService(deps: AutomationsDeps) {
     errors.push(...conditionErrors(rule.conditions, shape))
     for (const [i, action] of rule.actions.entries()) {
       const at = `actions.${i}`
+      const scope = missingScope(action, ctx.scopes)
+      if (scope !== null)
+        errors.push({
+          field: `${at}.type`,
+          message: `the ${action.type} action needs the ${scope} scope, which the rule's author (this credential) does not hold`,
+          code: 'missing_scope',
+        })
       const path =
         action.type === 'tag_customer' || action.type === 'accrue_points' || action.type === 'issue_voucher'
           ? action.customer_path
@@ -245,8 +329,20 @@ export function createAutomationsService(deps: AutomationsDeps) {
     return ctx.db.read(async (q) => {
       const row = await repo.runById(q, ctx.orgId, runId)
       if (!row) throw notFound('automation run')
-      return toRun(row, await repo.stepsOf(q, ctx.orgId, [row.id]))
+      return toRun(row, await repo.stepsOf(q, ctx.orgId, [row.id]), ctx.scopes)
     })
+  }
+
+  /** Rows as the API shows them, each with its author's standing. */
+  async function withStandings(ctx: RequestContext, rows: readonly AutomationRow[]): Promise<Automation[]> {
+    const standings = await standingsOf(deps.authors, ctx, rows)
+    return rows.map((row, i) => toAutomation(row, standings[i]))
+  }
+
+  /** The ids of the rules whose author can no longer act. */
+  async function stoppedOf(ctx: RequestContext, rows: readonly AutomationRow[]): Promise<Set<string>> {
+    const standings = await standingsOf(deps.authors, ctx, rows)
+    return new Set(rows.filter((_, i) => standings[i].stopped !== null).map((r) => r.id))
   }
 
   return {
@@ -255,30 +351,43 @@ export function createAutomationsService(deps: AutomationsDeps) {
       const rows = await ctx.db.read((q) =>
         repo.listAutomations(q, ctx.orgId, { afterId: afterId ?? undefined, limit: query.limit + 1 }),
       )
-      return toPage(rows, query.limit, (r) => [r.id], toAutomation)
+      const page = toPage(
+        rows,
+        query.limit,
+        (r) => [r.id],
+        (r) => r,
+      )
+      return { ...page, data: await withStandings(ctx, page.data) }
     },
 
     async get(ctx: RequestContext, id: string): Promise<Automation> {
       const row = await ctx.db.read((q) => repo.automationById(q, ctx.orgId, id))
       if (!row) throw notFound('automation')
-      return toAutomation(row)
+      return (await withStandings(ctx, [row]))[0]
     },
 
+    /** Saves a rule as the caller's: its actions run with the caller's scopes (those the caller keeps). */
     async create(ctx: RequestContext, input: AutomationInput): Promise<Automation> {
       const rule = { trigger: input.trigger, conditions: input.conditions ?? NO_CONDITIONS, actions: input.actions }
       await validate(ctx, rule)
-      const row = await ctx.db.tx((q) =>
-        repo.insertAutomation(q, ctx.orgId, newId('auto'), {
+      const row = await ctx.db.tx(async (q) => {
+        if ((await repo.countAutomations(q, ctx.orgId)) >= deps.maxRules)
+          throw AutomationErrors.RULE_LIMIT(
+            `the org holds ${deps.maxRules} automation rules, the most it may; delete one to make another`,
+          )
+        return repo.insertAutomation(q, ctx.orgId, newId('auto'), {
+          author: authorOf(ctx),
           name: input.name.trim(),
           enabled: input.enabled ?? true,
           ...triggerColumns(rule.trigger),
           conditions: rule.conditions,
           actions: rule.actions,
-        }),
-      )
-      return toAutomation(row)
+        })
+      })
+      return (await withStandings(ctx, [row]))[0]
     },
 
+    /** Whoever saves a rule becomes its author: the whole rule must be within their scopes. */
     async update(
       ctx: RequestContext,
       id: string,
@@ -292,12 +401,13 @@ export function createAutomationsService(deps: AutomationsDeps) {
         actions: input.actions ?? current.actions,
       }
       await validate(ctx, rule)
-      return ctx.db.tx(async (q) => {
+      const row = await ctx.db.tx(async (q) => {
         const row = await repo.updateAutomation(
           q,
           ctx.orgId,
           id,
           {
+            author: authorOf(ctx),
             name: input.name?.trim(),
             enabled: input.enabled,
             ...(input.trigger ? triggerColumns(input.trigger) : {}),
@@ -306,11 +416,12 @@ export function createAutomationsService(deps: AutomationsDeps) {
           },
           expectedVersion,
         )
-        if (row) return toAutomation(row)
+        if (row) return row
         const now = await repo.automationById(q, ctx.orgId, id)
         if (!now) throw notFound('automation')
         throw staleVersion(now.version)
       })
+      return (await withStandings(ctx, [row]))[0]
     },
 
     /** Deletes a rule with its run history; refused while one of its runs is under way. */
@@ -345,12 +456,26 @@ export function createAutomationsService(deps: AutomationsDeps) {
           rows,
           query.limit,
           (r) => [r.id],
-          (r) => toRun(r, steps),
+          (r) => toRun(r, steps, ctx.scopes),
         )
       })
     },
 
     getRun: runOf,
+
+    /** The ids of the rules whose author can no longer act (they start no run). */
+    stoppedRules: stoppedOf,
+
+    /** How many runs the org may start per minute. */
+    runsPerMinute: (ctx: RequestContext) => deps.orgs.automationRunsPerMinute(ctx),
+
+    /** What a rule may do now: whether its author can still act, and the scopes its actions run with. */
+    async authorStanding(ctx: RequestContext, automationId: string): Promise<Standing> {
+      const row = await ctx.db.read((q) => repo.automationById(q, ctx.orgId, automationId))
+      if (!row)
+        return { stopped: { code: 'AUTOMATION_AUTHOR_MISSING', message: 'the rule was deleted' }, scopes: new Set() }
+      return (await standingsOf(deps.authors, ctx, [row]))[0]
+    },
 
     /** Resumes a failed run from its failed step: steps that succeeded are not done again (DBOS rewinds it). */
     async retry(ctx: RequestContext, runId: string): Promise<AutomationRun> {
@@ -370,7 +495,8 @@ export function createAutomationsService(deps: AutomationsDeps) {
 
     /**
      * Fires an event at the org's rules for testing, without putting it in the outbox (no webhook receives it).
-     * A dry run stores nothing and answers what would run; otherwise the runs start as for a real event.
+     * A dry run stores nothing and answers what would run; otherwise the runs start as for a real event, marked
+     * manual and counted against the org's runs per minute (refused beyond it).
      */
     async trigger(ctx: RequestContext, input: TriggerInput): Promise<TriggerResult> {
       if (!isSubscribableEvent(input.event))
@@ -385,27 +511,35 @@ export function createAutomationsService(deps: AutomationsDeps) {
         throw AutomationErrors.MANUAL_RUN_NEEDS_LOGIN(
           'an app may only dry-run the rules (dry_run: true); real runs on supplied data need an owner or manager login',
         )
+      const perMinute = await deps.orgs.automationRunsPerMinute(ctx)
       const runs = await ctx.db.tx(async (q) => {
-        let rules = await repo.rulesForEvent(q, ctx.orgId, event)
+        let rules = event === RUN_EVENT ? [] : await repo.rulesForEvent(q, ctx.orgId, event)
         if (input.automation_id !== undefined) {
           const only = await repo.automationById(q, ctx.orgId, input.automation_id)
           if (!only) throw notFound('automation')
           rules = rules.filter((r) => r.id === only.id)
         }
+        const stopped = await stoppedOf(ctx, rules)
+        rules = rules.filter((r) => !stopped.has(r.id))
         const start = { event, eventId: null, scheduledFor: null, data: input.data, depth: 0 }
         if (!dryRun) {
-          const started = await startRuns(q, ctx.orgId, [{ rules, input: start }])
+          if (rules.length > 0 && (await repo.runsDueSince(q, ctx.orgId, RUN_WINDOW_S)) >= perMinute)
+            throw AutomationErrors.RUN_LIMIT(
+              `the org has started its ${perMinute} automation runs of the minute (its plan's); try again shortly`,
+              { headers: { 'retry-after': String(RUN_WINDOW_S) } },
+            )
+          const started = await startRuns(q, ctx.orgId, [{ rules, input: start }], { perMinute, manual: true })
           if (started.length > 0) await repo.notifyWorkers(q)
           const steps = await repo.stepsOf(
             q,
             ctx.orgId,
             started.map((r) => r.id),
           )
-          return started.map((r) => toRun(r, steps))
+          return started.map((r) => toRun(r, steps, ctx.scopes))
         }
         const now = new Date().toISOString()
         return rules
-          .map(toAutomation)
+          .map((row) => ({ id: row.id, ...ruleOf(row) }))
           .filter((a) => triggerAdmits(a.trigger, input.data) && conditionsHold(a.conditions, input.data))
           .map(
             (a): AutomationRun => ({
@@ -420,6 +554,7 @@ export function createAutomationsService(deps: AutomationsDeps) {
               error: null,
               retries: 0,
               dry_run: true,
+              manual: true,
               steps: a.actions.map((action, position) => ({
                 position,
                 type: action.type,

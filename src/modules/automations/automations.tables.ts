@@ -1,4 +1,4 @@
-/** Row types and column lists of the automations tables, once each (db/migrations/0105_automations.sql). */
+/** Row types and column lists of the automations tables, once each (db/migrations/0105_automations.sql, 0134). */
 
 export interface AutomationRow {
   id: string
@@ -11,13 +11,17 @@ export interface AutomationRow {
   conditions: unknown
   actions: unknown
   schedule_cursor: Date | null
+  author_user_id: string | null
+  author_client_id: string
+  author_grant_id: string | null
+  author_scopes: string[]
   version: number
   created_at: Date
   updated_at: Date
 }
 
 export const automationColumns =
-  'id, org_id, name, enabled, trigger_type, trigger_event, trigger, conditions, actions, schedule_cursor, version, created_at, updated_at'
+  'id, org_id, name, enabled, trigger_type, trigger_event, trigger, conditions, actions, schedule_cursor, author_user_id, author_client_id, author_grant_id, author_scopes, version, created_at, updated_at'
 
 type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed'
 
@@ -35,13 +39,15 @@ export interface RunRow {
   error: string | null
   retries: number
   resume_from: number | null
+  manual: boolean
+  due_at: Date
   created_at: Date
   started_at: Date | null
   finished_at: Date | null
 }
 
 export const runColumns =
-  'id, org_id, automation_id, status, event, event_id, scheduled_for, data, depth, actions, error, retries, resume_from, created_at, started_at, finished_at'
+  'id, org_id, automation_id, status, event, event_id, scheduled_for, data, depth, actions, error, retries, resume_from, manual, due_at, created_at, started_at, finished_at'
 
 export interface StepRow {
   run_id: string

@@ -39,3 +39,21 @@ export function localTime(at: Date, tz: string): string {
   )
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`
 }
+
+/**
+ * Schedule rules in turns across orgs: each org's first rule, then each org's second, and so on, so an org with a
+ * thousand schedules delays another org's by one rule of its own per turn, not by its thousand.
+ */
+export function inTurnsByOrg<R extends { org_id: string }>(rules: readonly R[]): R[] {
+  const byOrg = new Map<string, R[]>()
+  for (const rule of rules) {
+    const queue = byOrg.get(rule.org_id)
+    if (queue) queue.push(rule)
+    else byOrg.set(rule.org_id, [rule])
+  }
+  const queues = [...byOrg.values()]
+  const turns: R[] = []
+  for (let turn = 0; turns.length < rules.length; turn++)
+    for (const queue of queues) if (turn < queue.length) turns.push(queue[turn])
+  return turns
+}

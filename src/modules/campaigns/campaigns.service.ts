@@ -1,5 +1,6 @@
 import { KeptUnderCatalogVersion } from '../../platform/cache/index.ts'
 import { newId } from '../../platform/crypto/ids.ts'
+import { maskedCode } from '../../platform/crypto/masked-code.ts'
 import { readableCode } from '../../platform/crypto/tokens.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
@@ -96,11 +97,6 @@ function toCampaign(row: CampaignRow): Campaign {
  * A voucher code as a reader without `campaigns:write` sees it: its last four characters, the rest masked (all of
  * it when it is shorter than eight), enough to tell vouchers apart at a till, not enough to redeem one.
  */
-function maskedCode(code: string): string {
-  const shown = code.length >= 8 ? 4 : 0
-  return '*'.repeat(code.length - shown) + code.slice(code.length - shown)
-}
-
 function toVoucher(row: VoucherRow): Voucher {
   return {
     id: row.id,

@@ -39,6 +39,16 @@ export async function activeConnection(q: Queryable, orgId: string, clientId: st
   return result.rows[0]
 }
 
+/** Grants of the org by id, revoked or not. */
+export async function grantsByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<GrantRow[]> {
+  if (ids.length === 0) return []
+  const result = await q.query<GrantRow>(
+    `SELECT ${grantColumns} FROM oauth_grants WHERE org_id = $1 AND id = ANY($2)`,
+    [orgId, ids],
+  )
+  return result.rows
+}
+
 /** Live user authorizations and connections of the org, the rows behind "connected apps". */
 export async function liveGrants(q: Queryable, orgId: string): Promise<GrantRow[]> {
   const result = await q.query<GrantRow>(

@@ -28,6 +28,13 @@ interface ConnectedOrg {
   connectedAt: Date
 }
 
+/** What a grant still allows (see `grantStandings`). */
+export interface GrantStanding {
+  clientId: string
+  scopes: readonly string[]
+  revokedReason: string | null
+}
+
 /** The event data of a connection, as the dashboard shows it. */
 function connectionEvent(
   clientId: string,
@@ -121,6 +128,24 @@ export function createGrantsService(runtime: Runtime, apps: AppsService) {
         return ids
       })
       await revokeAccess(revoked)
+    },
+
+    /**
+     * What each grant of the org still allows: its scopes while live, and why it stopped once revoked (a user's
+     * revocation, the app's disconnection). Grants not found are absent from the answer.
+     */
+    async grantStandings(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, GrantStanding>> {
+      const rows = await ctx.db.read((q) => repo.grantsByIds(q, ctx.orgId, ids))
+      return new Map(
+        rows.map((g) => [
+          g.id,
+          {
+            clientId: g.client_id,
+            scopes: g.scopes,
+            revokedReason: g.revoked_at ? (g.revoked_reason ?? 'revoked') : null,
+          },
+        ]),
+      )
     },
 
     /** Issues an authorization code for an approved consent (RFC 6749 §4.1.2); only its hash is stored. */

@@ -33,10 +33,11 @@ export interface GrantRow {
   created_at: Date
   last_used_at: Date
   revoked_at: Date | null
+  revoked_reason: string | null
 }
 
 export const grantColumns =
-  'id, org_id, client_id, kind, user_id, scopes, parent_id, created_at, last_used_at, revoked_at'
+  'id, org_id, client_id, kind, user_id, scopes, parent_id, created_at, last_used_at, revoked_at, revoked_reason'
 
 /** A row of oauth_connections_of_client() (db/migrations/0020_oauth.sql): a live partner connection. */
 export interface ConnectionRow {

@@ -21,3 +21,14 @@ export function limitOfPlan(org: {
   const perMinute = org.rate_limit_per_minute ?? PLAN_LIMITS.pro.perMinute
   return { perMinute, burst: Math.max(org.rate_limit_burst ?? perMinute * 1.5, 1) }
 }
+
+/**
+ * Automation runs an org may start per minute, by plan (docs/automations.md "Limits"): runs beyond it wait for a
+ * later minute, never dropped; a run started by hand beyond it is refused.
+ */
+export const AUTOMATION_RUNS_PER_MINUTE: Record<Plan, number> = {
+  starter: 60,
+  growth: 300,
+  pro: 1200,
+  enterprise: 6000,
+}

@@ -8,7 +8,7 @@ import { isCurrency } from '../../platform/money/money.ts'
 import type { Limit } from '../../platform/rate-limit/index.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import type { AuthService } from '../auth/index.ts'
-import { limitOfPlan, PLAN_LIMITS, type Plan } from './orgs.plans.ts'
+import { AUTOMATION_RUNS_PER_MINUTE, limitOfPlan, PLAN_LIMITS, type Plan } from './orgs.plans.ts'
 import * as repo from './orgs.repo.ts'
 import type { OrgRow } from './orgs.tables.ts'
 
@@ -120,6 +120,11 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
       const row = await ctx.db.tx((q) => repo.setCustomLimits(q, ctx.orgId, perMinute, burst))
       if (!row) throw notFound('org')
       return { orgId: row.id, perMinute: row.rate_limit_per_minute, burst: row.rate_limit_burst }
+    },
+
+    /** How many automation runs the org may start per minute (its plan's figure). */
+    async automationRunsPerMinute(ctx: RequestContext): Promise<number> {
+      return AUTOMATION_RUNS_PER_MINUTE[(await getOrg(ctx)).plan]
     },
 
     /** The org's ISO 4217 currency, which every money amount of the org is in. */

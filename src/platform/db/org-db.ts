@@ -55,3 +55,11 @@ export async function withOrgScope<T>(q: Queryable, orgId: string, fn: () => Pro
     await q.query("SELECT set_config('app.org_id', $1, true)", [result.rows[0].previous ?? ''])
   }
 }
+
+/**
+ * Runs `fn` so that org-scoped calls of `orgId` inside it join `q`, an open transaction the caller has scoped to
+ * that org (a worker's claim, which reads every org's queue and then works in each org's scope in turn).
+ */
+export function joiningTransaction<T>(q: Queryable, orgId: string, fn: () => Promise<T>): Promise<T> {
+  return openTransaction.run({ orgId, q }, fn)
+}
