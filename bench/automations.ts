@@ -11,10 +11,9 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { loadConfig, withDefaultUser } from '../src/config.ts'
 import { startAutomationWorker } from '../src/modules/automations/index.ts'
-import { systemContext } from '../src/platform/http/system-context.ts'
 import { openRuntime } from '../src/platform/runtime.ts'
 import { createServices } from '../src/services.ts'
-import { createBenchOrg } from './lib/database.ts'
+import { createBenchOrg, ownerContext } from './lib/database.ts'
 
 const engine = process.env.BENCH_ENGINE ?? 'server'
 const events = Number(process.env.BENCH_EVENTS ?? 1000)
@@ -48,7 +47,7 @@ const runtime = await openRuntime(config, { migrate: true })
 const services = createServices(runtime)
 try {
   const org = await createBenchOrg(services)
-  const ctx = systemContext(runtime.database, org.id, ['customers:write', 'inventory:write', 'catalog:write'])
+  const ctx = ownerContext(runtime.database, org)
   const location = await services.locations.create(ctx, { name: 'Bench shop' })
   const product = await services.catalog.products.create(ctx, { name: 'Bench item', sku: 'BENCH-1', base_price: 1 })
   await services.automations.create(ctx, {

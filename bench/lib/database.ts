@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto'
+import { MERCHANT_SCOPES } from '../../src/modules/auth/index.ts'
+import type { Database } from '../../src/platform/db/database.ts'
+import type { RequestContext } from '../../src/platform/http/context.ts'
+import { systemContext } from '../../src/platform/http/system-context.ts'
 import type { Services } from '../../src/services.ts'
 import { createServerDatabase, type ServerDatabase } from '../../test/support/server-database.ts'
 
@@ -9,12 +13,20 @@ export function createBenchDatabase(serverUrl: string): Promise<ServerDatabase> 
 
 /** The benchmark's org, on the enterprise plan so the rate limiter never refuses. */
 export async function createBenchOrg(services: Services) {
-  const { org } = await services.orgs.createOrg({
+  const { org, owner } = await services.orgs.createOrg({
     name: 'Bench',
     email: `bench-${randomBytes(4).toString('hex')}@example.test`,
     password: randomBytes(12).toString('hex'),
     currency: 'USD',
     plan: 'enterprise',
   })
-  return org
+  return { ...org, ownerId: owner.id as string }
+}
+
+/** The org's owner, as a login would act: what saves automation rules (a rule acts with its author's rights). */
+export function ownerContext(database: Database, org: { id: string; ownerId: string }): RequestContext {
+  return {
+    ...systemContext(database, org.id, MERCHANT_SCOPES),
+    actor: { kind: 'user', userId: org.ownerId, clientId: 'first-party' },
+  }
 }

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
+import pg from 'pg'
 import { Webhook } from 'standardwebhooks'
 import { type AutomationWorker, startAutomationWorker } from '../../src/modules/automations/index.ts'
 import type { WebhookWorker } from '../../src/modules/webhooks/index.ts'
+import { DBOS_LOGIN, ensureDbosLogin } from '../../src/platform/db/app-login.ts'
 import type { Mailer, MailMessage } from '../../src/platform/mail/index.ts'
 import { eventually } from '../support/eventually.ts'
 import { clientFor, startTestApp, type TestApp } from '../support/harness.ts'
@@ -444,6 +446,45 @@ describe('automations', () => {
     assert.equal((await runsOf(auto.id)).length, 2)
     assert.equal((await shop.api.get(`/api/v1/loyalty/members/${customer.id}`)).body.data.balance, 2)
     await shop.api.patch(`/api/v1/automations/${auto.id}`, { enabled: false })
+  })
+
+  test('DBOS connects as a role of its own, which reaches its schema and nothing of the app', async () => {
+    const asOwner = new pg.Client({ connectionString: app.runtime.ownerUrl })
+    const dbosUrl = await ensureDbosLogin(app.runtime.ownerUrl)
+    const asDbos = new pg.Client({ connectionString: dbosUrl })
+    await asOwner.connect()
+    await asDbos.connect()
+    try {
+      // Before, DBOS connected with the owner's URL (a superuser on the embedded cluster).
+      const sessions = await asOwner.query<{ usename: string }>(
+        `SELECT DISTINCT usename FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND usename = $1`,
+        [DBOS_LOGIN],
+      )
+      assert.equal(sessions.rows.length, 1, "DBOS's pool is connected as its own role")
+      const role = await asOwner.query(
+        'SELECT rolsuper, rolcreatedb, rolcreaterole, rolbypassrls FROM pg_roles WHERE rolname = $1',
+        [DBOS_LOGIN],
+      )
+      assert.deepEqual(role.rows[0], { rolsuper: false, rolcreatedb: false, rolcreaterole: false, rolbypassrls: false })
+      const owned = await asOwner.query(
+        `SELECT count(*)::int AS n FROM pg_class c JOIN pg_roles r ON r.oid = c.relowner WHERE r.rolname = $1`,
+        [DBOS_LOGIN],
+      )
+      assert.equal(owned.rows[0].n, 0, 'it owns nothing: it cannot alter even its own tables')
+      assert.ok((await asDbos.query('SELECT count(*) FROM dbos.workflow_status')).rows[0])
+      for (const statement of [
+        'SELECT count(*) FROM users',
+        'SELECT count(*) FROM orders',
+        'CREATE TABLE dbos.extra (x int)',
+        'CREATE SCHEMA other',
+      ]) {
+        await assert.rejects(asDbos.query(statement), (error: { code?: string }) => error.code === '42501', statement)
+      }
+    } finally {
+      await asOwner.end()
+      await asDbos.end()
+    }
   })
 
   test("another org's rule and run are a 404, and its list does not show them", async () => {

@@ -18,6 +18,7 @@ import * as repo from './automations.repo.ts'
 import type { Trigger } from './automations.schemas.ts'
 import { type AutomationsService, ruleOf, SCHEDULE_EVENT, startRuns, type Triggered } from './automations.service.ts'
 import type { AutomationRow } from './automations.tables.ts'
+import { readyDbosSchema } from './dbos-schema.ts'
 import { dueSlot, inTurnsByOrg, localTime } from './schedule.ts'
 
 interface AutomationWorkerServices {
@@ -87,21 +88,27 @@ export function startAutomationWorker(
     maxAttempts: options.maxAttempts ?? 5,
     retryIntervalS: options.retryIntervalS ?? 2,
   })
-  DBOS.setConfig({
-    name: 'opentill',
-    systemDatabaseUrl: runtime.ownerUrl,
-    systemDatabaseSchemaName: DBOS_SCHEMA,
-    systemDatabasePoolSize: 10,
-    // Fixed, so a new release recovers the workflows the previous one left (the workflow reads its plan as data).
-    applicationVersion: 'opentill-automations-1',
-    logger: {
-      info: (entry) => log.debug({ dbos: entry }),
-      debug: (entry) => log.trace({ dbos: entry }),
-      warn: (entry) => log.warn({ dbos: entry }),
-      error: (entry) => log.error({ err: entry }, 'DBOS'),
-    },
-  })
-  const launched = DBOS.launch()
+  /** DBOS connects as its own login role, which reaches its schema and nothing else (dbos-schema.ts). */
+  async function launch(): Promise<void> {
+    const dbosUrl = await readyDbosSchema(runtime.ownerUrl, DBOS_SCHEMA, log)
+    DBOS.setConfig({
+      name: 'opentill',
+      systemDatabaseUrl: dbosUrl,
+      systemDatabaseSchemaName: DBOS_SCHEMA,
+      systemDatabasePoolSize: 10,
+      runMigrations: false,
+      // Fixed, so a new release recovers the workflows the previous one left (the workflow reads its plan as data).
+      applicationVersion: 'opentill-automations-1',
+      logger: {
+        info: (entry) => log.debug({ dbos: entry }),
+        debug: (entry) => log.trace({ dbos: entry }),
+        warn: (entry) => log.warn({ dbos: entry }),
+        error: (entry) => log.error({ err: entry }, 'DBOS'),
+      },
+    })
+    await DBOS.launch()
+  }
+  const launched = launch()
 
   async function relayEvents(): Promise<number> {
     return database.unscoped(async (q) => {
