@@ -154,12 +154,14 @@ commands['rotate-secrets-key'] = async () => {
   const config = loadConfig()
   if (!config.secretsKey)
     throw new Error('rotate-secrets-key needs SECRETS_KEY (the new key; the old one in SECRETS_KEY_PREVIOUS)')
-  const [{ default: pg }, { openRuntime }, { resealWebhookSecrets }, { SigningKeys }] = await Promise.all([
-    import('pg'),
-    import('./platform/runtime.ts'),
-    import('./modules/webhooks/index.ts'),
-    import('./platform/crypto/signing-keys.ts'),
-  ])
+  const [{ default: pg }, { openRuntime }, { resealWebhookSecrets }, { SigningKeys }, { recordAllSealed }] =
+    await Promise.all([
+      import('pg'),
+      import('./platform/runtime.ts'),
+      import('./modules/webhooks/index.ts'),
+      import('./platform/crypto/signing-keys.ts'),
+      import('./platform/crypto/secrets-sealed.ts'),
+    ])
   const runtime = await openRuntime(config, { migrate: true })
   // As the owner, in one transaction: every org's rows, and nothing half done.
   const owner = new pg.Client({ connectionString: runtime.ownerUrl })
@@ -171,6 +173,8 @@ commands['rotate-secrets-key'] = async () => {
     const q: Queryable = { query, prepared: (_name, text, params) => query(text, params) }
     const webhookSecrets = await resealWebhookSecrets(q, runtime.secrets)
     const signingKeys = await SigningKeys.reseal(q, runtime.secrets)
+    // Everything is sealed and bound now: from the next start on, a secret that is not is refused.
+    await recordAllSealed(q, runtime.secrets)
     await owner.query('COMMIT')
     process.stdout.write(`${JSON.stringify({ webhookSecrets, signingKeys })}\n`)
   } catch (error) {

@@ -7,6 +7,7 @@ import { type CatalogCache, createCatalogCache } from './cache/index.ts'
 import { AccessTokens } from './crypto/access-tokens.ts'
 import { DatabaseRevocations, MemoryRevocations, RedisRevocations, type Revocations } from './crypto/revocations.ts'
 import { SecretBox } from './crypto/secret-box.ts'
+import { boxForDeployment } from './crypto/secrets-sealed.ts'
 import { SigningKeys } from './crypto/signing-keys.ts'
 import { ensureAppLogin } from './db/app-login.ts'
 import { Database } from './db/database.ts'
@@ -127,10 +128,10 @@ export async function openRuntime(config: Config, options: OpenOptions = {}): Pr
       idleInTransactionTimeoutMs: config.databaseIdleInTransactionTimeoutMs,
     })
     redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) : undefined
-    const secrets = SecretBox.fromEnv({
-      SECRETS_KEY: config.secretsKey,
-      SECRETS_KEY_PREVIOUS: config.secretsKeyPrevious,
-    })
+    const secrets = await boxForDeployment(
+      database,
+      SecretBox.fromEnv({ SECRETS_KEY: config.secretsKey, SECRETS_KEY_PREVIOUS: config.secretsKeyPrevious }),
+    )
     const keys = await SigningKeys.load(database, secrets)
     const accessTokens = new AccessTokens(keys, config.baseUrl, config.accessTokenTtlS)
     const deploymentName = await readDeploymentName(database)

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
 import pg from 'pg'
 import { loadConfig } from '../../src/config.ts'
+import { rowBinding } from '../../src/platform/crypto/secret-box.ts'
 import { openRuntime } from '../../src/platform/runtime.ts'
 import { createServices } from '../../src/services.ts'
 import { clientFor, scratchServerDatabase } from '../support/harness.ts'
@@ -79,7 +80,7 @@ describe('secrets at rest', () => {
     assert.deepEqual(JSON.parse(first), { webhookSecrets: 1, signingKeys: 1 })
     const sealedOld = await withApp({ SECRETS_KEY: oldKey })
     let now = await stored()
-    assert.ok(now.secrets.every((s) => s.startsWith('enc:v1:')))
+    assert.ok(now.secrets.every((s) => s.startsWith('enc:v2:')))
     assert.ok(!now.secrets.some((s) => s.includes(plain) || s.includes(sealedOld)))
     assert.ok(
       now.keys.every((k) => typeof k.sealed === 'string' && k.d === undefined),
@@ -98,9 +99,56 @@ describe('secrets at rest', () => {
     assert.deepEqual(JSON.parse(second), { webhookSecrets: 2, signingKeys: 1 })
     now = await stored()
     const kid = now.secrets[0].split(':')[2]
-    assert.ok(now.secrets.every((s) => s.startsWith(`enc:v1:${kid}:`)))
+    assert.ok(now.secrets.every((s) => s.startsWith(`enc:v2:${kid}:`)))
     // The new key alone now opens everything: the app starts and signs without the old one.
     await withApp({ SECRETS_KEY: newKey })
+  })
+
+  it('binds each sealed secret to its row, and refuses an unsealed one once everything was sealed', async () => {
+    const owner = new pg.Client({ connectionString: scratch!.url })
+    await owner.connect()
+    const runtime = await openRuntime(
+      loadConfig({
+        NODE_ENV: 'test',
+        DATABASE_URL: scratch!.url,
+        REDIS_URL: '',
+        LOG_LEVEL: 'silent',
+        SECRETS_KEY: newKey,
+      }),
+      { migrate: true },
+    )
+    try {
+      // rotate-secrets-key recorded that everything is sealed: this start refuses what is not (it trusted it before).
+      assert.equal(runtime.secrets.sealedOnly, true)
+      const rows = (await owner.query('SELECT org_id, id, secret FROM webhook_endpoints ORDER BY id')).rows
+      assert.ok(rows.length >= 2)
+      const [a, b] = rows
+      const bindingOf = (row: { org_id: string; id: string }) => rowBinding('webhook_endpoints', row.org_id, row.id)
+      assert.match(runtime.secrets.open(a.secret, bindingOf(a)), /^whsec_/)
+      // Another org's sealed secret copied into this row does not open here (before: it signed as this endpoint).
+      assert.throws(() => runtime.secrets.open(a.secret, bindingOf(b)))
+      assert.throws(() => runtime.secrets.open('whsec_written_in_clear', bindingOf(a)), /not sealed and bound/)
+      const unbound = (await owner.query('SELECT private_jwk FROM signing_keys')).rows[0].private_jwk
+      assert.equal(typeof unbound.sealed, 'string')
+      // The app refuses to start on a signing key written back in the clear.
+      await owner.query(`UPDATE signing_keys SET private_jwk = '{"kty":"EC","crv":"P-256","x":"x","y":"y","d":"d"}'`)
+      await assert.rejects(
+        openRuntime(
+          loadConfig({
+            NODE_ENV: 'test',
+            DATABASE_URL: scratch!.url,
+            REDIS_URL: '',
+            LOG_LEVEL: 'silent',
+            SECRETS_KEY: newKey,
+          }),
+          { migrate: false },
+        ),
+        /not sealed and bound/,
+      )
+    } finally {
+      await runtime.close()
+      await owner.end()
+    }
   })
 
   it('refuses to start in production without SECRETS_KEY', async () => {

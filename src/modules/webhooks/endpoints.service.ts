@@ -1,5 +1,5 @@
 import { newId } from '../../platform/crypto/ids.ts'
-import type { SecretBox } from '../../platform/crypto/secret-box.ts'
+import { rowBinding, type SecretBox } from '../../platform/crypto/secret-box.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { API_VERSION, canonicalEvent, isSubscribableEvent } from '../../platform/events/catalog.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
@@ -52,14 +52,15 @@ export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox
       // Resolving the host happens before the transaction: no network wait while holding a connection.
       const url = await checkWebhookUrl(input.url, policy)
       const secret = newWebhookSecret()
+      const id = newId('wh')
       const row = await ctx.db.tx((q) =>
         repo.insertEndpoint(q, ctx.orgId, {
-          id: newId('wh'),
+          id,
           integrationId,
           url,
           events,
           description: input.description?.trim() ?? '',
-          secret: secrets.seal(secret),
+          secret: secrets.seal(secret, rowBinding(repo.WEBHOOK_SECRETS_TABLE, ctx.orgId, id)),
         }),
       )
       return { ...toEndpoint(row), secret }
@@ -93,7 +94,14 @@ export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox
     ): Promise<WebhookEndpoint & { secret: string }> {
       const secret = newWebhookSecret()
       const row = await ctx.db.tx((q) =>
-        repo.rotateSecret(q, ctx.orgId, webhookId, integrationId, secrets.seal(secret), ROTATION_GRACE_HOURS),
+        repo.rotateSecret(
+          q,
+          ctx.orgId,
+          webhookId,
+          integrationId,
+          secrets.seal(secret, rowBinding(repo.WEBHOOK_SECRETS_TABLE, ctx.orgId, webhookId)),
+          ROTATION_GRACE_HOURS,
+        ),
       )
       if (!row) throw notFound('webhook')
       return { ...toEndpoint(row), secret }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
 import { newId } from '../../platform/crypto/ids.ts'
+import { rowBinding } from '../../platform/crypto/secret-box.ts'
 import type { Database } from '../../platform/db/database.ts'
 import { API_VERSION, subscribedName } from '../../platform/events/catalog.ts'
 import { type Mailer, mailerFor } from '../../platform/mail/index.ts'
@@ -168,8 +169,9 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
 
   async function attempt(claim: ClaimedAttempt): Promise<void> {
     // Sealed at rest (SECRETS_KEY): opened only for the signature, in memory.
+    const binding = rowBinding(endpoints.WEBHOOK_SECRETS_TABLE, claim.org_id, claim.endpoint_id)
     const secrets = (claim.previous_secret ? [claim.secret, claim.previous_secret] : [claim.secret]).map((s) =>
-      runtime.secrets.open(s),
+      runtime.secrets.open(s, binding),
     )
     const headers = signatureHeaders(secrets, claim.id, claim.payload, new Date())
     const result = await sender.send(claim.url, claim.payload, headers)

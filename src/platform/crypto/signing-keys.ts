@@ -1,19 +1,22 @@
 import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose'
 import type { Database, Queryable } from '../db/database.ts'
 import { newId } from './ids.ts'
-import type { SecretBox } from './secret-box.ts'
+import { rowBinding, type SecretBox } from './secret-box.ts'
 
 /** A private JWK as stored: sealed (`{ sealed: "enc:v1:…" }`) when SECRETS_KEY is set, as is otherwise. */
 type StoredJwk = JWK | { sealed: string }
 
-function sealJwk(secrets: SecretBox, jwk: JWK): StoredJwk {
-  return secrets.encrypts ? { sealed: secrets.seal(JSON.stringify(jwk)) } : jwk
+/** A signing key is bound to its row (no org: the keys are the deployment's). */
+const bindingOf = (kid: string) => rowBinding('signing_keys', '', kid)
+
+function sealJwk(secrets: SecretBox, kid: string, jwk: JWK): StoredJwk {
+  return secrets.encrypts ? { sealed: secrets.seal(JSON.stringify(jwk), bindingOf(kid)) } : jwk
 }
 
-function openJwk(secrets: SecretBox, stored: StoredJwk): JWK {
-  return 'sealed' in stored && typeof stored.sealed === 'string'
-    ? (JSON.parse(secrets.open(stored.sealed)) as JWK)
-    : (stored as JWK)
+function openJwk(secrets: SecretBox, kid: string, stored: StoredJwk): JWK {
+  // A JWK stored whole is what a box that requires sealed values refuses, like any unsealed value.
+  const sealed = 'sealed' in stored && typeof stored.sealed === 'string' ? stored.sealed : JSON.stringify(stored)
+  return JSON.parse(secrets.open(sealed, bindingOf(kid))) as JWK
 }
 
 interface SigningKey {
@@ -48,7 +51,7 @@ export class SigningKeys {
     for (const row of rows) {
       const stored = 'sealed' in row.private_jwk ? String(row.private_jwk.sealed) : ''
       if (stored && !secrets.stale(stored)) continue
-      const resealed = sealJwk(secrets, openJwk(secrets, row.private_jwk))
+      const resealed = sealJwk(secrets, row.kid, openJwk(secrets, row.kid, row.private_jwk))
       await q.query('UPDATE signing_keys SET private_jwk = $2 WHERE kid = $1', [row.kid, resealed])
       changed++
     }
@@ -70,7 +73,7 @@ export class SigningKeys {
         const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' }
         await q.query('INSERT INTO signing_keys (kid, private_jwk, public_jwk) VALUES ($1, $2, $3)', [
           kid,
-          sealJwk(secrets, privateJwk),
+          sealJwk(secrets, kid, privateJwk),
           publicJwk,
         ])
         result = await q.query(
@@ -80,7 +83,7 @@ export class SigningKeys {
       return result.rows
     })
     const active = rows.find((r) => r.retired_at === null)!
-    const privateKey = (await importJWK(openJwk(secrets, active.private_jwk), 'ES256')) as CryptoKey
+    const privateKey = (await importJWK(openJwk(secrets, active.kid, active.private_jwk), 'ES256')) as CryptoKey
     return new SigningKeys({ kid: active.kid, privateKey }, { keys: rows.map((r) => r.public_jwk) })
   }
 }
