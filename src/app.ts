@@ -134,7 +134,12 @@ export async function buildApp(
     poolWaiting: config.shedPoolWaiting,
   })
   if (!options.measuredWithout?.includes('metrics'))
-    installMetrics(api, { database: runtime.database, redis: runtime.redis, token: config.metricsToken })
+    installMetrics(api, {
+      database: runtime.database,
+      redis: runtime.redis,
+      token: config.metricsToken,
+      snapshotMs: config.metricsSnapshotMs,
+    })
   await api.register(authenticate, {
     runtime,
     orgLimitOf: options.measuredWithout?.includes('org-rate-limit') ? null : services.orgs.rateLimitOf,

@@ -55,6 +55,8 @@ export interface Config {
   readonly databaseIdleInTransactionTimeoutMs: number
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>` (METRICS_TOKEN). */
   readonly metricsToken: string | undefined
+  /** How long one reading of the database's figures serves `/metrics` scrapes (docs/operations.md "Metrics"). */
+  readonly metricsSnapshotMs: number
   /** Seals secrets at rest (SECRETS_KEY, base64 of 32 bytes); SECRETS_KEY_PREVIOUS opens what the last one sealed. */
   readonly secretsKey: string | undefined
   readonly secretsKeyPrevious: string | undefined
@@ -193,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
     metricsToken: env.METRICS_TOKEN || undefined,
+    metricsSnapshotMs: positiveInteger(env, 'METRICS_SNAPSHOT_MS', 5_000),
     databaseStatementTimeoutMs: positiveInteger(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000),
     databaseIdleInTransactionTimeoutMs: positiveInteger(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000),
     secretsKey: env.SECRETS_KEY || undefined,

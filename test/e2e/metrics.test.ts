@@ -18,7 +18,11 @@ describe('GET /metrics and load shedding', () => {
 
   before(async () => {
     // One stall of a second makes a quarter-second window about 90 % busy.
-    app = await startTestApp({ METRICS_TOKEN: 'scrape-secret', SHED_EVENT_LOOP_UTILIZATION: '0.85' })
+    app = await startTestApp({
+      METRICS_TOKEN: 'scrape-secret',
+      SHED_EVENT_LOOP_UTILIZATION: '0.85',
+      METRICS_SNAPSHOT_MS: '3600000',
+    })
     // Starting an app (compiling schemas, migrating) stalls the loop itself: let a quiet sample window pass.
     await new Promise((resolve) => setTimeout(resolve, 600))
     merchant = await createMerchant(app)
@@ -32,6 +36,16 @@ describe('GET /metrics and load shedding', () => {
     assert.equal((await scrape()).statusCode, 401)
     assert.equal((await scrape('wrong')).statusCode, 401)
     assert.equal((await scrape('scrape-secret')).statusCode, 200)
+  })
+
+  it("reads the database's figures once per METRICS_SNAPSHOT_MS, however many scrapes come", async () => {
+    // Before, each scrape ran the cross-org query: a scraper in a loop made the database scan every queue.
+    await Promise.all(Array.from({ length: 20 }, () => scrape('scrape-secret')))
+    for (let i = 0; i < 10; i++) assert.equal((await scrape('scrape-secret')).statusCode, 200)
+    assert.equal(sample((await scrape('scrape-secret')).body, 'metrics_snapshot_reads_total'), 1)
+    // Refused scrapes read nothing at all.
+    for (let i = 0; i < 10; i++) assert.equal((await scrape('wrong')).statusCode, 401)
+    assert.equal(sample((await scrape('scrape-secret')).body, 'metrics_snapshot_reads_total'), 1)
   })
 
   it('counts requests by method, route pattern and status, errors by kind, and reads pool, outbox and runs', async () => {

@@ -18,7 +18,7 @@ const kindOf = new Map<number, ErrorKind>(
  */
 export function installMetrics(
   app: FastifyInstance,
-  deps: { database: Database; redis: Redis | undefined; token: string | undefined },
+  deps: { database: Database; redis: Redis | undefined; token: string | undefined; snapshotMs: number },
 ): void {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
@@ -65,6 +65,32 @@ export function installMetrics(
   gauge('webhook_attempts_5m', 'Webhook attempts of the last five minutes by outcome', ['outcome'])
   gauge('automation_runs_open', 'Automation runs pending or running', ['state'])
   gauge('automation_runs_finished_5m', 'Automation runs finished in the last five minutes by state', ['state'])
+  const snapshotReads = new Counter({
+    name: 'metrics_snapshot_reads_total',
+    help: "Readings of the database's figures (at most one per METRICS_SNAPSHOT_MS, whatever the scrapes)",
+    registers: [registry],
+  })
+
+  /**
+   * The database's figures scan every org's queues: one reading serves every scrape for `snapshotMs`, and scrapes
+   * that arrive while it runs wait for it, so scraping often (or many scrapers) never multiplies the query.
+   */
+  type SnapshotRow = { metric: string; label: string; value: number }
+  let latest: { at: number; rows: Promise<SnapshotRow[]> } | undefined
+  function readSnapshot(): Promise<SnapshotRow[]> {
+    if (latest && Date.now() - latest.at < deps.snapshotMs) return latest.rows
+    snapshotReads.inc()
+    const rows = deps.database
+      .statement<SnapshotRow>('SELECT metric, label, value FROM metrics_snapshot()')
+      .then((result) => result.rows)
+    const reading = { at: Date.now(), rows }
+    latest = reading
+    // A failed reading is not kept: the next scrape reads again.
+    rows.catch(() => {
+      if (latest === reading) latest = undefined
+    })
+    return rows
+  }
 
   // A callback hook (no promise per request) and Fastify's own start time.
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
@@ -85,11 +111,9 @@ export function installMetrics(
         if (!constantTimeEqual(given, deps.token))
           throw unauthorized('GET /metrics needs the METRICS_TOKEN bearer token')
       }
-      const rows = await deps.database.statement<{ metric: string; label: string; value: number }>(
-        'SELECT metric, label, value FROM metrics_snapshot()',
-      )
+      const rows = await readSnapshot()
       for (const g of snapshot.values()) g.reset()
-      for (const r of rows.rows) {
+      for (const r of rows) {
         const g = snapshot.get(r.metric)
         if (!g) continue
         const labelName = r.metric.startsWith('webhook_attempts') ? 'outcome' : 'state'
