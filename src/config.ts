@@ -55,6 +55,8 @@ export interface Config {
   readonly databaseIdleInTransactionTimeoutMs: number
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>` (METRICS_TOKEN). */
   readonly metricsToken: string | undefined
+  /** How long a card processor call may take before it is answered 503 PROCESSOR_TIMEOUT (under the 60 s key lock). */
+  readonly processorTimeoutMs: number
   /** How long one reading of the database's figures serves `/metrics` scrapes (docs/operations.md "Metrics"). */
   readonly metricsSnapshotMs: number
   /** Seals secrets at rest (SECRETS_KEY, base64 of 32 bytes); SECRETS_KEY_PREVIOUS opens what the last one sealed. */
@@ -195,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
     metricsToken: env.METRICS_TOKEN || undefined,
+    processorTimeoutMs: Math.min(positiveInteger(env, 'PROCESSOR_TIMEOUT_MS', 20_000), 45_000),
     metricsSnapshotMs: positiveInteger(env, 'METRICS_SNAPSHOT_MS', 5_000),
     databaseStatementTimeoutMs: positiveInteger(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000),
     databaseIdleInTransactionTimeoutMs: positiveInteger(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000),

@@ -15,7 +15,7 @@ import { createOAuthService } from './modules/oauth/index.ts'
 import { createOrdersService, createRefundsService } from './modules/orders/index.ts'
 import { createOrgsService } from './modules/orgs/index.ts'
 import { createInvitationsService, createPartnersService } from './modules/partners/index.ts'
-import { createPaymentsService, type PaymentProcessor, TestProcessor } from './modules/payments/index.ts'
+import { createPaymentsService, type PaymentProcessor, TestProcessor, withDeadline } from './modules/payments/index.ts'
 import { createRegistersService } from './modules/registers/index.ts'
 import { createReportsService } from './modules/reports/index.ts'
 import { createTaxService } from './modules/tax/index.ts'
@@ -74,7 +74,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     orgs,
     orders,
     giftCards,
-    processor: options.processor ?? new TestProcessor(),
+    processor: withDeadline(options.processor ?? new TestProcessor(), runtime.config.processorTimeoutMs),
     registers: () => registers,
   })
   const refunds = createRefundsService({

@@ -519,3 +519,38 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     assert.equal((await cancelledEvents(raced)).length, 1)
   })
 })
+
+describe('a card processor that does not answer', () => {
+  const processor = new SteeredProcessor()
+  let app: TestApp
+  let shop: Shop
+
+  before(async () => {
+    app = await startTestApp({ PROCESSOR_TIMEOUT_MS: '300' }, { processor })
+    shop = await openShop(app)
+  })
+  after(() => app.close())
+
+  it('answers 503 PROCESSOR_TIMEOUT at its deadline, and the retry with the same key charges once', async () => {
+    const product = await shop.product(15, { stock: 5 })
+    const order = await shop.api.post('/api/v1/orders', {
+      location_id: shop.locationId,
+      lines: [{ product_id: product, quantity: 1 }],
+    })
+    const k = { 'idempotency-key': `k-${randomBytes(6).toString('hex')}` }
+    const body = { order_id: order.body.data.id, amount: 15, method: 'card', payment_method_token: 'pm_card_visa' }
+    // The processor holds its answer until released: before, the request waited as long as it did (past the
+    // key's 60-second lock, so a retry could run beside it).
+    const { release } = processor.holdAnswers()
+    const first = await shop.api.post('/api/v1/payments', body, k)
+    assert.equal(first.status, 503, JSON.stringify(first.body))
+    assert.equal(first.body.code, 'PROCESSOR_TIMEOUT')
+    assert.equal(first.headers['retry-after'], '1')
+    assert.equal(processor.calls, 1)
+    release()
+    const retry = await shop.api.post('/api/v1/payments', body, k)
+    assert.equal(retry.status, 201, JSON.stringify(retry.body))
+    assert.equal(processor.charges.size, 1, 'one charge: the processor answered the same reference again')
+    assert.equal(processor.charges.get(retry.body.data.id), retry.body.data.processor_reference)
+  })
+})

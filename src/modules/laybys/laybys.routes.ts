@@ -35,6 +35,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
           ...errorResponses(
             404,
             LaybyErrors.CARD_DECLINED,
+            PaymentErrors.PROCESSOR_TIMEOUT,
             PaymentErrors.EXCEEDS_BALANCE,
             InventoryErrors.INSUFFICIENT_STOCK,
             CampaignErrors.VOUCHER_USED_UP,
@@ -90,6 +91,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
             PaymentErrors.NOT_PAYABLE,
             PaymentErrors.EXCEEDS_BALANCE,
             PaymentErrors.CARD_DECLINED,
+            PaymentErrors.PROCESSOR_TIMEOUT,
           ),
         },
       },
@@ -127,7 +129,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         body: Type.Optional(CancelLaybyBody),
         response: {
           200: DataOf(Layby),
-          ...errorResponses(404, LaybyErrors.NOT_OPEN, LaybyErrors.PROCESSOR_REFUSED),
+          ...errorResponses(404, LaybyErrors.NOT_OPEN, LaybyErrors.PROCESSOR_REFUSED, PaymentErrors.PROCESSOR_TIMEOUT),
         },
       },
     },

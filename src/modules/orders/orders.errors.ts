@@ -14,4 +14,6 @@ export const OrderErrors = {
   NOTHING_TO_REFUND: createError('NOTHING_TO_REFUND', 'conflict'),
   REFUND_EXCEEDS_CAPTURED: createError('REFUND_EXCEEDS_CAPTURED', 'conflict'),
   PROCESSOR_REFUSED: createError('PROCESSOR_REFUSED', 'conflict'),
+  /** The card processor's deadline, as payments answers it (PaymentErrors.PROCESSOR_TIMEOUT) during a refund. */
+  PROCESSOR_TIMEOUT: createError('PROCESSOR_TIMEOUT', 'unavailable'),
 } as const

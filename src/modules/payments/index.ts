@@ -10,4 +10,4 @@ export {
   type PaymentsService,
   type PaymentTarget,
 } from './payments.service.ts'
-export { type PaymentProcessor, type ProcessorResult, TestProcessor } from './processor.ts'
+export { type PaymentProcessor, type ProcessorResult, TestProcessor, withDeadline } from './processor.ts'

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { PaymentErrors } from './payments.errors.ts'
 
 /**
  * The adapter a card processor plugs in behind (docs/decisions.md "Payments go through a processor adapter").
@@ -8,22 +9,65 @@ import { randomBytes } from 'node:crypto'
 export interface PaymentProcessor {
   readonly name: string
   /** `reference` (the payment's id) is sent as the processor's idempotency key: a repeat gets the first answer. */
-  authorize(request: {
-    amount: bigint
-    currency: string
-    token: string
-    capture: boolean
-    reference: string
-  }): Promise<ProcessorResult>
-  capture(request: { processorRef: string; amount: bigint; currency: string }): Promise<ProcessorResult>
-  void(request: { processorRef: string }): Promise<ProcessorResult>
+  authorize(
+    request: {
+      amount: bigint
+      currency: string
+      token: string
+      capture: boolean
+      reference: string
+    } & Abortable,
+  ): Promise<ProcessorResult>
+  capture(request: { processorRef: string; amount: bigint; currency: string } & Abortable): Promise<ProcessorResult>
+  void(request: { processorRef: string } & Abortable): Promise<ProcessorResult>
   /** `reference` (the refund's id and the payment's) is the idempotency key: a refund resumed later is not repeated. */
-  refund(request: {
-    processorRef: string
-    amount: bigint
-    currency: string
-    reference: string
-  }): Promise<ProcessorResult>
+  refund(
+    request: {
+      processorRef: string
+      amount: bigint
+      currency: string
+      reference: string
+    } & Abortable,
+  ): Promise<ProcessorResult>
+}
+
+/** Aborted when the call has taken PROCESSOR_TIMEOUT_MS: an adapter passes it to its HTTP client. */
+interface Abortable {
+  signal?: AbortSignal
+}
+
+/**
+ * The processor with a deadline on every call: a call that has not answered within `timeoutMs` is abandoned (its
+ * signal aborted) and answered `503 PROCESSOR_TIMEOUT`. The deadline stays well under the Idempotency-Key's lock
+ * (60 s), so a client's retry with the same key finds the first attempt finished, and the processor, which knows
+ * the call by its reference, gives the first answer again rather than charging twice.
+ */
+export function withDeadline(processor: PaymentProcessor, timeoutMs: number): PaymentProcessor {
+  function timed<R extends Abortable>(what: string, call: (request: R) => Promise<ProcessorResult>) {
+    return (request: R): Promise<ProcessorResult> => {
+      const signal = AbortSignal.timeout(timeoutMs)
+      return new Promise((resolve, reject) => {
+        const onTimeout = () =>
+          reject(
+            PaymentErrors.PROCESSOR_TIMEOUT(
+              `the card processor did not answer the ${what} within ${timeoutMs} ms; retry with the same Idempotency-Key`,
+              { headers: { 'retry-after': '1' } },
+            ),
+          )
+        signal.addEventListener('abort', onTimeout, { once: true })
+        call({ ...request, signal })
+          .then(resolve, reject)
+          .finally(() => signal.removeEventListener('abort', onTimeout))
+      })
+    }
+  }
+  return {
+    name: processor.name,
+    authorize: timed('authorization', (r) => processor.authorize(r)),
+    capture: timed('capture', (r) => processor.capture(r)),
+    void: timed('void', (r) => processor.void(r)),
+    refund: timed('refund', (r) => processor.refund(r)),
+  }
 }
 
 export type ProcessorResult = { ok: true; processorRef: string } | { ok: false; code: string; message: string }
