@@ -7,18 +7,25 @@ import { openShop, type Shop } from './orders.fixtures.ts'
 describe('loyalty points under concurrency', () => {
   let app: TestApp
   let shop: Shop
-  let campaignId: string
+  let rewardId: string
 
   before(async () => {
     app = await startTestApp()
     shop = await openShop(app)
-    await shop.api.post('/api/v1/loyalty/programs', { name: 'Points', expiry_days: 365 })
-    campaignId = (
+    const program = await shop.api.post('/api/v1/loyalty/programs', { name: 'Points', expiry_days: 365 })
+    const campaignId = (
       await shop.api.post('/api/v1/campaigns', {
         name: 'Reward',
         rules: [{ type: 'fixed_amount', amount: 5 }],
         requires_voucher: true,
         status: 'scheduled',
+      })
+    ).body.data.id
+    rewardId = (
+      await shop.api.post(`/api/v1/loyalty/programs/${program.body.data.id}/rewards`, {
+        name: 'A 5.00 voucher',
+        points: 15,
+        gives: { type: 'voucher', campaign_id: campaignId },
       })
     ).body.data.id
   })
@@ -36,16 +43,13 @@ describe('loyalty points under concurrency', () => {
     }
     return c.body.data.id as string
   }
-  const redeem = (customerId: string, points: number) =>
-    shop.api.post('/api/v1/loyalty/points/redeem', {
-      customer_id: customerId,
-      points,
-      reward: { type: 'voucher', campaign_id: campaignId },
-    })
+  /** Redeems the 15-point voucher reward. */
+  const redeem = (customerId: string) =>
+    shop.api.post('/api/v1/loyalty/points/redeem', { customer_id: customerId, reward_id: rewardId })
 
   it('never overdraws a balance: of 20 redemptions at once, exactly as many succeed as the balance allows', async () => {
     const customerId = await memberWith([40, 30, 30])
-    const results = await Promise.all(Array.from({ length: 20 }, () => redeem(customerId, 15)))
+    const results = await Promise.all(Array.from({ length: 20 }, () => redeem(customerId)))
     const ok = results.filter((r) => r.status === 201)
     assert.equal(ok.length, 6, JSON.stringify(results.map((r) => [r.status, r.body.code])))
     for (const r of results.filter((x) => x.status !== 201)) assert.equal(r.body.code, 'INSUFFICIENT_POINTS')

@@ -138,7 +138,7 @@ describe('loyalty', () => {
   it('takes back the points of what was refunded, in any split, and never below zero', async () => {
     const s = await openShop(app)
     const item = await s.product(10, { stock: 100 })
-    await program(s, {})
+    const points = await program(s, {})
     const c = await customer(s)
     const o = await sale(s, c, [{ product_id: item, quantity: 3 }])
     assert.equal(o.loyalty_points_earned, 30)
@@ -151,10 +151,10 @@ describe('loyalty', () => {
     assert.equal(m.lifetime_spend, 0)
     // Points already spent cannot come back: the movement says how many were missing.
     const o2 = await sale(s, c, [{ product_id: item, quantity: 1 }])
-    const redeemed = await s.api.post('/api/v1/loyalty/points/redeem', {
-      customer_id: c,
+    const reward = await s.api.post(`/api/v1/loyalty/programs/${points.id}/rewards`, {
+      name: 'A 1.00 voucher',
       points: 10,
-      reward: {
+      gives: {
         type: 'voucher',
         campaign_id: (
           await s.api.post('/api/v1/campaigns', {
@@ -166,6 +166,11 @@ describe('loyalty', () => {
         ).body.data.id,
       },
     })
+    assert.equal(reward.status, 201, JSON.stringify(reward.body))
+    const redeemed = await s.api.post('/api/v1/loyalty/points/redeem', {
+      customer_id: c,
+      reward_id: reward.body.data.id,
+    })
     assert.equal(redeemed.status, 201, JSON.stringify(redeemed.body))
     await s.api.post(`/api/v1/orders/${o2.id}/refund`, {})
     const after = await member(s, c)
@@ -176,7 +181,7 @@ describe('loyalty', () => {
   it('redeems points for an amount off an open order and for a voucher that the order then takes', async () => {
     const s = await openShop(app)
     const item = await s.product(20, { stock: 100 })
-    await program(s, { point_value: 0.01 })
+    const points = await program(s, { point_value: 0.01 })
     const c = await customer(s)
     const accrued = await s.api.post('/api/v1/loyalty/points/accrue', {
       customer_id: c,
@@ -211,11 +216,22 @@ describe('loyalty', () => {
         status: 'scheduled',
       })
     ).body.data
-    const voucher = await s.api.post('/api/v1/loyalty/points/redeem', {
+    // A voucher is a priced reward of the program: a number of points the caller chooses buys none.
+    const chosen = await s.api.post('/api/v1/loyalty/points/redeem', {
       customer_id: c,
-      points: 200,
+      points: 1,
       reward: { type: 'voucher', campaign_id: campaign.id },
     })
+    assert.equal(chosen.status, 422)
+    assert.equal(chosen.body.errors[0].code, 'priced_reward_required')
+    const reward = (
+      await s.api.post(`/api/v1/loyalty/programs/${points.id}/rewards`, {
+        name: 'Half off',
+        points: 200,
+        gives: { type: 'voucher', campaign_id: campaign.id },
+      })
+    ).body.data
+    const voucher = await s.api.post('/api/v1/loyalty/points/redeem', { customer_id: c, reward_id: reward.id })
     assert.equal(voucher.status, 201, JSON.stringify(voucher.body))
     const code = voucher.body.data.reward.voucher_code
     const withVoucher = await s.api.post('/api/v1/orders', {
@@ -225,11 +241,7 @@ describe('loyalty', () => {
       voucher_codes: [code],
     })
     assert.equal(withVoucher.body.data.total, 10)
-    const broke = await s.api.post('/api/v1/loyalty/points/redeem', {
-      customer_id: c,
-      points: 1,
-      reward: { type: 'voucher', campaign_id: campaign.id },
-    })
+    const broke = await s.api.post('/api/v1/loyalty/points/redeem', { customer_id: c, reward_id: reward.id })
     assert.equal(broke.status, 409)
     assert.equal(broke.body.code, 'INSUFFICIENT_POINTS')
     assert.equal((await outbox(app, s.merchant.orgId, 'loyalty.points_redeemed')).length, 2)

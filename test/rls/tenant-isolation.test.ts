@@ -10,6 +10,7 @@ const SYSTEM_TABLES = new Set([
   'schema_migrations', // migration bookkeeping, never reached by the app role
   'signing_keys', // the ES256 keys every instance signs with
   'revoked_sessions', // looked up by session id on every request, before any org is known
+  'secrets_sealed', // one row for the deployment: whether every stored secret is sealed (read-only to the app)
 ])
 
 /**

@@ -7,6 +7,8 @@ export const LoyaltyErrors = {
   NO_ACTIVE_PROGRAM: createError('LOYALTY_NO_ACTIVE_PROGRAM', 'conflict'),
   INSUFFICIENT_POINTS: createError('INSUFFICIENT_POINTS', 'conflict'),
   NOTHING_TO_REDEEM: createError('LOYALTY_NOTHING_TO_REDEEM', 'conflict'),
+  /** A voucher reward whose campaign is a draft, paused or ended. */
+  REWARD_UNAVAILABLE: createError('LOYALTY_REWARD_UNAVAILABLE', 'conflict'),
   /**
    * Answered by orders when a reward goes on an order (orders imports loyalty, so loyalty cannot import orders'
    * catalog): the same codes, named here for the redeem route's OpenAPI.

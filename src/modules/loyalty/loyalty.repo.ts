@@ -12,6 +12,9 @@ import {
   type OutstandingRow,
   type ProgramRow,
   programColumns,
+  type RedemptionRow,
+  type RewardRow,
+  rewardColumns,
 } from './loyalty.tables.ts'
 
 export interface ProgramWrite {
@@ -193,11 +196,13 @@ export async function insertMovement(
     reason: string
     orderId: string | null
     reward: object | null
+    /** The redemption a reversal gives back. */
+    reverses?: string
   },
 ) {
   const result = await q.query<MovementRow>(
-    `INSERT INTO loyalty_movements (org_id, id, member_id, kind, points, balance_after, reason, order_id, reward)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${movementColumns}`,
+    `INSERT INTO loyalty_movements (org_id, id, member_id, kind, points, balance_after, reason, order_id, reward, reverses)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${movementColumns}`,
     [
       orgId,
       m.id,
@@ -208,9 +213,102 @@ export async function insertMovement(
       m.reason,
       m.orderId,
       m.reward === null ? null : JSON.stringify(m.reward),
+      m.reverses ?? null,
     ],
   )
   return result.rows[0]
+}
+
+/** The redemptions made on an order that no reversal has given back yet. */
+export async function openRedemptionsOfOrder(q: Queryable, orgId: string, orderId: string) {
+  const result = await q.query<RedemptionRow>(
+    `SELECT m.id, m.member_id, -m.points AS points, m.reward FROM loyalty_movements m
+     WHERE m.org_id = $1 AND m.order_id = $2 AND m.kind = 'redemption'
+       AND NOT EXISTS (SELECT 1 FROM loyalty_movements r WHERE r.org_id = m.org_id AND r.reverses = m.id)
+     ORDER BY m.id`,
+    [orgId, orderId],
+  )
+  return result.rows
+}
+
+export async function insertReward(
+  q: Queryable,
+  orgId: string,
+  r: {
+    id: string
+    programId: string
+    name: string
+    points: bigint
+    kind: RewardRow['kind']
+    amount: bigint | null
+    campaignId: string | null
+    active: boolean
+  },
+) {
+  const result = await q.query<RewardRow>(
+    `INSERT INTO loyalty_rewards (org_id, id, program_id, name, points, kind, amount, campaign_id, active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${rewardColumns}`,
+    [
+      orgId,
+      r.id,
+      r.programId,
+      r.name,
+      r.points.toString(),
+      r.kind,
+      r.amount?.toString() ?? null,
+      r.campaignId,
+      r.active,
+    ],
+  )
+  return result.rows[0]
+}
+
+export async function rewardById(q: Queryable, orgId: string, id: string) {
+  const result = await q.query<RewardRow>(
+    `SELECT ${rewardColumns} FROM loyalty_rewards WHERE org_id = $1 AND id = $2`,
+    [orgId, id],
+  )
+  return result.rows[0]
+}
+
+export async function rewardsOf(q: Queryable, orgId: string, programId: string) {
+  const result = await q.query<RewardRow>(
+    `SELECT ${rewardColumns} FROM loyalty_rewards WHERE org_id = $1 AND program_id = $2 ORDER BY id`,
+    [orgId, programId],
+  )
+  return result.rows
+}
+
+/** Whether the program sells any reward: then a redemption must name one. */
+export async function hasActiveRewards(q: Queryable, orgId: string, programId: string): Promise<boolean> {
+  const result = await q.query(
+    'SELECT 1 FROM loyalty_rewards WHERE org_id = $1 AND program_id = $2 AND active LIMIT 1',
+    [orgId, programId],
+  )
+  return result.rows.length > 0
+}
+
+export function updateReward(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  w: { name?: string; points?: bigint; amount?: bigint; active?: boolean },
+  expected: number | undefined,
+) {
+  return updateVersioned<RewardRow>(
+    q,
+    'loyalty_rewards',
+    rewardColumns,
+    orgId,
+    id,
+    { name: w.name, points: w.points?.toString(), amount: w.amount?.toString(), active: w.active },
+    expected,
+  )
+}
+
+export async function deleteReward(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  const result = await q.query('DELETE FROM loyalty_rewards WHERE org_id = $1 AND id = $2 RETURNING id', [orgId, id])
+  return result.rows.length > 0
 }
 
 export async function movementsOf(

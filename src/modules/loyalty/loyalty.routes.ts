@@ -7,7 +7,9 @@ import { LoyaltyErrors } from './loyalty.errors.ts'
 import {
   AccrueBody,
   CreateProgramBody,
+  CreateRewardBody,
   JoinBody,
+  LoyaltyRewardSchema,
   MemberParams,
   MemberQuery,
   MemberSchema,
@@ -16,18 +18,24 @@ import {
   ProgramListQuery,
   ProgramSchema,
   RedeemBody,
+  RewardParams,
   UpdateProgramBody,
+  UpdateRewardBody,
 } from './loyalty.schemas.ts'
 import type { LoyaltyService } from './loyalty.service.ts'
 
 const tags = ['loyalty']
 const Program = Type.Ref('LoyaltyProgram')
+const Reward = Type.Ref('LoyaltyReward')
+/** Prices in points are money settings: owners and managers set them, as tax rates (docs/decisions.md "Scopes"). */
+const rewardWriteScope = 'settings:write'
 const Member = Type.Ref('LoyaltyMember')
 
 export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService }> = async (app, { loyalty }) => {
   app.addSchema(ProgramSchema)
   app.addSchema(MovementSchema)
   app.addSchema(MemberSchema)
+  app.addSchema(LoyaltyRewardSchema)
 
   app.get(
     '/loyalty/programs',
@@ -158,7 +166,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
       schema: {
         tags,
         summary:
-          'Redeem points for an amount off an open order or a voucher of a campaign, oldest-expiring points first (409 INSUFFICIENT_POINTS)',
+          "Redeem a reward of the program at its price (reward_id; an amount off an open order takes only the share the order's total leaves room for), oldest-expiring points first (409 INSUFFICIENT_POINTS). A program that prices no reward takes points for an amount off an order",
         body: RedeemBody,
         response: {
           201: DataOf(PointsResultSchema),
@@ -167,6 +175,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
             LoyaltyErrors.NO_ACTIVE_PROGRAM,
             LoyaltyErrors.INSUFFICIENT_POINTS,
             LoyaltyErrors.NOTHING_TO_REDEEM,
+            LoyaltyErrors.REWARD_UNAVAILABLE,
             LoyaltyErrors.ORDER_NOT_OPEN,
             LoyaltyErrors.ORDER_ALREADY_PAID,
             CampaignErrors.ENDED,
@@ -175,5 +184,73 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
       },
     },
     async (request, reply) => reply.code(201).send({ data: await loyalty.redeem(request.ctx, request.body) }),
+  )
+
+  app.get(
+    '/loyalty/programs/:id/rewards',
+    {
+      config: { scope: 'loyalty:read' },
+      schema: {
+        tags,
+        summary: "The program's rewards and their prices in points",
+        params: IdParams,
+        response: { 200: Type.Object({ data: Type.Array(Reward) }), ...errorResponses(404) },
+      },
+    },
+    async (request) => ({ data: await loyalty.listRewards(request.ctx, request.params.id) }),
+  )
+
+  app.post(
+    '/loyalty/programs/:id/rewards',
+    {
+      config: { scope: rewardWriteScope },
+      schema: {
+        tags,
+        summary: 'Price a reward in points: an amount off an order, or a voucher of a campaign (owners and managers)',
+        params: IdParams,
+        body: CreateRewardBody,
+        response: { 201: DataOf(Reward), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({ data: await loyalty.createReward(request.ctx, request.params.id, request.body) }),
+  )
+
+  app.patch(
+    '/loyalty/programs/:id/rewards/:rewardId',
+    {
+      config: { scope: rewardWriteScope },
+      schema: {
+        tags,
+        summary: "Change a reward's name, price, amount or whether it can be redeemed; If-Match or version guards",
+        params: RewardParams,
+        body: UpdateRewardBody,
+        response: { 200: DataOf(Reward), ...errorResponses(404, STALE_VERSION) },
+      },
+    },
+    async (request) => {
+      const { version, ...fields } = request.body
+      const { id, rewardId } = request.params
+      return {
+        data: await loyalty.updateReward(request.ctx, id, rewardId, fields, expectedVersion(request, version)),
+      }
+    },
+  )
+
+  app.delete(
+    '/loyalty/programs/:id/rewards/:rewardId',
+    {
+      config: { scope: rewardWriteScope },
+      schema: {
+        tags,
+        summary: 'Delete a reward (redemptions made keep what they were)',
+        params: RewardParams,
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      await loyalty.deleteReward(request.ctx, request.params.id, request.params.rewardId)
+      return reply.code(204).send(null)
+    },
   )
 }

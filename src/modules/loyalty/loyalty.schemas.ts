@@ -100,7 +100,9 @@ export type ProgramListQuery = Static<typeof ProgramListQuery>
 export const MovementSchema = Type.Object(
   {
     id: Type.String(),
-    kind: Type.String({ description: 'accrual, adjustment, redemption, expiry or refund' }),
+    kind: Type.String({
+      description: 'accrual, adjustment, redemption, expiry, refund, or reversal (a redemption given back by a void)',
+    }),
     points: Type.Integer({ description: 'signed change of the balance' }),
     balance_after: Type.Integer(),
     reason: Type.String(),
@@ -162,25 +164,53 @@ export type AccrueBody = Static<typeof AccrueBody>
 export const RedeemBody = Type.Object(
   {
     customer_id: Id,
-    points: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
-    reward: Type.Union([
-      Type.Object(
-        {
-          type: Type.Literal('order_discount', {
-            description: "the points' value (point_value each) off an open order with nothing paid yet",
-          }),
-          order_id: Id,
-        },
-        { additionalProperties: false },
+    reward_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'a reward of the active program (GET /loyalty/programs/:id/rewards): its price is what is charged',
+      }),
+    ),
+    order_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'for an order_discount reward: the open order, with nothing paid yet, that the amount comes off',
+      }),
+    ),
+    points: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100_000_000,
+        description:
+          'without reward_id, for a program that prices no reward: at most this many points (point_value each) off the order in reward',
+      }),
+    ),
+    reward: Type.Optional(
+      Type.Union(
+        [
+          Type.Object(
+            {
+              type: Type.Literal('order_discount', {
+                description: "the points' value (point_value each) off an open order with nothing paid yet",
+              }),
+              order_id: Id,
+            },
+            { additionalProperties: false },
+          ),
+          Type.Object(
+            {
+              type: Type.Literal('voucher', {
+                description: 'refused: a voucher is a priced reward of the program (reward_id)',
+              }),
+              campaign_id: Id,
+            },
+            { additionalProperties: false },
+          ),
+        ],
+        { description: 'with points, for a program that prices no reward: what the points buy' },
       ),
-      Type.Object(
-        {
-          type: Type.Literal('voucher', { description: 'a single-use voucher of a campaign, for this customer' }),
-          campaign_id: Id,
-        },
-        { additionalProperties: false },
-      ),
-    ]),
+    ),
     reason: Type.Optional(Type.String({ maxLength: 500 })),
   },
   { additionalProperties: false },
@@ -193,6 +223,7 @@ export const PointsResultSchema = Type.Object({
   reward: Type.Optional(
     Type.Object({
       type: Type.String(),
+      reward_id: Type.Optional(Type.String()),
       order_id: Type.Optional(Type.String()),
       amount: Type.Optional(Money),
       campaign_id: Type.Optional(Type.String()),
@@ -202,3 +233,65 @@ export const PointsResultSchema = Type.Object({
 })
 /** The reward part of a redemption's answer. */
 export type Reward = NonNullable<Static<typeof PointsResultSchema>['reward']>
+
+const RewardGives = Type.Union([
+  Type.Object(
+    {
+      type: Type.Literal('order_discount', { description: 'this amount off an open order' }),
+      amount: Type.Number({ exclusiveMinimum: 0, description: 'in the org currency' }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal('voucher', {
+        description: 'a single-use voucher of this campaign, which must be active or scheduled when redeemed',
+      }),
+      campaign_id: Id,
+    },
+    { additionalProperties: false },
+  ),
+])
+
+export const LoyaltyRewardSchema = Type.Object(
+  {
+    id: Type.String(),
+    program_id: Type.String(),
+    name: Type.String(),
+    points: Type.Integer({ description: 'its price in points' }),
+    gives: RewardGives,
+    active: Type.Boolean({ description: 'an inactive reward cannot be redeemed' }),
+    version: Version,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'LoyaltyReward' },
+)
+export type LoyaltyReward = Static<typeof LoyaltyRewardSchema>
+
+export const CreateRewardBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    points: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
+    gives: RewardGives,
+    active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+export type CreateRewardBody = Static<typeof CreateRewardBody>
+
+export const UpdateRewardBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    points: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+    amount: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, description: 'a new amount for an order_discount reward' }),
+    ),
+    active: Type.Optional(Type.Boolean()),
+    version: Type.Optional(Version),
+  },
+  { additionalProperties: false },
+)
+export type UpdateRewardBody = Static<typeof UpdateRewardBody>
+
+export const RewardParams = Type.Object({ id: Id, rewardId: Id })

@@ -1,6 +1,6 @@
 import { newId } from '../../platform/crypto/ids.ts'
 import type { Queryable } from '../../platform/db/database.ts'
-import { notFound } from '../../platform/errors/app-error.ts'
+import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
@@ -12,7 +12,9 @@ import { E4, nextTier, pointsFor, pointsToTakeBack, type Tier, takeFromLots, tie
 import type {
   AccrueBody,
   CreateProgramBody,
+  CreateRewardBody,
   JoinBody,
+  LoyaltyReward,
   Member,
   MemberQuery,
   Movement,
@@ -22,8 +24,9 @@ import type {
   Reward,
   TierInput,
   UpdateProgramBody,
+  UpdateRewardBody,
 } from './loyalty.schemas.ts'
-import type { MemberRow, MovementRow, ProgramRow } from './loyalty.tables.ts'
+import type { MemberRow, MovementRow, ProgramRow, RewardRow } from './loyalty.tables.ts'
 
 /** What loyalty needs from other domains (services.ts wires them; orders and campaigns late, they come after). */
 interface LoyaltyDeps {
@@ -35,10 +38,20 @@ interface LoyaltyDeps {
   /** The categories of products, for programs that exclude categories. */
   catalog: { categoriesOf(ctx: RequestContext, productIds: readonly string[]): Promise<Map<string, string | null>> }
   orders: () => {
-    applyLoyaltyDiscount(ctx: RequestContext, orderId: string, amount: bigint, reason: string): Promise<unknown>
+    /**
+     * Takes up to `amount` off an open, unpaid order (the order's total caps it), its reason worded from what it
+     * took; answers what it took.
+     */
+    applyLoyaltyDiscount(
+      ctx: RequestContext,
+      orderId: string,
+      amount: bigint,
+      reasonFor: (applied: bigint) => string,
+    ): Promise<{ applied: bigint }>
   }
   campaigns: () => {
     issueVoucher(ctx: RequestContext, campaignId: string, customerId: string): Promise<{ code: string }>
+    get(ctx: RequestContext, id: string): Promise<{ status: string }>
   }
   clock?: () => Date
 }
@@ -93,6 +106,31 @@ function toProgram(row: ProgramRow, currency: string): Program {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   }
+}
+
+function toReward(row: RewardRow, currency: string): LoyaltyReward {
+  return {
+    id: row.id,
+    program_id: row.program_id,
+    name: row.name,
+    points: Number(row.points),
+    gives:
+      row.kind === 'order_discount'
+        ? { type: 'order_discount', amount: toMajor(BigInt(row.amount ?? 0), currency) }
+        : { type: 'voucher', campaign_id: row.campaign_id ?? '' },
+    active: row.active,
+    version: row.version,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  }
+}
+
+/** The campaign statuses a voucher reward may issue from: one that runs now or will. */
+const REDEEMABLE_CAMPAIGN = new Set(['active', 'scheduled'])
+
+/** Points for a share of a priced reward: its price times the share taken, rounded up (never a free point). */
+function pointsForShare(price: bigint, taken: bigint, whole: bigint): bigint {
+  return (price * taken + whole - 1n) / whole
 }
 
 function toMovement(row: MovementRow): Movement {
@@ -239,6 +277,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
       reason: string
       orderId: string | null
       reward: object | null
+      reverses?: string
     },
   ): Promise<{ member: MemberCore; movement: Movement }> {
     const currency = await currencyOf(ctx)
@@ -262,6 +301,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
         reason: change.reason,
         orderId: change.orderId,
         reward: change.reward,
+        reverses: change.reverses,
       }),
     )
     const view = memberView(moved, program, currency)
@@ -425,44 +465,197 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
     /**
      * Turns points into a reward, oldest-expiring points first, under the member's row lock: concurrent
      * redemptions wait for each other, and one that finds too few points left is a 409 (INSUFFICIENT_POINTS).
+     * A program that prices rewards charges the named reward's price (an amount off an order takes only the share
+     * of it the order's total leaves room for); a program that prices none takes at most the points asked, as an
+     * amount off an order, and only those its discount uses (docs/loyalty.md "Rewards").
      */
     async redeem(ctx: RequestContext, input: RedeemBody) {
       const currency = await currencyOf(ctx)
+      if (input.reward_id !== undefined && (input.points !== undefined || input.reward !== undefined))
+        throw invalid('reward_id', 'name a reward, or give points and reward, not both', 'conflicting')
+      if (input.reward_id === undefined && (input.points === undefined || input.reward === undefined))
+        throw invalid('reward_id', 'name the reward to redeem', 'required')
+      if (input.reward?.type === 'voucher')
+        throw invalid(
+          'reward.type',
+          'a voucher is redeemed as a priced reward of the program: name it with reward_id',
+          'priced_reward_required',
+        )
       return ctx.db.tx(async (q) => {
         const program = await activeOrRefuse(q, ctx)
+        const priced = input.reward_id === undefined ? null : await repo.rewardById(q, ctx.orgId, input.reward_id)
+        if (input.reward_id !== undefined && (!priced || priced.program_id !== program.id || !priced.active))
+          throw notFound('loyalty reward')
+        if (!priced && (await repo.hasActiveRewards(q, ctx.orgId, program.id)))
+          throw invalid('reward_id', 'the program prices its rewards: name one with reward_id', 'required')
         const found = await memberFor(q, ctx, program, input.customer_id, false)
         if (!found) throw notFound('loyalty member')
         const { member } = found
-        const points = BigInt(input.points)
+        let points: bigint
+        let reward: Reward
+        if (priced?.kind === 'voucher') {
+          const campaignId = priced.campaign_id ?? ''
+          const { status } = await deps.campaigns().get(ctx, campaignId)
+          if (!REDEEMABLE_CAMPAIGN.has(status))
+            throw LoyaltyErrors.REWARD_UNAVAILABLE(
+              `the reward's campaign is ${status}: a voucher reward issues from an active or scheduled campaign`,
+            )
+          points = BigInt(priced.points)
+          const voucher = await deps.campaigns().issueVoucher(ctx, campaignId, input.customer_id)
+          reward = { type: 'voucher', reward_id: priced.id, campaign_id: campaignId, voucher_code: voucher.code }
+        } else {
+          const orderId = priced
+            ? input.order_id
+            : input.reward?.type === 'order_discount'
+              ? input.reward.order_id
+              : undefined
+          if (!orderId) throw invalid('order_id', 'an amount off an order needs the order', 'required')
+          // What the reward is worth at most: its amount, or the points asked at point_value each.
+          const worth = priced
+            ? BigInt(priced.amount ?? 0)
+            : (BigInt(input.points ?? 0) * BigInt(program.point_value_e4)) / E4
+          if (worth <= 0n) throw LoyaltyErrors.NOTHING_TO_REDEEM('these points are worth nothing off an order')
+          // Only the points the discount uses: the reward's price for its share taken, or the points it is worth.
+          const pointsFor = (applied: bigint) =>
+            priced
+              ? pointsForShare(BigInt(priced.points), applied, worth)
+              : pointsForShare(E4, applied, BigInt(program.point_value_e4))
+          const { applied } = await deps.orders().applyLoyaltyDiscount(ctx, orderId, worth, (taken) =>
+            priced ? priced.name : `${pointsFor(taken)} loyalty points`,
+          )
+          if (applied <= 0n) throw LoyaltyErrors.NOTHING_TO_REDEEM('the order has nothing left to take the reward off')
+          points = pointsFor(applied)
+          reward = {
+            type: 'order_discount',
+            ...(priced ? { reward_id: priced.id } : {}),
+            order_id: orderId,
+            amount: toMajor(applied, currency),
+          }
+        }
         const taken = takeFromLots(
           (await repo.liveLots(q, ctx.orgId, member.id)).map((l) => ({ id: l.id, remaining: BigInt(l.remaining) })),
           points,
         )
-        if (!taken) {
-          throw LoyaltyErrors.INSUFFICIENT_POINTS(`the member has ${member.balance} points, not ${input.points}`)
-        }
+        if (!taken) throw LoyaltyErrors.INSUFFICIENT_POINTS(`the member has ${member.balance} points, not ${points}`)
         await repo.takeFromLots(q, ctx.orgId, taken)
-        let reward: Reward
-        if (input.reward.type === 'order_discount') {
-          const scale = 10_000n
-          const amount = (points * BigInt(program.point_value_e4)) / scale
-          if (amount <= 0n) throw LoyaltyErrors.NOTHING_TO_REDEEM('these points are worth nothing off an order')
-          await deps.orders().applyLoyaltyDiscount(ctx, input.reward.order_id, amount, `${input.points} loyalty points`)
-          reward = { type: 'order_discount', order_id: input.reward.order_id, amount: toMajor(amount, currency) }
-        } else {
-          const voucher = await deps.campaigns().issueVoucher(ctx, input.reward.campaign_id, input.customer_id)
-          reward = { type: 'voucher', campaign_id: input.reward.campaign_id, voucher_code: voucher.code }
-        }
         const done = await record(q, ctx, program, member, {
           kind: 'redemption',
           points: -points,
           lifetimePoints: 0n,
           lifetimeSpend: 0n,
-          reason: input.reason ?? `redeemed for ${reward.type === 'voucher' ? 'a voucher' : 'an amount off an order'}`,
+          reason:
+            input.reason ?? (priced ? `redeemed for ${priced.name}` : `redeemed for ${reward.amount} off an order`),
           orderId: reward.order_id ?? null,
           reward,
         })
         return { ...done, member: await withHistory(ctx, q, done.member, { limit: 50 }), reward }
+      })
+    },
+
+    /**
+     * In a voiding order's transaction: gives back the points redeemed on it, each redemption once (a `reversal`
+     * movement names it), as a new lot that expires as the program's points do.
+     */
+    async returnRedemptions(q: Queryable, ctx: RequestContext, orderId: string): Promise<void> {
+      for (const redemption of await repo.openRedemptionsOfOrder(q, ctx.orgId, orderId)) {
+        const member = await expireLocked(
+          q,
+          ctx,
+          (await repo.memberById(q, ctx.orgId, redemption.member_id, true))!,
+          clock(),
+        )
+        const program = await programOf(q, ctx, member.program_id)
+        const points = BigInt(redemption.points)
+        await repo.insertLot(q, ctx.orgId, {
+          id: newId('llt'),
+          memberId: member.id,
+          points,
+          expiresAt: program.expiry_days ? new Date(clock().getTime() + program.expiry_days * DAY_MS) : null,
+        })
+        await record(q, ctx, program, member, {
+          kind: 'reversal',
+          points,
+          lifetimePoints: 0n,
+          lifetimeSpend: 0n,
+          reason: 'order voided: the redeemed points are given back',
+          orderId,
+          reward: redemption.reward,
+          reverses: redemption.id,
+        })
+      }
+    },
+
+    async listRewards(ctx: RequestContext, programId: string): Promise<LoyaltyReward[]> {
+      const currency = await currencyOf(ctx)
+      return ctx.db.read(async (q) => {
+        await programOf(q, ctx, programId)
+        return (await repo.rewardsOf(q, ctx.orgId, programId)).map((r) => toReward(r, currency))
+      })
+    },
+
+    async createReward(ctx: RequestContext, programId: string, input: CreateRewardBody): Promise<LoyaltyReward> {
+      const currency = await currencyOf(ctx)
+      const { gives } = input
+      if (gives.type === 'voucher') {
+        await deps
+          .campaigns()
+          .get(ctx, gives.campaign_id)
+          .catch(() => {
+            throw invalid('gives.campaign_id', 'does not name a campaign of this org', 'not_found')
+          })
+      }
+      return ctx.db.tx(async (q) => {
+        await programOf(q, ctx, programId)
+        const row = await repo.insertReward(q, ctx.orgId, {
+          id: newId('lrw'),
+          programId,
+          name: input.name.trim(),
+          points: BigInt(input.points),
+          kind: gives.type,
+          amount: gives.type === 'order_discount' ? toMinor(gives.amount, currency, 'gives.amount') : null,
+          campaignId: gives.type === 'voucher' ? gives.campaign_id : null,
+          active: input.active ?? true,
+        })
+        return toReward(row, currency)
+      })
+    },
+
+    async updateReward(
+      ctx: RequestContext,
+      programId: string,
+      rewardId: string,
+      input: Omit<UpdateRewardBody, 'version'>,
+      expected: number | undefined,
+    ): Promise<LoyaltyReward> {
+      const currency = await currencyOf(ctx)
+      return ctx.db.tx(async (q) => {
+        const current = await repo.rewardById(q, ctx.orgId, rewardId)
+        if (!current || current.program_id !== programId) throw notFound('loyalty reward')
+        if (input.amount !== undefined && current.kind !== 'order_discount')
+          throw invalid('amount', 'only an order_discount reward has an amount', 'invalid')
+        const row = await repo.updateReward(
+          q,
+          ctx.orgId,
+          rewardId,
+          {
+            name: input.name?.trim(),
+            points: input.points === undefined ? undefined : BigInt(input.points),
+            amount: input.amount === undefined ? undefined : toMinor(input.amount, currency, 'amount'),
+            active: input.active,
+          },
+          expected,
+        )
+        if (!row) throw staleVersion(current.version)
+        return toReward(row, currency)
+      })
+    },
+
+    /** Deletes a reward; redemptions made keep what they were (each movement holds its reward). */
+    async deleteReward(ctx: RequestContext, programId: string, rewardId: string): Promise<void> {
+      await ctx.db.tx(async (q) => {
+        const current = await repo.rewardById(q, ctx.orgId, rewardId)
+        if (!current || current.program_id !== programId) throw notFound('loyalty reward')
+        await repo.deleteReward(q, ctx.orgId, rewardId)
       })
     },
 

@@ -1,4 +1,4 @@
-/** Row types and column lists of the loyalty tables, once each (db/migrations/0080_loyalty.sql). */
+/** Row types and column lists of the loyalty tables, once each (db/migrations/0080_loyalty.sql, 0136). */
 
 export interface ProgramRow {
   id: string
@@ -47,7 +47,7 @@ export const lotColumns = 'id, remaining, expires_at'
 
 export interface MovementRow {
   id: string
-  kind: 'accrual' | 'adjustment' | 'redemption' | 'expiry' | 'refund'
+  kind: 'accrual' | 'adjustment' | 'redemption' | 'expiry' | 'refund' | 'reversal'
   points: string
   balance_after: string
   reason: string
@@ -57,6 +57,33 @@ export interface MovementRow {
 }
 
 export const movementColumns = 'id, kind, points, balance_after, reason, order_id, reward, created_at'
+
+/** A reward the program sells for points (loyalty_rewards). */
+export interface RewardRow {
+  id: string
+  program_id: string
+  name: string
+  points: string
+  kind: 'order_discount' | 'voucher'
+  /** Minor units off an order (order_discount). */
+  amount: string | null
+  campaign_id: string | null
+  active: boolean
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+export const rewardColumns =
+  'id, program_id, name, points, kind, amount, campaign_id, active, version, created_at, updated_at'
+
+/** A redemption on an order not yet given back (voiding the order gives it back). */
+export interface RedemptionRow {
+  id: string
+  member_id: string
+  points: string
+  reward: object | null
+}
 
 export interface OrderPointsRow {
   member_id: string

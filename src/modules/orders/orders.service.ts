@@ -337,6 +337,7 @@ export function createOrdersService(deps: OrdersDeps) {
         }
         const moved = await moveStatus(q, ctx, row, 'voided', input.reason ?? '')
         await deps.campaigns.release(q, ctx, id)
+        await deps.loyalty().returnRedemptions(q, ctx, id)
         if (!row.layby_id) {
           await deps.inventory.applyChanges(
             ctx,
@@ -439,7 +440,16 @@ export function createOrdersService(deps: OrdersDeps) {
      * transaction. The totals are computed again from the stored lines: campaigns' line discounts stay as they
      * were, the till's and the reward's order discounts apply to the rest; order.updated carries the result.
      */
-    async applyLoyaltyDiscount(ctx: RequestContext, orderId: string, amount: bigint, reason: string): Promise<Order> {
+    /**
+     * Takes up to `amount` off an open, unpaid order (its total caps it), the discount's reason worded from what
+     * was taken; answers the order and what was taken.
+     */
+    async applyLoyaltyDiscount(
+      ctx: RequestContext,
+      orderId: string,
+      amount: bigint,
+      reasonFor: (applied: bigint) => string,
+    ): Promise<{ order: Order; applied: bigint }> {
       return ctx.db.tx(async (q) => {
         const row = await repo.orderById(q, ctx.orgId, orderId, true)
         if (!row) throw notFound('order')
@@ -477,7 +487,7 @@ export function createOrdersService(deps: OrdersDeps) {
           {
             type: 'amount',
             value: Number(rewardAmount) / 10 ** currencyExponent(row.currency),
-            reason,
+            reason: reasonFor(rewardAmount),
             amount: rewardAmount.toString(),
           },
         ]
@@ -496,7 +506,7 @@ export function createOrdersService(deps: OrdersDeps) {
         )
         const order = toOrder(updated, await repo.linesOf(q, ctx.orgId, [orderId]))
         await emitEvent(q, ctx.orgId, 'order.updated', order)
-        return order
+        return { order, applied: rewardAmount }
       })
     },
 

@@ -67,4 +67,4 @@ export interface OrderPaymentsPort {
 export type CampaignsPort = Pick<CampaignsService, 'prepare' | 'claim' | 'release'>
 
 /** Loyalty: points accrue in the completing order's transaction and a refund takes its share back. */
-export type LoyaltyPort = Pick<LoyaltyService, 'accrueForOrder' | 'reverseForRefund'>
+export type LoyaltyPort = Pick<LoyaltyService, 'accrueForOrder' | 'reverseForRefund' | 'returnRedemptions'>
