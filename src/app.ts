@@ -17,7 +17,7 @@ import { kdsRoutes } from './modules/kds/index.ts'
 import { laybyRoutes } from './modules/laybys/index.ts'
 import { locationRoutes } from './modules/locations/index.ts'
 import { loyaltyRoutes } from './modules/loyalty/index.ts'
-import { oauthRoutes, oauthWellKnownRoutes } from './modules/oauth/index.ts'
+import { oauthRoutes, oauthWellKnownRoutes, scopeDescriptions } from './modules/oauth/index.ts'
 import { orderRoutes } from './modules/orders/index.ts'
 import { partnerRoutes } from './modules/partners/index.ts'
 import { paymentRoutes } from './modules/payments/index.ts'
@@ -38,6 +38,7 @@ import { healthRoutes } from './platform/http/health.ts'
 import { idempotency } from './platform/http/idempotency.ts'
 import { refuseDeepJson } from './platform/http/json-depth.ts'
 import { installLoadShedding } from './platform/http/load-shedding.ts'
+import { completeDocument, describeRoute, securitySchemes } from './platform/http/openapi-document.ts'
 import { ProblemSchema } from './platform/http/schemas.ts'
 import { sharedValidatorBuilder } from './platform/http/validator.ts'
 import { installMetrics } from './platform/metrics/metrics.ts'
@@ -115,11 +116,13 @@ export async function buildApp(
         description: 'Point-of-sale and commerce back end. REST under /api/v1, GraphQL at /catalog/graphql.',
       },
       servers: [{ url: config.baseUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: { securitySchemes: securitySchemes(config.appUrl, config.baseUrl, scopeDescriptions) },
       security: [{ bearer: [] }],
     },
     transform: ((input: Parameters<typeof documentGraphqlRoutes>[0] & { route: never }) =>
-      documentErrorCodesInOpenApi(documentGraphqlRoutes(input), input.route)) as never,
+      describeRoute(documentErrorCodesInOpenApi(documentGraphqlRoutes(input), input.route), input.route)) as never,
+    transformObject: ((input: { openapiObject: Record<string, unknown> }) =>
+      completeDocument(input.openapiObject)) as never,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   })
   if (config.env !== 'production') {

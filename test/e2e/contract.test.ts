@@ -45,10 +45,11 @@ describe('the API contract', () => {
 
   it("lists the error codes of every problem answer, the route's own and the platform's", async () => {
     const doc = (await app.api.inject({ method: 'GET', url: '/openapi.json' })).json()
+    /** The codes a problem answer declares: the enum on `code` of its application/problem+json schema. */
+    const problemCodes = (response: any): string[] =>
+      response?.content?.['application/problem+json']?.schema?.allOf?.[1]?.properties?.code?.enum ?? []
     const codesOf = (path: string, method: string, status: number) =>
-      String(doc.paths[path][method].responses[status]?.description ?? '')
-        .replace(/^code: /, '')
-        .split(' | ')
+      problemCodes(doc.paths[path][method].responses[status])
     assert.deepEqual(codesOf('/api/v1/orders/{id}/status', 'patch', 409).sort(), [
       'ORDER_HAS_PAYMENTS',
       'ORDER_ILLEGAL_MOVE',
@@ -66,12 +67,56 @@ describe('the API contract', () => {
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       if (!path.startsWith('/api/v1/') || path.startsWith('/api/v1/oauth/')) continue
       for (const [method, op] of Object.entries(methods)) {
-        for (const [status, response] of Object.entries(op.responses as Record<string, { description: string }>)) {
-          if (Number(status) >= 400)
-            assert.match(response.description, /^code: [A-Z_]+( \| [A-Z_]+)*$/, `${method} ${path} ${status}`)
+        for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+          if (Number(status) < 400) continue
+          assert.ok(problemCodes(response).length > 0, `${method} ${path} ${status} names its codes`)
+          assert.equal(response.content['application/json'], undefined, 'a problem is served as problem+json')
+          for (const code of problemCodes(response)) assert.match(code, /^[A-Z][A-Z0-9_]*$/)
         }
       }
     }
+  })
+
+  it('gives a code generator what it needs: operation ids, optional defaults, headers, scopes', async () => {
+    // Before: no operationId, limit required on every list, Idempotency-Key, If-Match and rate-limit headers
+    // undeclared, problems documented as application/json, "Default Response" everywhere (issue 23).
+    const doc = (await app.api.inject({ method: 'GET', url: '/openapi.json' })).json()
+    const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+        .map(([method, op]) => ({ path, method, op })),
+    )
+    const ids = operations.map((o) => o.op.operationId)
+    assert.ok(
+      ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)),
+      'every operation has an operationId',
+    )
+    assert.equal(new Set(ids).size, ids.length, 'operation ids are unique')
+    const op = (path: string, method: string) => doc.paths[path][method]
+    assert.equal(op('/api/v1/products', 'get').operationId, 'listProducts')
+    assert.equal(op('/api/v1/orders/{id}/refund', 'post').operationId, 'refundOrder')
+    assert.equal(op('/api/v1/payments/{id}/capture', 'post').operationId, 'capturePayment')
+    const limit = op('/api/v1/products', 'get').parameters.find((p: any) => p.name === 'limit')
+    assert.equal(limit.required, false)
+    assert.equal(limit.schema.default, 50)
+    const refs = (o: any) => (o.parameters ?? []).map((p: any) => p.$ref).filter(Boolean)
+    assert.ok(refs(op('/api/v1/orders', 'post')).includes('#/components/parameters/IdempotencyKey'))
+    assert.ok(refs(op('/api/v1/products/{id}', 'patch')).includes('#/components/parameters/IfMatch'))
+    assert.deepEqual(op('/api/v1/orders', 'post')['x-required-scopes'], ['orders:write'])
+    assert.deepEqual(op('/api/v1/orders', 'post').security, [
+      { bearer: ['orders:write'] },
+      { oauth2: ['orders:write'] },
+    ])
+    assert.ok(doc.components.securitySchemes.oauth2.flows.authorizationCode.scopes['orders:write'])
+    const created = op('/api/v1/orders', 'post').responses['201']
+    assert.equal(created.description, 'Created')
+    assert.ok(created.headers['X-RateLimit-Remaining'])
+    assert.ok(created.headers['X-Request-Id'])
+    assert.ok(op('/api/v1/orders', 'post').responses['429'].headers['Retry-After'])
+    assert.equal(op('/api/v1/customers/{id}/rewards', 'get').deprecated, true)
+    for (const { path, method, op: o } of operations)
+      for (const [status, response] of Object.entries(o.responses as Record<string, any>))
+        assert.notEqual(response.description, 'Default Response', `${method} ${path} ${status}`)
   })
 
   it('serves the docs page outside production', async () => {

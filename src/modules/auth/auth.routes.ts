@@ -12,6 +12,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     {
       config: { scope: false },
       schema: {
+        operationId: 'login',
         tags,
         summary: 'Exchange e-mail and password for an access token and a refresh token',
         security: [],
@@ -27,6 +28,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     {
       config: { scope: false },
       schema: {
+        operationId: 'refreshLogin',
         tags,
         summary: 'Rotate a refresh token: a new access token and a new refresh token',
         security: [],
@@ -42,6 +44,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     {
       config: { scope: ANY_TOKEN },
       schema: {
+        operationId: 'logout',
         tags,
         summary: 'Revoke the current session and its tokens',
         response: { 204: { type: 'null', description: 'logged out; empty body' } },
@@ -57,7 +60,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     '/auth/me',
     {
       config: { scope: ANY_TOKEN },
-      schema: { tags, summary: 'The authenticated user', response: { 200: MeSchema, ...errorResponses(404) } },
+      schema: {
+        operationId: 'getMe',
+        tags,
+        summary: 'The authenticated user',
+        response: { 200: MeSchema, ...errorResponses(404) },
+      },
     },
     async (request) => ({ data: await auth.me(request.ctx) }),
   )

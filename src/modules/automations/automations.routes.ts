@@ -32,6 +32,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
     {
       config: { scope: 'automations:read' },
       schema: {
+        operationId: 'listAutomations',
         tags,
         summary: 'List automation rules in creation order',
         querystring: AutomationListQuery,
@@ -46,6 +47,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
     {
       config: { scope: 'automations:write' },
       schema: {
+        operationId: 'createAutomation',
         tags,
         summary:
           "Create a rule: a trigger (event or schedule), conditions and ordered actions. The caller becomes its author: each action must be within the caller's scopes, and runs act with them",
@@ -61,6 +63,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
     {
       config: { scope: 'automations:write' },
       schema: {
+        operationId: 'triggerAutomations',
         tags,
         summary:
           "Fire an event at the rules for testing (not published to webhooks); dry_run stores nothing. Real runs need an owner or manager login (apps may only dry-run), are marked manual and count against the plan's runs per minute",
@@ -79,6 +82,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
     {
       config: { scope: 'automations:read' },
       schema: {
+        operationId: 'getAutomationRun',
         tags,
         summary: 'One run with every step: input, output, error and attempts',
         params: RunParams,
@@ -93,6 +97,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
     {
       config: { scope: 'automations:write' },
       schema: {
+        operationId: 'retryAutomationRun',
         tags,
         summary: 'Resume a failed run from its failed step (steps that succeeded are not done again)',
         params: RunParams,
@@ -110,6 +115,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
     {
       config: { scope: 'automations:read' },
       schema: {
+        operationId: 'getAutomation',
         tags,
         summary: 'One automation rule',
         params: IdParams,
@@ -124,6 +130,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
     {
       config: { scope: 'automations:write' },
       schema: {
+        operationId: 'updateAutomation',
         tags,
         summary:
           'Update a rule; If-Match or version guards against lost updates. The caller becomes its author (the whole rule must be within their scopes). Runs under way keep their actions',
@@ -148,6 +155,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
     {
       config: { scope: 'automations:write' },
       schema: {
+        operationId: 'deleteAutomation',
         tags,
         summary: 'Delete a rule and its run history (409 while a run is under way)',
         params: IdParams,
@@ -168,6 +176,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
     {
       config: { scope: 'automations:read' },
       schema: {
+        operationId: 'listAutomationRuns',
         tags,
         summary: "A rule's runs in creation order, each with its steps",
         params: IdParams,

@@ -35,6 +35,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ campaigns: CampaignsSer
     {
       config: { scope: 'campaigns:read' },
       schema: {
+        operationId: 'listCampaigns',
         tags,
         summary: 'List campaigns in creation order, optionally of one status',
         querystring: CampaignListQuery,
@@ -49,6 +50,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ campaigns: CampaignsSer
     {
       config: { scope: 'campaigns:write' },
       schema: {
+        operationId: 'createCampaign',
         tags,
         summary: 'Create a campaign (discount, offer, promotion): rules, conditions, schedule, limits, stacking',
         body: CreateCampaignBody,
@@ -63,6 +65,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ campaigns: CampaignsSer
     {
       config: { scope: 'campaigns:read' },
       schema: {
+        operationId: 'getCampaign',
         tags,
         summary: 'One campaign',
         params: IdParams,
@@ -77,6 +80,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ campaigns: CampaignsSer
     {
       config: { scope: 'campaigns:write' },
       schema: {
+        operationId: 'updateCampaign',
         tags,
         summary:
           'Update status or rules. Moves: draft → scheduled → active → ended, active ↔ paused (others are a 409, code CAMPAIGN_ILLEGAL_MOVE); an ended campaign cannot change (CAMPAIGN_ENDED). If-Match or version guards against lost updates',
@@ -101,6 +105,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ campaigns: CampaignsSer
     {
       config: { scope: 'campaigns:read' },
       schema: {
+        operationId: 'getCampaignStats',
         tags,
         summary: 'Performance: redemptions, discount given, orders, revenue, unique customers (voided orders excluded)',
         params: IdParams,
@@ -115,6 +120,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ campaigns: CampaignsSer
     {
       config: { scope: 'campaigns:write' },
       schema: {
+        operationId: 'issueCampaignVouchers',
         tags,
         summary: 'Create vouchers: one chosen code, or `count` generated codes; single use unless max_uses says more',
         params: IdParams,
@@ -134,6 +140,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ campaigns: CampaignsSer
     {
       config: { scope: 'campaigns:read' },
       schema: {
+        operationId: 'listCampaignVouchers',
         tags,
         summary: "A campaign's vouchers in creation order, with their uses",
         params: IdParams,

@@ -16,6 +16,7 @@ export const bundleRoutes: FastifyPluginAsyncTypebox<{ bundles: BundlesService }
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'listBundles',
         tags,
         summary: 'List bundles with their components, in creation order',
         querystring: BundleListQuery,
@@ -30,6 +31,7 @@ export const bundleRoutes: FastifyPluginAsyncTypebox<{ bundles: BundlesService }
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'createBundle',
         tags,
         summary: 'Make a product a bundle of other products (never of itself or of another bundle)',
         body: CreateBundleBody,
@@ -44,6 +46,7 @@ export const bundleRoutes: FastifyPluginAsyncTypebox<{ bundles: BundlesService }
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'getBundle',
         tags,
         summary: 'One bundle',
         params: IdParams,
@@ -58,6 +61,7 @@ export const bundleRoutes: FastifyPluginAsyncTypebox<{ bundles: BundlesService }
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'updateBundle',
         tags,
         summary: 'Replace the components of a bundle',
         params: IdParams,
@@ -76,6 +80,7 @@ export const bundleRoutes: FastifyPluginAsyncTypebox<{ bundles: BundlesService }
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'deleteBundle',
         tags,
         summary: 'Stop selling a product as a bundle (the product stays)',
         params: IdParams,

@@ -19,6 +19,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoriesS
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'listCategories',
         tags,
         summary:
           'List categories by sort_order then id, optionally the children of one parent (`parent_id=null`: top level)',
@@ -34,6 +35,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoriesS
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'createCategory',
         tags,
         summary: 'Create a category, optionally under a parent',
         body: CreateCategoryBody,
@@ -48,6 +50,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoriesS
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'getCategory',
         tags,
         summary: 'One category',
         params: IdParams,
@@ -62,6 +65,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoriesS
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'updateCategory',
         tags,
         summary: 'Update a category; a new parent_id may not be the category or one of its descendants',
         params: IdParams,
@@ -82,6 +86,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoriesS
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'deleteCategory',
         tags,
         summary: 'Archive a category: is_active becomes false',
         params: IdParams,

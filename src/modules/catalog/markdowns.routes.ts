@@ -19,6 +19,7 @@ export const markdownRoutes: FastifyPluginAsyncTypebox<{ markdowns: MarkdownsSer
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'listMarkdowns',
         tags,
         summary: 'List markdowns, in creation order',
         querystring: MarkdownListQuery,
@@ -33,6 +34,7 @@ export const markdownRoutes: FastifyPluginAsyncTypebox<{ markdowns: MarkdownsSer
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'createMarkdown',
         tags,
         summary: 'Create a markdown: a percentage or an amount off products or a category, optionally within a window',
         body: CreateMarkdownBody,
@@ -47,6 +49,7 @@ export const markdownRoutes: FastifyPluginAsyncTypebox<{ markdowns: MarkdownsSer
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'getMarkdown',
         tags,
         summary: 'One markdown',
         params: IdParams,
@@ -61,6 +64,7 @@ export const markdownRoutes: FastifyPluginAsyncTypebox<{ markdowns: MarkdownsSer
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'updateMarkdown',
         tags,
         summary: 'Update a markdown; `product_ids`, when given, replaces its products',
         params: IdParams,
@@ -79,6 +83,7 @@ export const markdownRoutes: FastifyPluginAsyncTypebox<{ markdowns: MarkdownsSer
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'deleteMarkdown',
         tags,
         summary: 'Delete a markdown',
         params: IdParams,

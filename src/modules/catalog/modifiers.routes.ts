@@ -32,6 +32,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'listModifiers',
         tags,
         summary: 'List modifier groups with their options, optionally only those attached to a product',
         querystring: GroupListQuery,
@@ -46,6 +47,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'createModifier',
         tags,
         summary: 'Create a modifier group, optionally with its options',
         body: CreateGroupBody,
@@ -60,6 +62,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'getModifier',
         tags,
         summary: 'One modifier group with its options',
         params: IdParams,
@@ -74,6 +77,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'updateModifier',
         tags,
         summary: 'Update a modifier group (min_selections may not exceed max_selections)',
         params: IdParams,
@@ -92,6 +96,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'deleteModifier',
         tags,
         summary: 'Delete a modifier group, its options and its attachments to products',
         params: IdParams,
@@ -109,6 +114,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'createModifierOption',
         tags,
         summary: 'Add an option to a modifier group',
         params: IdParams,
@@ -125,6 +131,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'updateModifierOption',
         tags,
         summary: 'Update a modifier option',
         params: OptionParams,
@@ -146,6 +153,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'deleteModifierOption',
         tags,
         summary: 'Delete a modifier option',
         params: OptionParams,
@@ -163,6 +171,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'listProductModifiers',
         tags,
         summary: 'The modifier groups a product offers, in display order',
         params: IdParams,
@@ -177,6 +186,7 @@ export const modifierRoutes: FastifyPluginAsyncTypebox<{ modifiers: ModifiersSer
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'setProductModifiers',
         tags,
         summary: 'Set the modifier groups a product offers (replaces the set; an empty list detaches all)',
         params: IdParams,

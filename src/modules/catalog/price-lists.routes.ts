@@ -19,6 +19,7 @@ export const priceListRoutes: FastifyPluginAsyncTypebox<{ priceLists: PriceLists
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'listPriceLists',
         tags,
         summary: 'List price lists with their prices, in creation order',
         querystring: PriceListQuery,
@@ -33,6 +34,7 @@ export const priceListRoutes: FastifyPluginAsyncTypebox<{ priceLists: PriceLists
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'createPriceList',
         tags,
         summary:
           'Create a price list: per-product (and per-variant) prices, optionally for one location and a validity window',
@@ -48,6 +50,7 @@ export const priceListRoutes: FastifyPluginAsyncTypebox<{ priceLists: PriceLists
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'getPriceList',
         tags,
         summary: 'One price list',
         params: IdParams,
@@ -62,6 +65,7 @@ export const priceListRoutes: FastifyPluginAsyncTypebox<{ priceLists: PriceLists
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'updatePriceList',
         tags,
         summary: 'Update a price list; `prices`, when given, replaces all of its prices',
         params: IdParams,
@@ -82,6 +86,7 @@ export const priceListRoutes: FastifyPluginAsyncTypebox<{ priceLists: PriceLists
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'deletePriceList',
         tags,
         summary: 'Delete a price list and its prices',
         params: IdParams,

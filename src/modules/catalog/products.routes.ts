@@ -16,6 +16,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
     {
       config: { scope: 'catalog:read', responseCache: 'catalog' },
       schema: {
+        operationId: 'listProducts',
         tags,
         summary: 'List products, in creation order, filtered by category, active flag or a search text',
         querystring: ProductListQuery,
@@ -30,6 +31,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'createProduct',
         tags,
         summary: 'Create a product (sku is required)',
         body: CreateProductBody,
@@ -44,6 +46,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
     {
       config: { scope: 'catalog:read', responseCache: 'catalog' },
       schema: {
+        operationId: 'getProduct',
         tags,
         summary: 'One product',
         params: IdParams,
@@ -58,6 +61,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'updateProduct',
         tags,
         summary: 'Update product fields; If-Match or version guards against lost updates',
         params: IdParams,
@@ -76,6 +80,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'deleteProduct',
         tags,
         summary: 'Archive (soft-delete) a product: is_active becomes false',
         params: IdParams,

@@ -16,6 +16,7 @@ export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantsServic
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'listProductVariants',
         tags,
         summary: "A product's variants, in creation order",
         params: IdParams,
@@ -31,6 +32,7 @@ export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantsServic
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'createProductVariant',
         tags,
         summary: 'Add a variant to a product (its sku is unique across the products and variants of the org)',
         params: IdParams,
@@ -47,6 +49,7 @@ export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantsServic
     {
       config: { scope: 'catalog:read' },
       schema: {
+        operationId: 'getVariant',
         tags,
         summary: 'One variant',
         params: IdParams,
@@ -61,6 +64,7 @@ export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantsServic
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'updateVariant',
         tags,
         summary: 'Update a variant; price null returns it to the product base price',
         params: IdParams,
@@ -79,6 +83,7 @@ export const variantRoutes: FastifyPluginAsyncTypebox<{ variants: VariantsServic
     {
       config: { scope: 'catalog:write' },
       schema: {
+        operationId: 'deleteVariant',
         tags,
         summary: 'Archive a variant: is_active becomes false',
         params: IdParams,

@@ -41,6 +41,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{
     {
       config: { scope: 'customers:read' },
       schema: {
+        operationId: 'listCustomers',
         tags,
         summary: 'Search and list customers (q matches name, e-mail and phone)',
         querystring: CustomerListQuery,
@@ -55,6 +56,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{
     {
       config: { scope: 'customers:write' },
       schema: {
+        operationId: 'createCustomer',
         tags,
         summary: 'Create a customer, or update the one with the same e-mail (else phone): 201 created, 200 matched',
         body: UpsertCustomerBody,
@@ -76,6 +78,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{
     {
       config: { scope: 'customers:read' },
       schema: {
+        operationId: 'getCustomer',
         tags,
         summary: 'A customer profile with its purchase history summary',
         params: IdParams,
@@ -90,6 +93,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{
     {
       config: { scope: 'customers:write' },
       schema: {
+        operationId: 'updateCustomer',
         tags,
         summary: 'Update fields and preferences; If-Match or version guards against lost updates',
         params: IdParams,
@@ -111,6 +115,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{
     {
       config: { scope: 'customers:read' },
       schema: {
+        operationId: 'getCustomerRewards',
         tags,
         deprecated: true,
         summary: 'Deprecated: use GET /api/v1/loyalty/members/:customerId',

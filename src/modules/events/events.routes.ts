@@ -22,6 +22,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> =
     {
       config: { scope },
       schema: {
+        operationId: 'listEvents',
         tags,
         summary: 'Every event of the org for 30 days, in commit order, filtered by type and time',
         querystring: EventListQuery,
@@ -36,6 +37,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> =
     {
       config: { scope },
       schema: {
+        operationId: 'getEvent',
         tags,
         summary: 'One event',
         params: IdParams,

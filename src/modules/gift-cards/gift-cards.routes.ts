@@ -28,6 +28,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ giftCards: GiftCardsSer
     {
       config: { scope: 'gift_cards:write' },
       schema: {
+        operationId: 'issueGiftCard',
         tags,
         summary: 'Issue a gift card with an initial balance; the code is generated',
         body: IssueGiftCardBody,
@@ -42,6 +43,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ giftCards: GiftCardsSer
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'lookupGiftCard',
         tags,
         summary: 'Find a gift card by its code (balance check)',
         querystring: LookupQuery,
@@ -56,6 +58,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ giftCards: GiftCardsSer
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'getGiftCard',
         tags,
         summary: 'One gift card',
         params: IdParams,
@@ -70,6 +73,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ giftCards: GiftCardsSer
     {
       config: { scope: 'gift_cards:write' },
       schema: {
+        operationId: 'loadGiftCard',
         tags,
         summary: 'Add to the balance',
         params: IdParams,
@@ -85,6 +89,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ giftCards: GiftCardsSer
     {
       config: { scope: 'gift_cards:write' },
       schema: {
+        operationId: 'disableGiftCard',
         tags,
         summary: 'Disable a card for good',
         params: IdParams,
@@ -100,6 +105,7 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ giftCards: GiftCardsSer
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'getGiftCardLedger',
         tags,
         summary: 'Every balance change of a card, oldest first',
         params: IdParams,

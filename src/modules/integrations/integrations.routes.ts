@@ -41,6 +41,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
     {
       config: { scope },
       schema: {
+        operationId: 'listIntegrations',
         tags,
         summary: 'List installed integrations, in installation order',
         querystring: IntegrationListQuery,
@@ -55,6 +56,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
     {
       config: { scope },
       schema: {
+        operationId: 'createIntegration',
         tags,
         summary: 'Install an integration (name, type, config)',
         body: CreateIntegrationBody,
@@ -69,6 +71,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
     {
       config: { scope },
       schema: {
+        operationId: 'getIntegration',
         tags,
         summary: 'One integration',
         params: IdParams,
@@ -83,6 +86,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
     {
       config: { scope, idempotency: { notStored: ['secret'] } },
       schema: {
+        operationId: 'listIntegrationWebhooks',
         tags,
         summary: 'List the webhook endpoints of an integration',
         params: IdParams,
@@ -98,6 +102,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
     {
       config: { scope, idempotency: { notStored: ['secret'] } },
       schema: {
+        operationId: 'createIntegrationWebhook',
         tags,
         summary: 'Register an HTTPS webhook endpoint; the signing secret is shown only in this answer',
         params: IdParams,
@@ -114,6 +119,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
     {
       config: { scope },
       schema: {
+        operationId: 'testIntegrationWebhook',
         tags,
         summary: 'Send a signed synthetic payload of an event to one webhook (one attempt, shown in the delivery log)',
         params: IdParams,
@@ -130,6 +136,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
     {
       config: { scope },
       schema: {
+        operationId: 'getIntegrationWebhook',
         tags,
         summary: 'One webhook endpoint',
         params: WebhookParams,
@@ -146,6 +153,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
     {
       config: { scope, idempotency: { notStored: ['secret'] } },
       schema: {
+        operationId: 'rotateIntegrationWebhookSecret',
         tags,
         summary:
           'Issue a new signing secret; for 24 hours deliveries carry signatures with both the new and the old one',
@@ -163,6 +171,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
     {
       config: { scope },
       schema: {
+        operationId: 'deleteIntegration',
         tags,
         summary: 'Uninstall an integration: its webhook endpoints stop receiving; their delivery log stays',
         params: IdParams,
@@ -180,6 +189,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
     {
       config: { scope },
       schema: {
+        operationId: 'updateIntegrationWebhook',
         tags,
         summary: "Change a webhook endpoint's url, events or description (version in the body or If-Match)",
         params: WebhookParams,
@@ -206,6 +216,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
     {
       config: { scope },
       schema: {
+        operationId: 'deleteIntegrationWebhook',
         tags,
         summary: 'Delete a webhook endpoint: nothing more is delivered to it; its delivery log stays',
         params: WebhookParams,

@@ -33,6 +33,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
     {
       config: { scope: 'inventory:read' },
       schema: {
+        operationId: 'listInventoryLevels',
         tags,
         summary: 'Stock levels per item and location',
         querystring: LevelListQuery,
@@ -47,6 +48,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
     {
       config: { scope: 'inventory:write' },
       schema: {
+        operationId: 'adjustInventory',
         tags,
         summary: 'Adjust stock with a reason code; reason count sets the level to the counted quantity',
         body: AdjustBody,
@@ -61,6 +63,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
     {
       config: { scope: 'inventory:write' },
       schema: {
+        operationId: 'transferInventory',
         tags,
         summary: 'Move stock between two locations, all lines or none',
         body: TransferBody,
@@ -75,6 +78,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
     {
       config: { scope: 'inventory:read' },
       schema: {
+        operationId: 'getInventoryTransfer',
         tags,
         summary: 'One transfer',
         params: IdParams,
@@ -89,6 +93,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
     {
       config: { scope: 'inventory:read' },
       schema: {
+        operationId: 'listInventoryMovements',
         tags,
         summary: 'The ledger of every stock change, oldest first',
         querystring: MovementListQuery,
@@ -103,6 +108,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
     {
       config: { scope: 'inventory:write' },
       schema: {
+        operationId: 'setReorderPoints',
         tags,
         summary: 'Set or clear the reorder point of an item at a location',
         body: ReorderPointBody,
@@ -117,6 +123,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
     {
       config: { scope: 'inventory:read' },
       schema: {
+        operationId: 'listInventoryAlerts',
         tags,
         summary: 'Levels at or below their reorder point, and stockouts',
         querystring: AlertListQuery,

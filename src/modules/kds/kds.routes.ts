@@ -19,6 +19,7 @@ export const kdsRoutes: FastifyPluginAsyncTypebox<{ kds: KdsService }> = async (
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'streamKitchenOrders',
         tags: ['kds'],
         summary: 'Kitchen display feed: the org’s orders live as Server-Sent Events, resumable with Last-Event-ID',
         querystring: KdsStreamQuery,

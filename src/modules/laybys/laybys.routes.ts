@@ -27,6 +27,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
     {
       config: { scope: 'orders:write' },
       schema: {
+        operationId: 'createLayby',
         tags,
         summary: 'Open a lay-by: reserves the stock and takes the deposit',
         body: CreateLaybyBody,
@@ -51,6 +52,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'listLaybys',
         tags,
         summary: 'List lay-bys',
         querystring: LaybyListQuery,
@@ -65,6 +67,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'getLayby',
         tags,
         summary: 'A lay-by with its payments',
         params: IdParams,
@@ -79,6 +82,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
     {
       config: { scope: 'orders:write' },
       schema: {
+        operationId: 'payLayby',
         tags,
         summary: 'Pay towards a lay-by (never more than its balance)',
         params: IdParams,
@@ -105,6 +109,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
     {
       config: { scope: 'orders:write' },
       schema: {
+        operationId: 'completeLayby',
         tags,
         summary: 'Complete a fully paid lay-by when the goods are collected; it becomes a completed order',
         params: IdParams,
@@ -123,6 +128,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
     {
       config: { scope: 'orders:write' },
       schema: {
+        operationId: 'cancelLayby',
         tags,
         summary: 'Cancel an open lay-by: refunds its payments and releases the stock',
         params: IdParams,

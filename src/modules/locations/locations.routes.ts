@@ -23,6 +23,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsSer
     {
       config: { scope: 'inventory:read' },
       schema: {
+        operationId: 'listLocations',
         tags,
         summary: 'List locations in creation order',
         querystring: LocationListQuery,
@@ -37,6 +38,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsSer
     {
       config: { scope: 'inventory:write' },
       schema: {
+        operationId: 'createLocation',
         tags,
         summary: 'Create a location',
         body: CreateLocationBody,
@@ -51,6 +53,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsSer
     {
       config: { scope: 'inventory:read' },
       schema: {
+        operationId: 'getLocation',
         tags,
         summary: 'One location',
         params: IdParams,
@@ -65,6 +68,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox<{ locations: LocationsSer
     {
       config: { scope: 'inventory:write' },
       schema: {
+        operationId: 'updateLocation',
         tags,
         summary:
           'Update a location (name, address, timezone, is_active); If-Match or version guards against lost updates',

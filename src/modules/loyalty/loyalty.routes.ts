@@ -42,6 +42,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
     {
       config: { scope: 'loyalty:read' },
       schema: {
+        operationId: 'listLoyaltyPrograms',
         tags,
         summary: 'List loyalty programs (at most one is active)',
         querystring: ProgramListQuery,
@@ -56,6 +57,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
     {
       config: { scope: 'loyalty:write' },
       schema: {
+        operationId: 'createLoyaltyProgram',
         tags,
         summary:
           'Create a program: points per currency unit, rounding, exclusions, expiry, tiers (409 LOYALTY_ACTIVE_PROGRAM_EXISTS for a second active one)',
@@ -71,6 +73,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
     {
       config: { scope: 'loyalty:read' },
       schema: {
+        operationId: 'getLoyaltyProgram',
         tags,
         summary: 'One loyalty program',
         params: IdParams,
@@ -85,6 +88,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
     {
       config: { scope: 'loyalty:write' },
       schema: {
+        operationId: 'updateLoyaltyProgram',
         tags,
         summary: 'Update a program; If-Match or version guards against lost updates',
         params: IdParams,
@@ -108,6 +112,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
     {
       config: { scope: 'loyalty:write' },
       schema: {
+        operationId: 'joinLoyaltyProgram',
         tags,
         summary: 'A customer joins the active program: 201 joined, 200 already a member',
         body: JoinBody,
@@ -129,6 +134,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
     {
       config: { scope: 'loyalty:read' },
       schema: {
+        operationId: 'getLoyaltyMember',
         tags,
         summary:
           "A customer's membership: balance, tier, lifetime points, progress to the next tier, and the points history (newest first; limit and cursor page it)",
@@ -146,6 +152,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
       // Points by hand are money out of the till's sight: owners, managers and apps granted loyalty:adjust.
       config: { scope: 'loyalty:adjust' },
       schema: {
+        operationId: 'accrueLoyaltyPoints',
         tags,
         summary:
           'Add points by hand, with a reason, at most 100,000 a call (the customer joins if not yet a member); needs loyalty:adjust',
@@ -164,6 +171,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
     {
       config: { scope: 'loyalty:write' },
       schema: {
+        operationId: 'redeemLoyaltyPoints',
         tags,
         summary:
           "Redeem a reward of the program at its price (reward_id; an amount off an open order takes only the share the order's total leaves room for), oldest-expiring points first (409 INSUFFICIENT_POINTS). A program that prices no reward takes points for an amount off an order",
@@ -191,6 +199,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
     {
       config: { scope: 'loyalty:read' },
       schema: {
+        operationId: 'listLoyaltyProgramRewards',
         tags,
         summary: "The program's rewards and their prices in points",
         params: IdParams,
@@ -205,6 +214,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
     {
       config: { scope: rewardWriteScope },
       schema: {
+        operationId: 'createLoyaltyProgramReward',
         tags,
         summary: 'Price a reward in points: an amount off an order, or a voucher of a campaign (owners and managers)',
         params: IdParams,
@@ -221,6 +231,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
     {
       config: { scope: rewardWriteScope },
       schema: {
+        operationId: 'updateLoyaltyProgramReward',
         tags,
         summary: "Change a reward's name, price, amount or whether it can be redeemed; If-Match or version guards",
         params: RewardParams,
@@ -242,6 +253,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
     {
       config: { scope: rewardWriteScope },
       schema: {
+        operationId: 'deleteLoyaltyProgramReward',
         tags,
         summary: 'Delete a reward (redemptions made keep what they were)',
         params: RewardParams,

@@ -520,9 +520,11 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
             priced
               ? pointsForShare(BigInt(priced.points), applied, worth)
               : pointsForShare(E4, applied, BigInt(program.point_value_e4))
-          const { applied } = await deps.orders().applyLoyaltyDiscount(ctx, orderId, worth, (taken) =>
-            priced ? priced.name : `${pointsFor(taken)} loyalty points`,
-          )
+          const { applied } = await deps
+            .orders()
+            .applyLoyaltyDiscount(ctx, orderId, worth, (taken) =>
+              priced ? priced.name : `${pointsFor(taken)} loyalty points`,
+            )
           if (applied <= 0n) throw LoyaltyErrors.NOTHING_TO_REDEEM('the order has nothing left to take the reward off')
           points = pointsFor(applied)
           reward = {

@@ -49,6 +49,7 @@ export const introspectEndpoint: FastifyPluginAsyncTypebox<OAuthDeps> = async (a
     {
       config: { scope: false },
       schema: {
+        operationId: 'introspectToken',
         tags: ['oauth'],
         summary: 'Token introspection for confidential clients (RFC 7662)',
         security: [],

@@ -11,6 +11,7 @@ export const jwksEndpoint: FastifyPluginAsync<{ database: Database }> = async (a
     {
       config: { scope: false },
       schema: {
+        operationId: 'getJwks',
         tags: ['oauth'],
         summary: 'JSON Web Key Set of the access-token signing keys',
         security: [],

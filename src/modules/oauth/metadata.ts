@@ -34,6 +34,7 @@ export const metadataEndpoint: FastifyPluginAsync<{ config: Config }> = async (a
     {
       config: { scope: false },
       schema: {
+        operationId: 'getAuthorizationServerMetadata',
         tags: ['oauth'],
         summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
         security: [],

@@ -40,6 +40,7 @@ export const revokeEndpoint: FastifyPluginAsyncTypebox<OAuthDeps> = async (app, 
     {
       config: { scope: false },
       schema: {
+        operationId: 'revokeToken',
         tags: ['oauth'],
         summary: 'Revoke an access token or a refresh token (RFC 7009)',
         security: [],

@@ -22,6 +22,7 @@ export const tokenEndpoint: FastifyPluginAsyncTypebox<OAuthDeps> = async (app, {
     {
       config: { scope: false },
       schema: {
+        operationId: 'requestToken',
         tags: ['oauth'],
         summary: 'OAuth 2.0 token endpoint: authorization_code (with PKCE), refresh_token, client_credentials',
         security: [],

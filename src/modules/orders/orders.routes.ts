@@ -35,6 +35,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'listOrders',
         tags,
         summary: 'List orders, filtered by status, creation time range, location or customer',
         querystring: OrderListQuery,
@@ -49,6 +50,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
     {
       config: { scope: 'orders:write' },
       schema: {
+        operationId: 'createOrder',
         tags,
         summary: 'Create an order: prices, taxes and stock are taken in one transaction',
         body: CreateOrderBody,
@@ -72,6 +74,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
       // A POST, so orders:write (docs/decisions.md "Scopes"), though it changes nothing.
       config: { scope: 'orders:write' },
       schema: {
+        operationId: 'calculateOrder',
         tags,
         summary:
           'The totals an order would have, line by line, with the campaigns that applied and why others did not (explain=all also lists campaigns for products not in the order); creates nothing',
@@ -88,6 +91,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'getOrder',
         tags,
         summary: 'An order with its lines, payments, refunds and status history',
         params: IdParams,
@@ -102,6 +106,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
     {
       config: { scope: 'orders:write' },
       schema: {
+        operationId: 'changeOrderStatus',
         tags,
         summary: 'Complete (fully paid) or void (releases stock) an open order; other moves are 409',
         params: IdParams,
@@ -134,6 +139,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
     {
       config: { scope: 'orders:write' },
       schema: {
+        operationId: 'refundOrder',
         tags,
         summary: 'Refund by lines or amount (default: all that is left), optionally restocking',
         params: IdParams,
@@ -161,6 +167,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
     {
       config: { scope: 'customers:read' },
       schema: {
+        operationId: 'listCustomerOrders',
         tags: ['customers'],
         summary: "A customer's orders, newest last",
         params: IdParams,

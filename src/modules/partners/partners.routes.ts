@@ -30,6 +30,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<{
     {
       config: { scope, idempotency: { notStored: ['invitation.url'] } },
       schema: {
+        operationId: 'provisionTenant',
         tags: ['partners'],
         summary:
           'Provision a reseller tenant: an org with its plan and currency, an owner invitation, and a connection to this app',
@@ -45,6 +46,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<{
     {
       config: { scope, idempotency: { notStored: ['invitation.url'] } },
       schema: {
+        operationId: 'listTenants',
         tags: ['partners'],
         summary: 'The tenants this partner app provisioned, oldest first',
         querystring: TenantListQuery,
@@ -59,6 +61,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<{
     {
       config: { scope },
       schema: {
+        operationId: 'getTenant',
         tags: ['partners'],
         summary: 'One provisioned tenant',
         params: IdParams,
@@ -73,6 +76,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<{
     {
       config: { scope: false },
       schema: {
+        operationId: 'acceptInvitation',
         tags: ['auth'],
         summary: 'Make the invited account with its password, with the token of the invitation link (once)',
         description: 'A 409 EMAIL_TAKEN when the invited e-mail already has an account; the link stays usable.',

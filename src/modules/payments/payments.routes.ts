@@ -25,6 +25,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
       // A retry resumes from the recorded payment id and authorization: the card is never charged twice.
       config: { scope: 'payments:write', idempotency: { resumable: true } },
       schema: {
+        operationId: 'createPayment',
         tags,
         summary: 'Take a payment for an order (split tender: several payments); a declined card answers status failed',
         body: CreatePaymentBody,
@@ -50,6 +51,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
     {
       config: { scope: 'payments:read' },
       schema: {
+        operationId: 'getPaymentMethods',
         tags,
         summary: 'The payment methods enabled for the org',
         response: { 200: DataOf(PaymentMethodsSchema) },
@@ -63,6 +65,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
     {
       config: { scope: 'settings:write' },
       schema: {
+        operationId: 'setPaymentMethods',
         tags,
         summary: 'Choose the payment methods the org accepts; If-Match or version guards against lost updates',
         body: PutPaymentMethodsBody,
@@ -83,6 +86,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
     {
       config: { scope: 'payments:read' },
       schema: {
+        operationId: 'getPayment',
         tags,
         summary: 'One payment',
         params: IdParams,
@@ -98,6 +102,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
       // A retry resumes from the processor's recorded answer: the payment is never captured twice.
       config: { scope: 'payments:write', idempotency: { resumable: true } },
       schema: {
+        operationId: 'capturePayment',
         tags,
         summary: 'Capture an authorized payment',
         params: IdParams,
@@ -122,6 +127,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
     {
       config: { scope: 'payments:write', idempotency: { resumable: true } },
       schema: {
+        operationId: 'voidPayment',
         tags,
         summary: 'Void an uncaptured payment (a captured one is 409)',
         params: IdParams,

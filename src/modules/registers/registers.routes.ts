@@ -34,6 +34,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'listRegisters',
         tags: ['registers'],
         summary: 'List registers in creation order',
         querystring: RegisterListQuery,
@@ -48,6 +49,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
     {
       config: { scope: 'orders:write' },
       schema: {
+        operationId: 'createRegister',
         tags: ['registers'],
         summary: 'Create a register at a location',
         body: CreateRegisterBody,
@@ -62,6 +64,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'getRegister',
         tags: ['registers'],
         summary: 'One register',
         params: IdParams,
@@ -76,6 +79,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
     {
       config: { scope: 'orders:write' },
       schema: {
+        operationId: 'openShift',
         tags: ['shifts'],
         summary: 'Open a shift with a cash float; one open shift per register',
         params: IdParams,
@@ -92,6 +96,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'listShifts',
         tags: ['shifts'],
         summary: 'List shifts, filtered by register and status',
         querystring: ShiftListQuery,
@@ -106,6 +111,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'getShift',
         tags: ['shifts'],
         summary: 'One shift with its running cash totals',
         params: IdParams,
@@ -120,6 +126,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'listShiftCashMovements',
         tags: ['shifts'],
         summary: 'Every cash movement of a shift (in, out, sale, refund), oldest first',
         params: IdParams,
@@ -135,6 +142,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
     {
       config: { scope: 'orders:write' },
       schema: {
+        operationId: 'recordShiftCashMovement',
         tags: ['shifts'],
         summary: 'Put cash into (in) or take cash out of (out) the drawer of an open shift',
         params: IdParams,
@@ -154,6 +162,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ registers: RegistersSer
     {
       config: { scope: 'orders:write' },
       schema: {
+        operationId: 'closeShift',
         tags: ['shifts'],
         summary: 'Close an open shift with the counted cash; answers expected cash and the variance',
         params: IdParams,

@@ -44,12 +44,13 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
   app.addSchema(ReportSchema)
   const ranged = (
     path: string,
+    operationId: string,
     summary: string,
     run: (request: FastifyRequest<{ Querystring: ReportQuery }>) => Promise<Report>,
   ) =>
     app.get(
       path,
-      { config: { scope: 'reports:read' }, schema: { tags, summary, querystring: ReportQuery, response } },
+      { config: { scope: 'reports:read' }, schema: { operationId, tags, summary, querystring: ReportQuery, response } },
       async (request, reply) => send(request, reply, await run(request)),
     )
 
@@ -58,6 +59,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
     {
       config: { scope: 'reports:read' },
       schema: {
+        operationId: 'getSalesReport',
         tags,
         summary:
           'Sales of completed orders by day, week, month, location, product, category or register (payments taken there), over local days; refunds on their own days',
@@ -67,12 +69,14 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
     },
     async (request, reply) => send(request, reply, await reports.sales(request.ctx, request.query)),
   )
-  ranged('/reports/payments', 'Payments by method: captured and refunded', (r) => reports.payments(r.ctx, r.query))
-  ranged('/reports/refunds', 'Refunds by day', (r) => reports.refunds(r.ctx, r.query))
-  ranged('/reports/tax', 'Tax collected by rate, with the amount it was computed on', (r) =>
+  ranged('/reports/payments', 'getPaymentsReport', 'Payments by method: captured and refunded', (r) =>
+    reports.payments(r.ctx, r.query),
+  )
+  ranged('/reports/refunds', 'getRefundsReport', 'Refunds by day', (r) => reports.refunds(r.ctx, r.query))
+  ranged('/reports/tax', 'getTaxReport', 'Tax collected by rate, with the amount it was computed on', (r) =>
     reports.tax(r.ctx, r.query),
   )
-  ranged('/reports/discounts', 'Discounts by campaign (voided orders left out)', (r) =>
+  ranged('/reports/discounts', 'getDiscountsReport', 'Discounts by campaign (voided orders left out)', (r) =>
     reports.discounts(r.ctx, r.query),
   )
 
@@ -81,6 +85,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
     {
       config: { scope: 'reports:read' },
       schema: {
+        operationId: 'getInventoryReport',
         tags,
         summary: 'Units on hand now and their value at cost, per product and variant',
         querystring: InventoryReportQuery,
@@ -89,17 +94,24 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
     },
     async (request, reply) => send(request, reply, await reports.inventory(request.ctx, request.query)),
   )
-  const snapshot = (path: string, summary: string, run: (request: FastifyRequest) => Promise<Report>) =>
+  const snapshot = (
+    path: string,
+    operationId: string,
+    summary: string,
+    run: (request: FastifyRequest) => Promise<Report>,
+  ) =>
     app.get(
       path,
       {
         config: { scope: 'reports:read' },
-        schema: { tags, summary, querystring: SnapshotQuery, response },
+        schema: { operationId, tags, summary, querystring: SnapshotQuery, response },
       },
       async (request, reply) => send(request, reply, await run(request)),
     )
-  snapshot('/reports/loyalty', 'Loyalty points outstanding now, and their value off orders', (r) =>
+  snapshot('/reports/loyalty', 'getLoyaltyReport', 'Loyalty points outstanding now, and their value off orders', (r) =>
     reports.loyalty(r.ctx),
   )
-  snapshot('/reports/gift-cards', 'Gift card balances outstanding now', (r) => reports.giftCards(r.ctx))
+  snapshot('/reports/gift-cards', 'getGiftCardsReport', 'Gift card balances outstanding now', (r) =>
+    reports.giftCards(r.ctx),
+  )
 }

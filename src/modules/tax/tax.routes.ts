@@ -20,6 +20,7 @@ export const taxRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService }> = async (
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'listTaxRates',
         tags,
         summary: 'List tax rates',
         querystring: TaxRateListQuery,
@@ -34,6 +35,7 @@ export const taxRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService }> = async (
     {
       config: { scope: 'settings:write' },
       schema: {
+        operationId: 'createTaxRate',
         tags,
         summary: 'Create a tax rate',
         body: CreateTaxRateBody,
@@ -48,6 +50,7 @@ export const taxRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService }> = async (
     {
       config: { scope: 'orders:read' },
       schema: {
+        operationId: 'getTaxRate',
         tags,
         summary: 'One tax rate',
         params: IdParams,
@@ -62,6 +65,7 @@ export const taxRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService }> = async (
     {
       config: { scope: 'settings:write' },
       schema: {
+        operationId: 'updateTaxRate',
         tags,
         summary: 'Update a tax rate; If-Match or version guards against lost updates',
         params: IdParams,

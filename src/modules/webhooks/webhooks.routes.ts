@@ -33,6 +33,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
     {
       config: { scope },
       schema: {
+        operationId: 'listWebhookDeliveries',
         tags,
         summary:
           'Delivery attempts, newest first, with status code, latency and error; filter by webhook, delivery, event, outcome',
@@ -48,6 +49,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
     {
       config: { scope },
       schema: {
+        operationId: 'listFailedWebhookEvents',
         tags,
         summary: 'Failed events of the last 72 hours, replayable',
         querystring: FailedListQuery,
@@ -62,6 +64,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
     {
       config: { scope },
       schema: {
+        operationId: 'replayAllFailedWebhookEvents',
         tags,
         summary:
           'Replay every failed event of the last 72 hours (optionally of one webhook); suspended webhooks are skipped',
@@ -78,6 +81,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
     {
       config: { scope },
       schema: {
+        operationId: 'replayFailedWebhookEvent',
         tags,
         summary: 'Replay one failed event: same id, same body, a fresh retry schedule',
         params: DeliveryIdParams,
@@ -96,6 +100,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
     {
       config: { scope },
       schema: {
+        operationId: 'listWebhookEndpoints',
         tags,
         summary: 'Webhook endpoints of every integration; status=suspended lists those waiting to be re-enabled',
         querystring: EndpointListQuery,
@@ -110,6 +115,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
     {
       config: { scope },
       schema: {
+        operationId: 'enableWebhookEndpoint',
         tags,
         summary: 'Re-enable a suspended webhook endpoint; its held deliveries resume',
         params: WebhookIdParams,

@@ -16,7 +16,7 @@ export async function healthRoutes(app: FastifyInstance, { database, state }: { 
     // Answers under load shedding too: the process is alive, only busy.
     {
       config: { scope: false, pressureHandler: () => undefined },
-      schema: { tags: ['health'], security: [], response: { 200: Status } },
+      schema: { operationId: 'getLiveness', tags: ['health'], security: [], response: { 200: Status } },
     },
     async () => ({
       status: 'ok',
@@ -26,7 +26,12 @@ export async function healthRoutes(app: FastifyInstance, { database, state }: { 
     '/readyz',
     {
       config: { scope: false },
-      schema: { tags: ['health'], security: [], response: { 200: Status, 503: { $ref: 'Problem' } } },
+      schema: {
+        operationId: 'getReadiness',
+        tags: ['health'],
+        security: [],
+        response: { 200: Status, 503: { $ref: 'Problem' } },
+      },
     },
     async () => {
       if (state.draining)

@@ -1,0 +1,174 @@
+import { errorKinds } from '../errors/app-error.ts'
+
+/**
+ * What a code generator needs beyond what the routes declare (docs/api-conventions.md "The OpenAPI document"):
+ * applied by @fastify/swagger's `transform` to each route (`describeRoute`, which knows the route's scope and
+ * method) and `transformObject` to the whole document (`completeDocument`).
+ */
+
+type Json = Record<string, unknown>
+
+/** Vendor keys a route's entry carries from `describeRoute` to `completeDocument`. */
+const IDEMPOTENT = 'x-idempotent'
+const VERSIONED = 'x-if-match'
+const SCOPES = 'x-required-scopes'
+
+/** The OAuth2 and login schemes, and the scope an operation needs on either. */
+export function securitySchemes(appUrl: string, baseUrl: string, scopes: Readonly<Record<string, string>>) {
+  return {
+    bearer: {
+      type: 'http' as const,
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'an access token: from POST /api/v1/auth/login (a person) or the OAuth token endpoint (an app)',
+    },
+    oauth2: {
+      type: 'oauth2' as const,
+      description: 'apps ask for scopes at consent; each operation names the scope it needs',
+      flows: {
+        authorizationCode: {
+          authorizationUrl: new URL('/oauth/authorize', appUrl).toString(),
+          tokenUrl: new URL('/api/v1/oauth/token', baseUrl).toString(),
+          refreshUrl: new URL('/api/v1/oauth/token', baseUrl).toString(),
+          scopes: { ...scopes },
+        },
+      },
+    },
+  }
+}
+
+/**
+ * A route's entry: the scope it needs (as a security requirement on both schemes and `x-required-scopes`), and
+ * whether it honours an Idempotency-Key (POSTs that need a scope) or If-Match (PATCHes whose body has `version`).
+ */
+export function describeRoute<T extends { schema?: Json }>(
+  doc: T,
+  route: { method?: string | string[]; config?: { scope?: string | false } },
+): T {
+  if (!doc.schema) return doc
+  const schema: Json = { ...doc.schema }
+  const methods = [route.method].flat()
+  const scope = route.config?.scope
+  if (typeof scope === 'string') {
+    schema[SCOPES] = [scope]
+    schema.security ??= [{ bearer: [scope] }, { oauth2: [scope] }]
+    if (methods.includes('POST')) schema[IDEMPOTENT] = true
+  }
+  const body = schema.body as { properties?: Json } | undefined
+  if (methods.includes('PATCH') && body?.properties && 'version' in body.properties) schema[VERSIONED] = true
+  return { ...doc, schema }
+}
+
+const SUCCESS_TEXT: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '204': 'No Content',
+  '303': 'See Other',
+}
+
+const header = (description: string, type: 'string' | 'integer' = 'string') => ({
+  description,
+  schema: { type },
+})
+
+const HEADERS = {
+  RequestId: header('the request id, also in the log and in a problem as requestId'),
+  RateLimitLimit: header("the credential's requests per minute", 'integer'),
+  RateLimitRemaining: header('requests left in the current window', 'integer'),
+  RetryAfter: header('seconds to wait before trying again', 'integer'),
+}
+
+const PARAMETERS = {
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'a unique key per intended write (a UUID): a retry with the same key and body gets the first answer, and the work is done once (docs/api-conventions.md "Idempotency")',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description: 'the version last read (its ETag); a changed resource answers 409 STALE_VERSION',
+    schema: { type: 'string' },
+  },
+}
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` })
+
+/** `code: A | B`, as problemRef (schemas.ts) writes a problem answer's description: its codes. */
+function codesOf(description: unknown): string[] {
+  const match = /^code: (.+)$/.exec(String(description ?? ''))
+  return match ? match[1].split(' | ') : []
+}
+
+function titleOf(status: string): string {
+  return Object.values(errorKinds).find((k) => String(k.status) === status)?.title ?? 'Error'
+}
+
+/** One answer: a meaningful description, its headers, and a problem typed by the codes it may carry. */
+function completeResponse(status: string, response: Json, limited: boolean): Json {
+  const headers: Json = { 'X-Request-Id': ref('headers', 'RequestId') }
+  if (limited) {
+    headers['X-RateLimit-Limit'] = ref('headers', 'RateLimitLimit')
+    headers['X-RateLimit-Remaining'] = ref('headers', 'RateLimitRemaining')
+  }
+  if (status === '429' || status === '503') headers['Retry-After'] = ref('headers', 'RetryAfter')
+  const next: Json = { ...response, headers: { ...(response.headers as Json), ...headers } }
+  if (Number(status) < 400) {
+    if (response.description === 'Default Response') next.description = SUCCESS_TEXT[status] ?? 'Success'
+    return next
+  }
+  const content = response.content as Record<string, { schema?: Json }> | undefined
+  // The problem schema under whatever type the route produces (an event stream's errors are problems too).
+  const problem = Object.values(content ?? {}).find((c) => c.schema?.$ref === '#/components/schemas/Problem')?.schema
+  if (!problem) {
+    // An error in a format of its own: OAuth's (RFC 6749 §5.2).
+    if (response.description === 'Default Response') next.description = `${titleOf(status)} (RFC 6749 error)`
+    return next
+  }
+  const codes = codesOf(response.description)
+  next.description = `${titleOf(status)}${codes.length > 0 ? `: ${codes.join(', ')}` : ''}`
+  next.content = {
+    'application/problem+json': {
+      schema:
+        codes.length === 0
+          ? problem
+          : { allOf: [problem, { type: 'object', properties: { code: { type: 'string', enum: codes } } }] },
+    },
+  }
+  return next
+}
+
+/** The whole document: shared headers and parameters, optional defaults, typed problems on every operation. */
+export function completeDocument(openapi: Json): Json {
+  const paths = openapi.paths as Record<string, Record<string, Json>>
+  for (const operations of Object.values(paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue
+      const parameters = ((operation.parameters as Json[] | undefined) ?? []).map((p) =>
+        // A parameter with a default (limit) need not be sent: the generated types must not demand it.
+        (p.schema as Json | undefined)?.default !== undefined ? { ...p, required: false } : p,
+      )
+      if (operation[IDEMPOTENT]) parameters.push(ref('parameters', 'IdempotencyKey'))
+      if (operation[VERSIONED]) parameters.push(ref('parameters', 'IfMatch'))
+      if (parameters.length > 0) operation.parameters = parameters
+      delete operation[IDEMPOTENT]
+      delete operation[VERSIONED]
+      const limited = operation[SCOPES] !== undefined
+      const responses = operation.responses as Record<string, Json>
+      for (const [status, response] of Object.entries(responses))
+        responses[status] = completeResponse(status, response, limited)
+    }
+  }
+  const components = (openapi.components ?? {}) as Json
+  openapi.components = {
+    ...components,
+    headers: { ...(components.headers as Json), ...HEADERS },
+    parameters: { ...(components.parameters as Json), ...PARAMETERS },
+  }
+  return openapi
+}
