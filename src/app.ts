@@ -17,7 +17,7 @@ import { kdsRoutes } from './modules/kds/index.ts'
 import { laybyRoutes } from './modules/laybys/index.ts'
 import { locationRoutes } from './modules/locations/index.ts'
 import { loyaltyRoutes } from './modules/loyalty/index.ts'
-import { oauthRoutes, oauthWellKnownRoutes, scopeDescriptions } from './modules/oauth/index.ts'
+import { oauthRoutes, oauthWellKnownRoutes, PARTNER_SCOPE, scopeDescriptions } from './modules/oauth/index.ts'
 import { orderRoutes } from './modules/orders/index.ts'
 import { partnerRoutes } from './modules/partners/index.ts'
 import { paymentRoutes } from './modules/payments/index.ts'
@@ -114,9 +114,15 @@ export async function buildApp(
         title: 'OpenTill API',
         version: '1.2.0',
         description: 'Point-of-sale and commerce back end. REST under /api/v1, GraphQL at /catalog/graphql.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: config.baseUrl }],
-      components: { securitySchemes: securitySchemes(config.appUrl, config.baseUrl, scopeDescriptions) },
+      components: {
+        securitySchemes: securitySchemes(config.appUrl, config.baseUrl, {
+          ...scopeDescriptions,
+          [PARTNER_SCOPE]: 'Partner apps: provision and list tenant orgs',
+        }),
+      },
       security: [{ bearer: [] }],
     },
     transform: ((input: Parameters<typeof documentGraphqlRoutes>[0] & { route: never }) =>

@@ -114,6 +114,13 @@ describe('the API contract', () => {
     assert.ok(created.headers['X-Request-Id'])
     assert.ok(op('/api/v1/orders', 'post').responses['429'].headers['Retry-After'])
     assert.equal(op('/api/v1/customers/{id}/rewards', 'get').deprecated, true)
+    assert.ok(op('/api/v1/reports/sales', 'get').responses['200'].content['text/csv'], 'the CSV answer is declared')
+    assert.equal(
+      op('/api/v1/automations/{id}', 'delete').responses['204'].content,
+      undefined,
+      'an empty answer is empty',
+    )
+    assert.equal(doc.info.license.identifier, 'MIT')
     for (const { path, method, op: o } of operations)
       for (const [status, response] of Object.entries(o.responses as Record<string, any>))
         assert.notEqual(response.description, 'Default Response', `${method} ${path} ${status}`)

@@ -23,8 +23,11 @@ export interface Session {
   expiresAt: number
 }
 
+/** What the typed calls answer: JSON, and problems; CSV and event streams have helpers of their own. */
+type Media = 'application/json' | 'application/problem+json'
+
 /** The typed client: `GET`, `POST`, `PATCH`, `PUT`, `DELETE` of every path, and a person's session. */
-export interface OpenTillClient extends Client<paths> {
+export interface OpenTillClient extends Client<paths, Media> {
   /** Signs a person in (POST /api/v1/auth/login); later calls carry the token and refresh it before it expires. */
   login(email: string, password: string): Promise<Session>
   /** The current session, if any. */
@@ -35,7 +38,7 @@ export interface OpenTillClient extends Client<paths> {
 const REFRESH_MARGIN_MS = 30_000
 
 export function createOpenTillClient(options: OpenTillClientOptions): OpenTillClient {
-  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: options.fetch })
+  const client = createClient<paths, Media>({ baseUrl: options.baseUrl, fetch: options.fetch })
   let session: Session | undefined
   let refreshing: Promise<void> | undefined
   const sessionOf = (data: { accessToken: string; refreshToken: string; expiresIn: number }): Session => ({
@@ -44,7 +47,7 @@ export function createOpenTillClient(options: OpenTillClientOptions): OpenTillCl
     expiresAt: Date.now() + data.expiresIn * 1000,
   })
   // The token calls go through a client of their own: no token, no refresh, no middleware loop.
-  const bare = createClient<paths>({ baseUrl: options.baseUrl, fetch: options.fetch })
+  const bare = createClient<paths, Media>({ baseUrl: options.baseUrl, fetch: options.fetch })
   async function refresh(): Promise<void> {
     if (!session) return
     const refreshToken = session.refreshToken

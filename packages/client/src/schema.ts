@@ -45,6 +45,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Liveness: the process answers (also under load shedding) */
         get: operations["getLiveness"];
         put?: never;
         post?: never;
@@ -61,6 +62,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Readiness: the database answers and the instance is not shutting down (503 otherwise) */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -4108,10 +4110,7 @@ export interface operations {
     logout: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description a unique key per intended write (a UUID): a retry with the same key and body gets the first answer, and the work is done once (docs/api-conventions.md "Idempotency") */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4121,8 +4120,6 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4131,8 +4128,6 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4146,8 +4141,6 @@ export interface operations {
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4161,8 +4154,6 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4176,8 +4167,6 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4191,8 +4180,6 @@ export interface operations {
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4207,8 +4194,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4234,8 +4219,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4255,8 +4238,6 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4270,8 +4251,6 @@ export interface operations {
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4285,8 +4264,6 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4300,8 +4277,6 @@ export interface operations {
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4316,8 +4291,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -28267,6 +28240,7 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Report"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Bad Request: BAD_REQUEST */
@@ -28392,6 +28366,7 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Report"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Bad Request: BAD_REQUEST */
@@ -28517,6 +28492,7 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Report"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Bad Request: BAD_REQUEST */
@@ -28642,6 +28618,7 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Report"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Bad Request: BAD_REQUEST */
@@ -28767,6 +28744,7 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Report"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Bad Request: BAD_REQUEST */
@@ -28888,6 +28866,7 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Report"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Bad Request: BAD_REQUEST */
@@ -29008,6 +28987,7 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Report"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Bad Request: BAD_REQUEST */
@@ -29128,6 +29108,7 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Report"];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Bad Request: BAD_REQUEST */

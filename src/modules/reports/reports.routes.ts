@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import { ALSO_CSV } from '../../platform/http/openapi-document.ts'
 import { DataOf, errorResponses } from '../../platform/http/schemas.ts'
 import { toCsv } from './csv.ts'
 import {
@@ -50,7 +51,10 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
   ) =>
     app.get(
       path,
-      { config: { scope: 'reports:read' }, schema: { operationId, tags, summary, querystring: ReportQuery, response } },
+      {
+        config: { scope: 'reports:read' },
+        schema: { operationId, tags, summary, querystring: ReportQuery, response, [ALSO_CSV]: true },
+      },
       async (request, reply) => send(request, reply, await run(request)),
     )
 
@@ -65,6 +69,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
           'Sales of completed orders by day, week, month, location, product, category or register (payments taken there), over local days; refunds on their own days',
         querystring: SalesQuery,
         response,
+        [ALSO_CSV]: true,
       },
     },
     async (request, reply) => send(request, reply, await reports.sales(request.ctx, request.query)),
@@ -90,6 +95,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
         summary: 'Units on hand now and their value at cost, per product and variant',
         querystring: InventoryReportQuery,
         response,
+        [ALSO_CSV]: true,
       },
     },
     async (request, reply) => send(request, reply, await reports.inventory(request.ctx, request.query)),
@@ -104,7 +110,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
       path,
       {
         config: { scope: 'reports:read' },
-        schema: { operationId, tags, summary, querystring: SnapshotQuery, response },
+        schema: { operationId, tags, summary, querystring: SnapshotQuery, response, [ALSO_CSV]: true },
       },
       async (request, reply) => send(request, reply, await run(request)),
     )

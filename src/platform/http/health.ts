@@ -16,7 +16,13 @@ export async function healthRoutes(app: FastifyInstance, { database, state }: { 
     // Answers under load shedding too: the process is alive, only busy.
     {
       config: { scope: false, pressureHandler: () => undefined },
-      schema: { operationId: 'getLiveness', tags: ['health'], security: [], response: { 200: Status } },
+      schema: {
+        operationId: 'getLiveness',
+        summary: 'Liveness: the process answers (also under load shedding)',
+        tags: ['health'],
+        security: [],
+        response: { 200: Status },
+      },
     },
     async () => ({
       status: 'ok',
@@ -28,6 +34,7 @@ export async function healthRoutes(app: FastifyInstance, { database, state }: { 
       config: { scope: false },
       schema: {
         operationId: 'getReadiness',
+        summary: 'Readiness: the database answers and the instance is not shutting down (503 otherwise)',
         tags: ['health'],
         security: [],
         response: { 200: Status, 503: { $ref: 'Problem' } },

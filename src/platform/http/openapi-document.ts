@@ -1,4 +1,5 @@
 import { errorKinds } from '../errors/app-error.ts'
+import { ANY_TOKEN } from './authenticate.ts'
 
 /**
  * What a code generator needs beyond what the routes declare (docs/api-conventions.md "The OpenAPI document"):
@@ -10,6 +11,8 @@ type Json = Record<string, unknown>
 
 /** Vendor keys a route's entry carries from `describeRoute` to `completeDocument`. */
 const IDEMPOTENT = 'x-idempotent'
+/** Set by a route that also answers text/csv (the reports). */
+export const ALSO_CSV = 'x-also-csv'
 const VERSIONED = 'x-if-match'
 const SCOPES = 'x-required-scopes'
 
@@ -49,7 +52,8 @@ export function describeRoute<T extends { schema?: Json }>(
   const schema: Json = { ...doc.schema }
   const methods = [route.method].flat()
   const scope = route.config?.scope
-  if (typeof scope === 'string') {
+  if (scope === ANY_TOKEN) schema.security ??= [{ bearer: [] }, { oauth2: [] }]
+  else if (typeof scope === 'string') {
     schema[SCOPES] = [scope]
     schema.security ??= [{ bearer: [scope] }, { oauth2: [scope] }]
     if (methods.includes('POST')) schema[IDEMPOTENT] = true
@@ -120,6 +124,8 @@ function completeResponse(status: string, response: Json, limited: boolean): Jso
   const next: Json = { ...response, headers: { ...(response.headers as Json), ...headers } }
   if (Number(status) < 400) {
     if (response.description === 'Default Response') next.description = SUCCESS_TEXT[status] ?? 'Success'
+    // An empty answer has no body at all, rather than a JSON null.
+    if (status === '204') delete next.content
     return next
   }
   const content = response.content as Record<string, { schema?: Json }> | undefined
@@ -162,6 +168,14 @@ export function completeDocument(openapi: Json): Json {
       const responses = operation.responses as Record<string, Json>
       for (const [status, response] of Object.entries(responses))
         responses[status] = completeResponse(status, response, limited)
+      if (operation[ALSO_CSV] && responses['200']) {
+        const ok = responses['200']
+        ok.content = {
+          ...(ok.content as Json),
+          'text/csv': { schema: { type: 'string', description: 'the rows as CSV, one column per field' } },
+        }
+        delete operation[ALSO_CSV]
+      }
     }
   }
   const components = (openapi.components ?? {}) as Json
