@@ -2937,7 +2937,8 @@ export interface components {
                 /** @enum {string} */
                 type: "tag_customer";
                 tag: string;
-                customer_path: string;
+                /** @description default: `id` for customer events, `customer_id` for order, lay-by, loyalty and gift card events */
+                customer_path?: string;
             } | {
                 /** @enum {string} */
                 type: "accrue_points";
@@ -3168,8 +3169,12 @@ export interface components {
                 name: string;
                 /** @description lifetime points, or lifetime spend in the currency (tier_basis), from which a member holds it */
                 threshold: number;
-                /** @description earning multiplier, up to 4 decimals */
+                /**
+                 * @description earning multiplier, up to 4 decimals
+                 * @default 1
+                 */
                 multiplier: number;
+                /** @default [] */
                 benefits: string[];
             }[];
             /** @description optimistic concurrency version */
@@ -19203,6 +19208,8 @@ export interface operations {
                     }[];
                     /** @description campaign vouchers the customer presents (any case); at most one per campaign */
                     voucher_codes?: string[];
+                    /** @description one voucher the customer presents: the same as voucher_codes with one code (both may be given) */
+                    voucher_code?: string;
                     note?: string;
                 };
             };
@@ -19396,6 +19403,8 @@ export interface operations {
                     }[];
                     /** @description campaign vouchers the customer presents (any case); at most one per campaign */
                     voucher_codes?: string[];
+                    /** @description one voucher the customer presents: the same as voucher_codes with one code (both may be given) */
+                    voucher_code?: string;
                     note?: string;
                 };
             };
@@ -23462,7 +23471,8 @@ export interface operations {
                         /** @enum {string} */
                         type: "tag_customer";
                         tag: string;
-                        customer_path: string;
+                        /** @description default: `id` for customer events, `customer_id` for order, lay-by, loyalty and gift card events */
+                        customer_path?: string;
                     } | {
                         /** @enum {string} */
                         type: "accrue_points";
@@ -24475,7 +24485,8 @@ export interface operations {
                         /** @enum {string} */
                         type: "tag_customer";
                         tag: string;
-                        customer_path: string;
+                        /** @description default: `id` for customer events, `customer_id` for order, lay-by, loyalty and gift card events */
+                        customer_path?: string;
                     } | {
                         /** @enum {string} */
                         type: "accrue_points";
@@ -25054,8 +25065,8 @@ export interface operations {
                     requires_voucher?: boolean;
                     usage_limit?: number | null;
                     per_customer_limit?: number | null;
-                    /** @description default draft */
-                    status?: "draft" | "scheduled";
+                    /** @description default draft (nothing runs by accident); scheduled runs from starts_at; active runs now (starts_at, if given, must not be later) */
+                    status?: "draft" | "scheduled" | "active";
                 };
             };
         };
@@ -26263,9 +26274,13 @@ export interface operations {
                         name: string;
                         /** @description lifetime points, or lifetime spend in the currency (tier_basis), from which a member holds it */
                         threshold: number;
-                        /** @description earning multiplier, up to 4 decimals */
-                        multiplier: number;
-                        benefits: string[];
+                        /**
+                         * @description earning multiplier, up to 4 decimals
+                         * @default 1
+                         */
+                        multiplier?: number;
+                        /** @default [] */
+                        benefits?: string[];
                     }[];
                 };
             };
@@ -26589,9 +26604,13 @@ export interface operations {
                         name: string;
                         /** @description lifetime points, or lifetime spend in the currency (tier_basis), from which a member holds it */
                         threshold: number;
-                        /** @description earning multiplier, up to 4 decimals */
-                        multiplier: number;
-                        benefits: string[];
+                        /**
+                         * @description earning multiplier, up to 4 decimals
+                         * @default 1
+                         */
+                        multiplier?: number;
+                        /** @default [] */
+                        benefits?: string[];
                     }[];
                     /** @description optimistic concurrency version */
                     version?: number;

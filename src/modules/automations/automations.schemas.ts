@@ -69,7 +69,18 @@ const Action = <T extends string, P extends Parameters<typeof Type.Object>[0]>(
 const ActionSchema = Type.Union([
   Action(
     'tag_customer',
-    { tag: Type.String({ minLength: 1, maxLength: 50 }), customer_path: Path },
+    {
+      tag: Type.String({ minLength: 1, maxLength: 50 }),
+      customer_path: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 200,
+          pattern: '^[A-Za-z0-9_*]+(\\.[A-Za-z0-9_*]+)*$',
+          description:
+            'default: `id` for customer events, `customer_id` for order, lay-by, loyalty and gift card events',
+        }),
+      ),
+    },
     'adds a tag to the customer whose id is at customer_path in the event data',
   ),
   Action(

@@ -138,6 +138,18 @@ function shapeOf(trigger: Trigger): TSchema | undefined {
   return trigger.type === 'schedule' ? ScheduleDataSchema : shapeOfEvent(canonicalEvent(trigger.event))
 }
 
+/** The resources whose events name their customer as `customer_id` (a customer event's own id is `id`). */
+const CUSTOMER_ID_EVENTS = new Set(['order', 'layby', 'loyalty', 'gift_card'])
+
+/** A rule's actions with the customer path a tag_customer action left out: the event's customer, when it has one. */
+function withCustomerPaths(trigger: Trigger, actions: readonly Action[]): Action[] {
+  const resource = trigger.type === 'event' ? canonicalEvent(trigger.event).split('.')[0] : ''
+  const path = resource === 'customer' ? 'id' : CUSTOMER_ID_EVENTS.has(resource) ? 'customer_id' : undefined
+  return actions.map((a) =>
+    a.type === 'tag_customer' && a.customer_path === undefined && path !== undefined ? { ...a, customer_path: path } : a,
+  )
+}
+
 /** Whether a rule's trigger admits an event (its location filter). */
 function triggerAdmits(trigger: Trigger, data: unknown): boolean {
   if (trigger.type !== 'event' || trigger.location_id === undefined) return true
@@ -295,6 +307,12 @@ export function createAutomationsService(deps: AutomationsDeps) {
             ? action.to_path
             : undefined
       const pathField = action.type === 'send_email' ? 'to_path' : 'customer_path'
+      if (action.type === 'tag_customer' && path === undefined)
+        errors.push({
+          field: `${at}.customer_path`,
+          message: "is required: this trigger's events name no customer of their own",
+          code: 'required',
+        })
       if (path !== undefined && !pathCanExist(shape, path))
         errors.push({
           field: `${at}.${pathField}`,
@@ -368,7 +386,11 @@ export function createAutomationsService(deps: AutomationsDeps) {
 
     /** Saves a rule as the caller's: its actions run with the caller's scopes (those the caller keeps). */
     async create(ctx: RequestContext, input: AutomationInput): Promise<Automation> {
-      const rule = { trigger: input.trigger, conditions: input.conditions ?? NO_CONDITIONS, actions: input.actions }
+      const rule = {
+        trigger: input.trigger,
+        conditions: input.conditions ?? NO_CONDITIONS,
+        actions: withCustomerPaths(input.trigger, input.actions),
+      }
       await validate(ctx, rule)
       const row = await ctx.db.tx(async (q) => {
         if ((await repo.countAutomations(q, ctx.orgId)) >= deps.maxRules)
@@ -395,10 +417,11 @@ export function createAutomationsService(deps: AutomationsDeps) {
       expectedVersion: number | undefined,
     ): Promise<Automation> {
       const current = await this.get(ctx, id)
+      const trigger = input.trigger ?? current.trigger
       const rule = {
-        trigger: input.trigger ?? current.trigger,
+        trigger,
         conditions: input.conditions ?? current.conditions,
-        actions: input.actions ?? current.actions,
+        actions: withCustomerPaths(trigger, input.actions ?? current.actions),
       }
       await validate(ctx, rule)
       const row = await ctx.db.tx(async (q) => {
@@ -412,7 +435,8 @@ export function createAutomationsService(deps: AutomationsDeps) {
             enabled: input.enabled,
             ...(input.trigger ? triggerColumns(input.trigger) : {}),
             conditions: input.conditions,
-            actions: input.actions,
+            // A new trigger may give the actions' customer path another default.
+            actions: input.actions || input.trigger ? rule.actions : undefined,
           },
           expectedVersion,
         )

@@ -167,7 +167,10 @@ export const CreateCampaignBody = Type.Object(
     usage_limit: Type.Optional(CampaignFields.usage_limit),
     per_customer_limit: Type.Optional(CampaignFields.per_customer_limit),
     status: Type.Optional(
-      Type.Union([Type.Literal('draft'), Type.Literal('scheduled')], { description: 'default draft' }),
+      Type.Union([Type.Literal('draft'), Type.Literal('scheduled'), Type.Literal('active')], {
+        description:
+          'default draft (nothing runs by accident); scheduled runs from starts_at; active runs now (starts_at, if given, must not be later)',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -189,16 +189,21 @@ export function createCampaignsService(deps: CampaignsDeps) {
     async create(ctx: RequestContext, input: CreateCampaignBody): Promise<Campaign> {
       const { currency } = await deps.orgs.pricingSettings(ctx)
       const now = clock()
+      // Created active: a scheduled campaign that starts now (it settles to active, with campaign.started).
+      const active = input.status === 'active'
+      const startsAt = date(input.starts_at)
+      if (active && startsAt && startsAt > now)
+        throw invalid('starts_at', 'is later than now: create the campaign as scheduled to start it then', 'conflicting')
       return ctx.db.tx(async (q) => {
         const id = newId('cmp')
         const write: Required<repo.CampaignWrite> = {
           name: input.name,
           description: input.description ?? '',
-          status: input.status ?? 'draft',
+          status: active ? 'scheduled' : (input.status ?? 'draft'),
           priority: input.priority ?? 0,
           stacking: input.stacking ?? 'stackable',
           stackingClass: input.stacking_class ?? 'default',
-          startsAt: date(input.starts_at) ?? null,
+          startsAt: startsAt ?? (active ? now : null),
           endsAt: date(input.ends_at) ?? null,
           conditions: input.conditions ?? {},
           rules: withRuleIds(input.rules),
@@ -349,7 +354,14 @@ export function createCampaignsService(deps: CampaignsDeps) {
      */
     async prepare(
       ctx: RequestContext,
-      input: { locationId: string; customerId: string | null; voucherCodes: readonly string[]; at?: Date },
+      input: {
+        locationId: string
+        customerId: string | null
+        voucherCodes: readonly string[]
+        /** The request field of each code, for a refusal (`voucher_codes.N` by default). */
+        voucherFields?: readonly string[]
+        at?: Date
+      },
     ): Promise<(lines: readonly CartLine[], currency: string) => CampaignPricing> {
       const at = input.at ?? clock()
       const [defs, timezone] = await Promise.all([liveDefs(ctx), deps.locations.timezoneOf(ctx, input.locationId)])
@@ -377,7 +389,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
           ? ctx.db.read((q) => repo.customerUses(q, ctx.orgId, customerId!))
           : [],
       ])
-      const presented = presentVouchers(input.voucherCodes, vouchers, live)
+      const presented = presentVouchers(input.voucherCodes, input.voucherFields, vouchers, live)
       const counts = new Map(usage.map((u) => [u.id, u.usage_count]))
       const current = live.map((d) => (counts.has(d.id) ? { ...d, usageCount: counts.get(d.id)! } : d))
       return (lines, currency) => {
@@ -481,6 +493,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
    */
   function presentVouchers(
     codes: readonly string[],
+    fields: readonly string[] | undefined,
     rows: readonly KeyedVoucherRow[],
     live: readonly CampaignDef[],
   ): PresentedVoucher[] {
@@ -489,7 +502,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
     const seen = new Set<string>()
     return codes.map((code, i) => {
       const row = byKey.get(code.toUpperCase())
-      const field = `voucher_codes.${i}`
+      const field = fields?.[i] ?? `voucher_codes.${i}`
       if (!row) throw invalid(field, 'is not a voucher of this org', 'unknown_voucher')
       if (!liveIds.has(row.campaign_id))
         throw invalid(field, 'belongs to a campaign that is not active', 'voucher_inactive')

@@ -14,8 +14,12 @@ const TierSchema = Type.Object(
       minimum: 0,
       description: 'lifetime points, or lifetime spend in the currency (tier_basis), from which a member holds it',
     }),
-    multiplier: Type.Number({ minimum: 0, maximum: 100, description: 'earning multiplier, up to 4 decimals' }),
-    benefits: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 20 }),
+    multiplier: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 100, default: 1, description: 'earning multiplier, up to 4 decimals' }),
+    ),
+    benefits: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 20, default: [] }),
+    ),
   },
   { additionalProperties: false },
 )

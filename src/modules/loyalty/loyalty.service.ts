@@ -158,8 +158,8 @@ function storedTiers(input: readonly TierInput[], basis: ProgramRow['tier_basis'
     return {
       name: t.name,
       threshold: threshold.toString(),
-      multiplier_e4: toScaled(t.multiplier, 4, `tiers.${i}.multiplier`).toString(),
-      benefits: t.benefits,
+      multiplier_e4: toScaled(t.multiplier ?? 1, 4, `tiers.${i}.multiplier`).toString(),
+      benefits: t.benefits ?? [],
     }
   })
 }

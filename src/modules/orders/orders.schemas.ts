@@ -44,6 +44,13 @@ export const CreateOrderBody = Type.Object(
         description: 'campaign vouchers the customer presents (any case); at most one per campaign',
       }),
     ),
+    voucher_code: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 40,
+        description: 'one voucher the customer presents: the same as voucher_codes with one code (both may be given)',
+      }),
+    ),
     note: Type.Optional(Type.String({ maxLength: 2000 })),
   },
   { additionalProperties: false },

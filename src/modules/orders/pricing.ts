@@ -47,8 +47,15 @@ export async function priceOrder(
     lines: readonly OrderLineInput[]
     discounts?: readonly DiscountInput[]
     voucher_codes?: readonly string[]
+    voucher_code?: string
   },
 ): Promise<PricedOrder> {
+  // voucher_code is one more code, named by its own field in any refusal.
+  const codes = [...(input.voucher_codes ?? []), ...(input.voucher_code ? [input.voucher_code] : [])]
+  const codeFields = [
+    ...(input.voucher_codes ?? []).map((_, i) => `voucher_codes.${i}`),
+    ...(input.voucher_code ? ['voucher_code'] : []),
+  ]
   const at = new Date()
   const [org, quoted, taxOf, campaignsFor] = await Promise.all([
     deps.orgs.pricingSettings(ctx),
@@ -66,7 +73,8 @@ export async function priceOrder(
     deps.campaigns.prepare(ctx, {
       locationId: input.location_id,
       customerId: input.customer_id ?? null,
-      voucherCodes: input.voucher_codes ?? [],
+      voucherCodes: codes,
+      voucherFields: codeFields,
       at,
     }),
   ])
