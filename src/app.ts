@@ -38,7 +38,7 @@ import { healthRoutes } from './platform/http/health.ts'
 import { idempotency } from './platform/http/idempotency.ts'
 import { refuseDeepJson } from './platform/http/json-depth.ts'
 import { installLoadShedding } from './platform/http/load-shedding.ts'
-import { completeDocument, describeRoute, securitySchemes } from './platform/http/openapi-document.ts'
+import { completeDocument, describeRoute, gettingStarted, securitySchemes } from './platform/http/openapi-document.ts'
 import { ProblemSchema } from './platform/http/schemas.ts'
 import { sharedValidatorBuilder } from './platform/http/validator.ts'
 import { installMetrics } from './platform/metrics/metrics.ts'
@@ -113,7 +113,7 @@ export async function buildApp(
       info: {
         title: 'OpenTill API',
         version: '1.2.0',
-        description: 'Point-of-sale and commerce back end. REST under /api/v1, GraphQL at /catalog/graphql.',
+        description: gettingStarted(config.appUrl),
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: config.baseUrl }],
@@ -166,6 +166,12 @@ export async function buildApp(
   await api.register(healthRoutes, { database: runtime.database, state })
   await api.register(catalogGraphql, { catalog: services.catalog, orgs: services.orgs, runtime })
   api.get('/openapi.json', { config: { scope: false }, schema: { hide: true } }, async () => api.swagger())
+  // The API's front door: the docs where they are served, else where to find the document.
+  api.get('/', { config: { scope: false }, schema: { hide: true } }, async (_request, reply) =>
+    config.env === 'production'
+      ? { name: 'OpenTill API', openapi: '/openapi.json', graphql: '/catalog/graphql', rest: '/api/v1' }
+      : reply.code(302).header('location', '/docs').send(),
+  )
 
   await api.register(
     async (v1) => {

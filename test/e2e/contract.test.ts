@@ -126,7 +126,10 @@ describe('the API contract', () => {
         assert.notEqual(response.description, 'Default Response', `${method} ${path} ${status}`)
   })
 
-  it('serves the docs page outside production', async () => {
+  it('serves the docs page outside production, and sends the API’s front door there', async () => {
+    const front = await app.api.inject({ method: 'GET', url: '/' })
+    assert.equal(front.statusCode, 302, 'it answered 404 before')
+    assert.equal(front.headers.location, '/docs')
     const res = await app.api.inject({ method: 'GET', url: '/docs/' })
     assert.equal(res.statusCode, 200)
     assert.match(String(res.headers['content-type']), /text\/html/)
@@ -152,6 +155,12 @@ describe('production mode', () => {
     const app = await startTestApp({ NODE_ENV: 'production' })
     try {
       assert.equal((await app.api.inject({ method: 'GET', url: '/docs/' })).statusCode, 404)
+      assert.deepEqual((await app.api.inject({ method: 'GET', url: '/' })).json(), {
+        name: 'OpenTill API',
+        openapi: '/openapi.json',
+        graphql: '/catalog/graphql',
+        rest: '/api/v1',
+      })
       assert.equal((await app.api.inject({ method: 'GET', url: '/openapi.json' })).statusCode, 200)
     } finally {
       await app.close()

@@ -16,6 +16,28 @@ export const ALSO_CSV = 'x-also-csv'
 const VERSIONED = 'x-if-match'
 const SCOPES = 'x-required-scopes'
 
+/** The top of the document and of /docs: how to make a first call, in the order a developer needs it. */
+export function gettingStarted(appUrl: string): string {
+  return `Point-of-sale and commerce back end: REST under \`/api/v1\`, GraphQL at \`/catalog/graphql\`.
+
+## Getting started
+
+1. **A token.** A person: \`POST /api/v1/auth/login\` with \`{ "email", "password" }\` answers \`accessToken\` (15 minutes) and
+   \`refreshToken\` (\`POST /api/v1/auth/refresh\`). An app: send the merchant to
+   \`${appUrl}/oauth/authorize?response_type=code&client_id=…&redirect_uri=…&scope=…&state=…&code_challenge=…&code_challenge_method=S256\`
+   and exchange the code at \`POST /api/v1/oauth/token\` (OAuth 2.0 with PKCE).
+2. **Scopes.** Each operation names the scope it needs (its security requirement, and \`x-required-scopes\`); the
+   \`oauth2\` scheme lists them all. A token without it gets \`403\` with \`WWW-Authenticate: … insufficient_scope\`.
+3. **Writes once.** Send \`Idempotency-Key: <uuid>\` on every POST: a retry with the same key and body gets the first
+   answer and the work is done once. PATCHes take \`If-Match\` (or \`version\`) against lost updates.
+4. **Errors** are RFC 9457 problems (\`application/problem+json\`) with a stable \`code\`, one of those the operation lists,
+   and \`errors: [{ field, message, code }]\` naming each bad field. \`429\` and \`503\` carry \`Retry-After\`.
+5. **Lists** answer \`{ data, pagination: { nextCursor, hasMore } }\`: pass \`cursor\` for the next page, \`limit\` up to 200.
+6. **Money** is a decimal in the org's currency (\`4.5\` is 4.50), exact to its minor unit.
+
+The typed TypeScript client \`@opentill/client\` is generated from this document; GraphiQL is at \`/graphiql\`.`
+}
+
 /** The OAuth2 and login schemes, and the scope an operation needs on either. */
 export function securitySchemes(appUrl: string, baseUrl: string, scopes: Readonly<Record<string, string>>) {
   return {
