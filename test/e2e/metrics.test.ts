@@ -38,16 +38,6 @@ describe('GET /metrics and load shedding', () => {
     assert.equal((await scrape('scrape-secret')).statusCode, 200)
   })
 
-  it("reads the database's figures once per METRICS_SNAPSHOT_MS, however many scrapes come", async () => {
-    // Before, each scrape ran the cross-org query: a scraper in a loop made the database scan every queue.
-    await Promise.all(Array.from({ length: 20 }, () => scrape('scrape-secret')))
-    for (let i = 0; i < 10; i++) assert.equal((await scrape('scrape-secret')).statusCode, 200)
-    assert.equal(sample((await scrape('scrape-secret')).body, 'metrics_snapshot_reads_total'), 1)
-    // Refused scrapes read nothing at all.
-    for (let i = 0; i < 10; i++) assert.equal((await scrape('wrong')).statusCode, 401)
-    assert.equal(sample((await scrape('scrape-secret')).body, 'metrics_snapshot_reads_total'), 1)
-  })
-
   it('counts requests by method, route pattern and status, errors by kind, and reads pool, outbox and runs', async () => {
     const api = clientFor(app.api, merchant.token)
     for (let i = 0; i < 3; i++) assert.equal((await api.get('/api/v1/products?limit=1')).status, 200)
@@ -89,5 +79,16 @@ describe('GET /metrics and load shedding', () => {
     // Once the loop is quiet again, requests are served.
     await new Promise((resolve) => setTimeout(resolve, 800))
     assert.equal((await api.get('/api/v1/products?limit=1')).status, 200)
+  })
+
+  // Last: its scrapes keep the event loop busy, which sheds the API requests that would follow (not /metrics).
+  it("reads the database's figures once per METRICS_SNAPSHOT_MS, however many scrapes come", async () => {
+    // Before, each scrape ran the cross-org query: a scraper in a loop made the database scan every queue.
+    await Promise.all(Array.from({ length: 20 }, () => scrape('scrape-secret')))
+    for (let i = 0; i < 10; i++) assert.equal((await scrape('scrape-secret')).statusCode, 200)
+    assert.equal(sample((await scrape('scrape-secret')).body, 'metrics_snapshot_reads_total'), 1)
+    // Refused scrapes read nothing at all.
+    for (let i = 0; i < 10; i++) assert.equal((await scrape('wrong')).statusCode, 401)
+    assert.equal(sample((await scrape('scrape-secret')).body, 'metrics_snapshot_reads_total'), 1)
   })
 })
