@@ -3259,18 +3259,354 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        Report: {
-            report: string;
+        SalesReport: {
+            /** @enum {string} */
+            report: "sales";
             currency: string;
             from?: string;
             to?: string;
-            group_by?: string;
             location_id: string | null;
+            group_by: "day" | "week" | "month";
             rows: {
-                [key: string]: unknown;
+                period: string;
+                orders: number;
+                /** @description decimal amount in the currency major unit */
+                gross_sales: number;
+                /** @description decimal amount in the currency major unit */
+                discounts: number;
+                /** @description total less tax */
+                net_sales: number;
+                /** @description decimal amount in the currency major unit */
+                tax: number;
+                /** @description decimal amount in the currency major unit */
+                total: number;
+                refunds: number;
+                /** @description decimal amount in the currency major unit */
+                refunded: number;
+                /** @description decimal amount in the currency major unit */
+                total_after_refunds: number;
             }[];
             totals: {
-                [key: string]: unknown;
+                orders: number;
+                /** @description decimal amount in the currency major unit */
+                gross_sales: number;
+                /** @description decimal amount in the currency major unit */
+                discounts: number;
+                /** @description total less tax */
+                net_sales: number;
+                /** @description decimal amount in the currency major unit */
+                tax: number;
+                /** @description decimal amount in the currency major unit */
+                total: number;
+                refunds: number;
+                /** @description decimal amount in the currency major unit */
+                refunded: number;
+                /** @description decimal amount in the currency major unit */
+                total_after_refunds: number;
+            };
+        } | {
+            /** @enum {string} */
+            report: "sales";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            /** @enum {string} */
+            group_by: "location";
+            rows: {
+                location_id: string;
+                orders: number;
+                /** @description decimal amount in the currency major unit */
+                gross_sales: number;
+                /** @description decimal amount in the currency major unit */
+                discounts: number;
+                /** @description total less tax */
+                net_sales: number;
+                /** @description decimal amount in the currency major unit */
+                tax: number;
+                /** @description decimal amount in the currency major unit */
+                total: number;
+                refunds: number;
+                /** @description decimal amount in the currency major unit */
+                refunded: number;
+                /** @description decimal amount in the currency major unit */
+                total_after_refunds: number;
+            }[];
+            totals: {
+                orders: number;
+                /** @description decimal amount in the currency major unit */
+                gross_sales: number;
+                /** @description decimal amount in the currency major unit */
+                discounts: number;
+                /** @description total less tax */
+                net_sales: number;
+                /** @description decimal amount in the currency major unit */
+                tax: number;
+                /** @description decimal amount in the currency major unit */
+                total: number;
+                refunds: number;
+                /** @description decimal amount in the currency major unit */
+                refunded: number;
+                /** @description decimal amount in the currency major unit */
+                total_after_refunds: number;
+            };
+        } | {
+            /** @enum {string} */
+            report: "sales";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            /** @enum {string} */
+            group_by: "product";
+            rows: {
+                product_id: string;
+                name: string;
+                category_id: string | null;
+                quantity: number;
+                /** @description decimal amount in the currency major unit */
+                gross_sales: number;
+                /** @description decimal amount in the currency major unit */
+                discounts: number;
+                /** @description total less tax */
+                net_sales: number;
+                /** @description decimal amount in the currency major unit */
+                tax: number;
+                /** @description decimal amount in the currency major unit */
+                total: number;
+            }[];
+            totals: {
+                quantity: number;
+                /** @description decimal amount in the currency major unit */
+                gross_sales: number;
+                /** @description decimal amount in the currency major unit */
+                discounts: number;
+                /** @description total less tax */
+                net_sales: number;
+                /** @description decimal amount in the currency major unit */
+                tax: number;
+                /** @description decimal amount in the currency major unit */
+                total: number;
+            };
+        } | {
+            /** @enum {string} */
+            report: "sales";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            /** @enum {string} */
+            group_by: "category";
+            rows: {
+                category_id: string | null;
+                name: string;
+                quantity: number;
+                /** @description decimal amount in the currency major unit */
+                gross_sales: number;
+                /** @description decimal amount in the currency major unit */
+                discounts: number;
+                /** @description total less tax */
+                net_sales: number;
+                /** @description decimal amount in the currency major unit */
+                tax: number;
+                /** @description decimal amount in the currency major unit */
+                total: number;
+            }[];
+            totals: {
+                quantity: number;
+                /** @description decimal amount in the currency major unit */
+                gross_sales: number;
+                /** @description decimal amount in the currency major unit */
+                discounts: number;
+                /** @description total less tax */
+                net_sales: number;
+                /** @description decimal amount in the currency major unit */
+                tax: number;
+                /** @description decimal amount in the currency major unit */
+                total: number;
+            };
+        } | {
+            /** @enum {string} */
+            report: "sales";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            /** @enum {string} */
+            group_by: "register";
+            rows: {
+                register_id: string | null;
+                payments: number;
+                /** @description decimal amount in the currency major unit */
+                captured: number;
+                /** @description decimal amount in the currency major unit */
+                refunded: number;
+                /** @description decimal amount in the currency major unit */
+                net: number;
+            }[];
+            totals: {
+                payments: number;
+                /** @description decimal amount in the currency major unit */
+                captured: number;
+                /** @description decimal amount in the currency major unit */
+                refunded: number;
+                /** @description decimal amount in the currency major unit */
+                net: number;
+            };
+        };
+        PaymentsReport: {
+            /** @enum {string} */
+            report: "payments";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            rows: {
+                method: string;
+                payments: number;
+                /** @description decimal amount in the currency major unit */
+                captured: number;
+                /** @description decimal amount in the currency major unit */
+                refunded: number;
+                /** @description decimal amount in the currency major unit */
+                net: number;
+            }[];
+            totals: {
+                payments: number;
+                /** @description decimal amount in the currency major unit */
+                captured: number;
+                /** @description decimal amount in the currency major unit */
+                refunded: number;
+                /** @description decimal amount in the currency major unit */
+                net: number;
+            };
+        };
+        RefundsReport: {
+            /** @enum {string} */
+            report: "refunds";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            rows: {
+                day: string;
+                refunds: number;
+                /** @description decimal amount in the currency major unit */
+                amount: number;
+                quantity: number;
+            }[];
+            totals: {
+                refunds: number;
+                /** @description decimal amount in the currency major unit */
+                amount: number;
+                quantity: number;
+            };
+        };
+        TaxReport: {
+            /** @enum {string} */
+            report: "tax";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            rows: {
+                /** @description percent */
+                tax_rate: number;
+                /** @description decimal amount in the currency major unit */
+                taxable: number;
+                /** @description decimal amount in the currency major unit */
+                tax: number;
+            }[];
+            totals: {
+                /** @description decimal amount in the currency major unit */
+                taxable: number;
+                /** @description decimal amount in the currency major unit */
+                tax: number;
+            };
+        };
+        DiscountsReport: {
+            /** @enum {string} */
+            report: "discounts";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            rows: {
+                campaign_id: string;
+                name: string;
+                redemptions: number;
+                orders: number;
+                /** @description decimal amount in the currency major unit */
+                discount: number;
+                /** @description decimal amount in the currency major unit */
+                revenue: number;
+            }[];
+            totals: {
+                redemptions: number;
+                /** @description decimal amount in the currency major unit */
+                discount: number;
+            };
+        };
+        InventoryReport: {
+            /** @enum {string} */
+            report: "inventory";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            rows: {
+                product_id: string;
+                variant_id: string | null;
+                name: string;
+                on_hand: number;
+                cost: number | null;
+                /** @description on hand at cost; null without a cost */
+                value: number | null;
+            }[];
+            totals: {
+                items: number;
+                on_hand: number;
+                /** @description decimal amount in the currency major unit */
+                value: number;
+                items_without_cost: number;
+            };
+        };
+        LoyaltyReport: {
+            /** @enum {string} */
+            report: "loyalty";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            rows: {
+                members: number;
+                points_outstanding: number;
+                /** @description decimal amount in the currency major unit */
+                value: number;
+            }[];
+            totals: {
+                members: number;
+                points_outstanding: number;
+                /** @description decimal amount in the currency major unit */
+                value: number;
+            };
+        };
+        GiftCardsReport: {
+            /** @enum {string} */
+            report: "gift_cards";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            rows: {
+                cards: number;
+                /** @description decimal amount in the currency major unit */
+                balance_outstanding: number;
+            }[];
+            totals: {
+                cards: number;
+                /** @description decimal amount in the currency major unit */
+                balance_outstanding: number;
             };
         };
     };
@@ -28257,7 +28593,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Report"];
+                        data: components["schemas"]["SalesReport"];
                     };
                     "text/csv": string;
                 };
@@ -28383,7 +28719,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Report"];
+                        data: components["schemas"]["PaymentsReport"];
                     };
                     "text/csv": string;
                 };
@@ -28509,7 +28845,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Report"];
+                        data: components["schemas"]["RefundsReport"];
                     };
                     "text/csv": string;
                 };
@@ -28635,7 +28971,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Report"];
+                        data: components["schemas"]["TaxReport"];
                     };
                     "text/csv": string;
                 };
@@ -28761,7 +29097,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Report"];
+                        data: components["schemas"]["DiscountsReport"];
                     };
                     "text/csv": string;
                 };
@@ -28883,7 +29219,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Report"];
+                        data: components["schemas"]["InventoryReport"];
                     };
                     "text/csv": string;
                 };
@@ -29004,7 +29340,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Report"];
+                        data: components["schemas"]["LoyaltyReport"];
                     };
                     "text/csv": string;
                 };
@@ -29125,7 +29461,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Report"];
+                        data: components["schemas"]["GiftCardsReport"];
                     };
                     "text/csv": string;
                 };

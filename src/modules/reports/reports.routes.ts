@@ -6,20 +6,21 @@ import { DataOf, errorResponses } from '../../platform/http/schemas.ts'
 import { toCsv } from './csv.ts'
 import {
   InventoryReportQuery,
+  REPORT_SCHEMAS,
   type Report,
   ReportQuery,
-  ReportSchema,
   SalesQuery,
   SnapshotQuery,
 } from './reports.schemas.ts'
 import type { ReportsService } from './reports.service.ts'
 
 const tags = ['reports']
-const response = {
-  200: DataOf(Type.Ref('Report')),
+/** A report's answer: its own named shape (reports.schemas.ts), or the CSV of its rows. */
+const responseOf = (shape: string) => ({
+  200: DataOf(Type.Ref(shape)),
   // A range the query schema cannot refuse (from after to, over a year) is a 422.
   ...errorResponses(422),
-}
+})
 
 /** JSON, or CSV when the query says `format=csv` or the client accepts text/csv (and not JSON first). */
 function wantsCsv(request: FastifyRequest<{ Querystring: Pick<ReportQuery, 'format'> }>): boolean {
@@ -42,10 +43,11 @@ function send(
 }
 
 export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }> = async (app, { reports }) => {
-  app.addSchema(ReportSchema)
+  for (const schema of REPORT_SCHEMAS) app.addSchema(schema)
   const ranged = (
     path: string,
     operationId: string,
+    shape: string,
     summary: string,
     run: (request: FastifyRequest<{ Querystring: ReportQuery }>) => Promise<Report>,
   ) =>
@@ -53,7 +55,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
       path,
       {
         config: { scope: 'reports:read' },
-        schema: { operationId, tags, summary, querystring: ReportQuery, response, [ALSO_CSV]: true },
+        schema: { operationId, tags, summary, querystring: ReportQuery, response: responseOf(shape), [ALSO_CSV]: true },
       },
       async (request, reply) => send(request, reply, await run(request)),
     )
@@ -68,21 +70,31 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
         summary:
           'Sales of completed orders by day, week, month, location, product, category or register (payments taken there), over local days; refunds on their own days',
         querystring: SalesQuery,
-        response,
+        response: responseOf('SalesReport'),
         [ALSO_CSV]: true,
       },
     },
     async (request, reply) => send(request, reply, await reports.sales(request.ctx, request.query)),
   )
-  ranged('/reports/payments', 'getPaymentsReport', 'Payments by method: captured and refunded', (r) =>
+  ranged('/reports/payments', 'getPaymentsReport', 'PaymentsReport', 'Payments by method: captured and refunded', (r) =>
     reports.payments(r.ctx, r.query),
   )
-  ranged('/reports/refunds', 'getRefundsReport', 'Refunds by day', (r) => reports.refunds(r.ctx, r.query))
-  ranged('/reports/tax', 'getTaxReport', 'Tax collected by rate, with the amount it was computed on', (r) =>
-    reports.tax(r.ctx, r.query),
+  ranged('/reports/refunds', 'getRefundsReport', 'RefundsReport', 'Refunds by day', (r) =>
+    reports.refunds(r.ctx, r.query),
   )
-  ranged('/reports/discounts', 'getDiscountsReport', 'Discounts by campaign (voided orders left out)', (r) =>
-    reports.discounts(r.ctx, r.query),
+  ranged(
+    '/reports/tax',
+    'getTaxReport',
+    'TaxReport',
+    'Tax collected by rate, with the amount it was computed on',
+    (r) => reports.tax(r.ctx, r.query),
+  )
+  ranged(
+    '/reports/discounts',
+    'getDiscountsReport',
+    'DiscountsReport',
+    'Discounts by campaign (voided orders left out)',
+    (r) => reports.discounts(r.ctx, r.query),
   )
 
   app.get(
@@ -94,7 +106,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
         tags,
         summary: 'Units on hand now and their value at cost, per product and variant',
         querystring: InventoryReportQuery,
-        response,
+        response: responseOf('InventoryReport'),
         [ALSO_CSV]: true,
       },
     },
@@ -103,6 +115,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
   const snapshot = (
     path: string,
     operationId: string,
+    shape: string,
     summary: string,
     run: (request: FastifyRequest) => Promise<Report>,
   ) =>
@@ -110,14 +123,25 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
       path,
       {
         config: { scope: 'reports:read' },
-        schema: { operationId, tags, summary, querystring: SnapshotQuery, response, [ALSO_CSV]: true },
+        schema: {
+          operationId,
+          tags,
+          summary,
+          querystring: SnapshotQuery,
+          response: responseOf(shape),
+          [ALSO_CSV]: true,
+        },
       },
       async (request, reply) => send(request, reply, await run(request)),
     )
-  snapshot('/reports/loyalty', 'getLoyaltyReport', 'Loyalty points outstanding now, and their value off orders', (r) =>
-    reports.loyalty(r.ctx),
+  snapshot(
+    '/reports/loyalty',
+    'getLoyaltyReport',
+    'LoyaltyReport',
+    'Loyalty points outstanding now, and their value off orders',
+    (r) => reports.loyalty(r.ctx),
   )
-  snapshot('/reports/gift-cards', 'getGiftCardsReport', 'Gift card balances outstanding now', (r) =>
+  snapshot('/reports/gift-cards', 'getGiftCardsReport', 'GiftCardsReport', 'Gift card balances outstanding now', (r) =>
     reports.giftCards(r.ctx),
   )
 }

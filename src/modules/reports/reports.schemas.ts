@@ -1,4 +1,5 @@
-import { type Static, Type } from 'typebox'
+import { type Static, type TSchema, Type } from 'typebox'
+import { Money } from '../../platform/http/schemas.ts'
 
 const Day = Type.String({ format: 'date', description: 'a local day, YYYY-MM-DD (each location’s time zone)' })
 
@@ -50,7 +51,8 @@ export const SnapshotQuery = Type.Object({ format: ReportQuery.properties.format
 
 const Row = Type.Object({}, { additionalProperties: true, description: 'one row; its fields are the CSV columns' })
 
-export const ReportSchema = Type.Object(
+/** What every report's service answer has in common; each route answers its own named shape (below). */
+const ReportSchema = Type.Object(
   {
     report: Type.String(),
     currency: Type.String(),
@@ -61,9 +63,158 @@ export const ReportSchema = Type.Object(
     rows: Type.Array(Row),
     totals: Type.Object({}, { additionalProperties: true }),
   },
-  { $id: 'Report' },
+  { description: 'a report: its rows and their totals' },
 )
 
 /** A row or the totals: the schema leaves their fields open (the CSV columns); each cell is a string, number or null. */
 type ReportRow = Record<string, string | number | null>
 export type Report = Omit<Static<typeof ReportSchema>, 'rows' | 'totals'> & { rows: ReportRow[]; totals: ReportRow }
+
+const Int = Type.Integer()
+const NullableString = Type.Union([Type.String(), Type.Null()])
+
+/** Sales figures of a period, location, product or category (money in the currency). */
+const SalesFigures = {
+  gross_sales: Money,
+  discounts: Money,
+  net_sales: Type.Number({ description: 'total less tax' }),
+  tax: Money,
+  total: Money,
+}
+const WithRefunds = { orders: Int, ...SalesFigures, refunds: Int, refunded: Money, total_after_refunds: Money }
+const SalesTotals = Type.Object(WithRefunds)
+const ProductTotals = Type.Object({ quantity: Int, ...SalesFigures })
+const PaymentFigures = { payments: Int, captured: Money, refunded: Money, net: Money }
+
+/** The envelope every report answers: what it is, its currency, its range, its rows and their totals. */
+function reportOf<R extends TSchema, T extends TSchema>(
+  report: string,
+  rows: R,
+  totals: T,
+  extra: Record<string, TSchema> = {},
+) {
+  return Type.Object({
+    report: Type.Literal(report),
+    currency: Type.String(),
+    from: Type.Optional(Type.String()),
+    to: Type.Optional(Type.String()),
+    location_id: NullableString,
+    ...extra,
+    rows: Type.Array(rows),
+    totals,
+  })
+}
+
+const grouped = (by: string[]) => (by.length === 1 ? Type.Literal(by[0]) : Type.Union(by.map((b) => Type.Literal(b))))
+
+/** GET /reports/sales, one shape per `group_by`: a client narrows on it. */
+export const SalesReportSchema = Type.Union(
+  [
+    reportOf('sales', Type.Object({ period: Type.String(), ...WithRefunds }), SalesTotals, {
+      group_by: grouped(['day', 'week', 'month']),
+    }),
+    reportOf('sales', Type.Object({ location_id: Type.String(), ...WithRefunds }), SalesTotals, {
+      group_by: grouped(['location']),
+    }),
+    reportOf(
+      'sales',
+      Type.Object({
+        product_id: Type.String(),
+        name: Type.String(),
+        category_id: NullableString,
+        quantity: Int,
+        ...SalesFigures,
+      }),
+      ProductTotals,
+      { group_by: grouped(['product']) },
+    ),
+    reportOf(
+      'sales',
+      Type.Object({ category_id: NullableString, name: Type.String(), quantity: Int, ...SalesFigures }),
+      ProductTotals,
+      { group_by: grouped(['category']) },
+    ),
+    reportOf('sales', Type.Object({ register_id: NullableString, ...PaymentFigures }), Type.Object(PaymentFigures), {
+      group_by: grouped(['register']),
+    }),
+  ],
+  { $id: 'SalesReport' },
+)
+
+export const PaymentsReportSchema = Type.Object(
+  reportOf('payments', Type.Object({ method: Type.String(), ...PaymentFigures }), Type.Object(PaymentFigures))
+    .properties,
+  { $id: 'PaymentsReport' },
+)
+
+export const RefundsReportSchema = Type.Object(
+  reportOf(
+    'refunds',
+    Type.Object({ day: Type.String(), refunds: Int, amount: Money, quantity: Int }),
+    Type.Object({ refunds: Int, amount: Money, quantity: Int }),
+  ).properties,
+  { $id: 'RefundsReport' },
+)
+
+export const TaxReportSchema = Type.Object(
+  reportOf(
+    'tax',
+    Type.Object({ tax_rate: Type.Number({ description: 'percent' }), taxable: Money, tax: Money }),
+    Type.Object({ taxable: Money, tax: Money }),
+  ).properties,
+  { $id: 'TaxReport' },
+)
+
+export const DiscountsReportSchema = Type.Object(
+  reportOf(
+    'discounts',
+    Type.Object({
+      campaign_id: Type.String(),
+      name: Type.String(),
+      redemptions: Int,
+      orders: Int,
+      discount: Money,
+      revenue: Money,
+    }),
+    Type.Object({ redemptions: Int, discount: Money }),
+  ).properties,
+  { $id: 'DiscountsReport' },
+)
+
+export const InventoryReportSchema = Type.Object(
+  reportOf(
+    'inventory',
+    Type.Object({
+      product_id: Type.String(),
+      variant_id: NullableString,
+      name: Type.String(),
+      on_hand: Int,
+      cost: Type.Union([Money, Type.Null()]),
+      value: Type.Union([Money, Type.Null()], { description: 'on hand at cost; null without a cost' }),
+    }),
+    Type.Object({ items: Int, on_hand: Int, value: Money, items_without_cost: Int }),
+  ).properties,
+  { $id: 'InventoryReport' },
+)
+
+const LoyaltyFigures = Type.Object({ members: Int, points_outstanding: Int, value: Money })
+export const LoyaltyReportSchema = Type.Object(reportOf('loyalty', LoyaltyFigures, LoyaltyFigures).properties, {
+  $id: 'LoyaltyReport',
+})
+
+const GiftCardFigures = Type.Object({ cards: Int, balance_outstanding: Money })
+export const GiftCardsReportSchema = Type.Object(reportOf('gift_cards', GiftCardFigures, GiftCardFigures).properties, {
+  $id: 'GiftCardsReport',
+})
+
+/** Every named report shape, registered with the routes. */
+export const REPORT_SCHEMAS = [
+  SalesReportSchema,
+  PaymentsReportSchema,
+  RefundsReportSchema,
+  TaxReportSchema,
+  DiscountsReportSchema,
+  InventoryReportSchema,
+  LoyaltyReportSchema,
+  GiftCardsReportSchema,
+]
