@@ -4193,6 +4193,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "owner@example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: email */
                     email: string;
@@ -4208,6 +4214,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accessToken": "eyJhbGciOiJFUzI1NiIsImtpZCI6ImtleV8wMW…",
+                     *         "refreshToken": "rt_4f0c2d…",
+                     *         "expiresIn": 900,
+                     *         "user": {
+                     *           "id": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
+                     *           "email": "owner-b0466c0c3b@example.test",
+                     *           "orgId": "org_01m8cvgvxvvdrb7n0vt6zd9czg"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             accessToken: string;
@@ -4675,6 +4695,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *           "name": "Flat white",
+                     *           "description": "",
+                     *           "sku": "FW-001",
+                     *           "barcodes": [
+                     *             "9400000000011"
+                     *           ],
+                     *           "base_price": 3.5,
+                     *           "cost": null,
+                     *           "currency": "USD",
+                     *           "category_id": null,
+                     *           "tags": [],
+                     *           "is_active": true,
+                     *           "version": 1,
+                     *           "created_at": "2026-11-26T21:17:27.557Z",
+                     *           "updated_at": "2026-11-26T21:17:27.557Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": null,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"][];
                         pagination: {
@@ -4775,6 +4823,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Flat white",
+                 *       "sku": "FW-001",
+                 *       "base_price": 3.5,
+                 *       "barcodes": [
+                 *         "9400000000011"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     sku: string;
@@ -4800,6 +4858,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *         "name": "Flat white",
+                     *         "description": "",
+                     *         "sku": "FW-001",
+                     *         "barcodes": [
+                     *           "9400000000011"
+                     *         ],
+                     *         "base_price": 3.5,
+                     *         "cost": null,
+                     *         "currency": "USD",
+                     *         "category_id": null,
+                     *         "tags": [],
+                     *         "is_active": true,
+                     *         "version": 1,
+                     *         "created_at": "2026-11-26T21:17:27.557Z",
+                     *         "updated_at": "2026-11-26T21:17:27.557Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
@@ -4964,6 +5044,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *         "name": "Flat white",
+                     *         "description": "",
+                     *         "sku": "FW-001",
+                     *         "barcodes": [
+                     *           "9400000000011"
+                     *         ],
+                     *         "base_price": 3.5,
+                     *         "cost": null,
+                     *         "currency": "USD",
+                     *         "category_id": null,
+                     *         "tags": [],
+                     *         "is_active": true,
+                     *         "version": 1,
+                     *         "created_at": "2026-11-26T21:17:27.557Z",
+                     *         "updated_at": "2026-11-26T21:17:27.557Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
@@ -11212,6 +11314,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "High Street",
+                 *       "timezone": "Europe/London"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     address_line1?: string;
@@ -11236,6 +11344,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                     *         "name": "High Street",
+                     *         "address_line1": "",
+                     *         "address_line2": "",
+                     *         "city": "",
+                     *         "region": "",
+                     *         "postal_code": "",
+                     *         "country": null,
+                     *         "timezone": "Europe/London",
+                     *         "is_active": true,
+                     *         "version": 1,
+                     *         "created_at": "2026-11-26T21:17:27.525Z",
+                     *         "updated_at": "2026-11-26T21:17:27.525Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Location"];
                     };
@@ -11754,6 +11881,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "lvl_01m8cvgw5erw3c74vxmftns1kh",
+                     *           "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *           "variant_id": null,
+                     *           "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                     *           "on_hand": 24,
+                     *           "reorder_point": null,
+                     *           "status": "in_stock",
+                     *           "updated_at": "2026-11-26T21:17:27.584Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": null,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InventoryLevel"][];
                         pagination: {
@@ -11854,6 +12001,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                 *       "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                 *       "quantity": 24,
+                 *       "reason": "received"
+                 *     }
+                 */
                 "application/json": {
                     product_id: string;
                     variant_id?: string | null;
@@ -11880,6 +12035,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "imv_01m8cvgw5atzr2xzb6p4kfr86w",
+                     *         "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *         "variant_id": null,
+                     *         "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                     *         "quantity": 24,
+                     *         "reason": "received",
+                     *         "quantity_before": 0,
+                     *         "quantity_after": 24,
+                     *         "reference": null,
+                     *         "note": null,
+                     *         "actor": {
+                     *           "kind": "user",
+                     *           "user_id": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
+                     *           "client_id": "first-party"
+                     *         },
+                     *         "occurred_at": "2026-11-26T21:17:27.584Z",
+                     *         "created_at": "2026-11-26T21:17:27.584Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InventoryMovement"];
                     };
@@ -18716,6 +18894,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "first_name": "Ada",
+                 *       "last_name": "Lovelace",
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     first_name?: string;
                     last_name?: string;
@@ -18743,6 +18928,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cus_01m8cvgw7kh8k9xzy3fpyg9eh0",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "phone": null,
+                     *         "preferences": {},
+                     *         "birthday": null,
+                     *         "loyalty_member_id": null,
+                     *         "note": "",
+                     *         "tags": [],
+                     *         "version": 1,
+                     *         "created_at": "2026-11-26T21:17:27.666Z",
+                     *         "updated_at": "2026-11-26T21:17:27.666Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Customer"];
                     };
@@ -19524,6 +19728,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                 *       "customer_id": "cus_01m8cvgw7kh8k9xzy3fpyg9eh0",
+                 *       "lines": [
+                 *         {
+                 *           "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                 *           "quantity": 2
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     location_id: string;
                     customer_id?: string | null;
@@ -19560,6 +19776,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ord_01m8cvgwb7evqm6jv9jzjz4apc",
+                     *         "status": "open",
+                     *         "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                     *         "customer_id": "cus_01m8cvgw7kh8k9xzy3fpyg9eh0",
+                     *         "layby_id": null,
+                     *         "currency": "USD",
+                     *         "prices_include_tax": false,
+                     *         "lines": [
+                     *           {
+                     *             "id": "oli_01m8cvgwb7evqm6jv9jzjz4ape",
+                     *             "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *             "variant_id": null,
+                     *             "name": "Flat white",
+                     *             "quantity": 2,
+                     *             "base_price": 3.5,
+                     *             "unit_price": 3.5,
+                     *             "modifiers": [],
+                     *             "note": "",
+                     *             "tax_rate": 0,
+                     *             "line_subtotal": 7,
+                     *             "line_discount": 0,
+                     *             "line_tax": 0,
+                     *             "line_total": 7,
+                     *             "discounts": [],
+                     *             "refunded_quantity": 0,
+                     *             "refunded_amount": 0
+                     *           }
+                     *         ],
+                     *         "discounts": [],
+                     *         "subtotal": 7,
+                     *         "discount_total": 0,
+                     *         "tax_total": 0,
+                     *         "total": 7,
+                     *         "amount_captured": 0,
+                     *         "amount_refunded": 0,
+                     *         "amount_paid": 0,
+                     *         "balance_due": 7,
+                     *         "note": "",
+                     *         "loyalty_points_earned": 0,
+                     *         "version": 1,
+                     *         "created_at": "2026-11-26T21:17:27.777Z",
+                     *         "updated_at": "2026-11-26T21:17:27.777Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Order"];
                     };
@@ -19719,6 +19984,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                 *       "customer_id": "cus_01m8cvgw7kh8k9xzy3fpyg9eh0",
+                 *       "lines": [
+                 *         {
+                 *           "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                 *           "quantity": 2
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     location_id: string;
                     customer_id?: string | null;
@@ -19755,6 +20032,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "currency": "USD",
+                     *         "prices_include_tax": false,
+                     *         "lines": [
+                     *           {
+                     *             "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *             "variant_id": null,
+                     *             "name": "Flat white",
+                     *             "quantity": 2,
+                     *             "base_price": 3.5,
+                     *             "unit_price": 3.5,
+                     *             "modifiers": [],
+                     *             "tax_rate": 0,
+                     *             "line_subtotal": 7,
+                     *             "line_discount": 0,
+                     *             "line_tax": 0,
+                     *             "line_total": 7,
+                     *             "discounts": []
+                     *           }
+                     *         ],
+                     *         "discounts": [],
+                     *         "campaigns": {
+                     *           "applied": [],
+                     *           "not_applied": []
+                     *         },
+                     *         "subtotal": 7,
+                     *         "discount_total": 0,
+                     *         "tax_total": 0,
+                     *         "total": 7
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["OrderCalculation"];
                     };
@@ -19919,6 +20230,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ord_01m8cvgwb7evqm6jv9jzjz4apc",
+                     *         "status": "completed",
+                     *         "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                     *         "customer_id": "cus_01m8cvgw7kh8k9xzy3fpyg9eh0",
+                     *         "layby_id": null,
+                     *         "currency": "USD",
+                     *         "prices_include_tax": false,
+                     *         "lines": [
+                     *           {
+                     *             "id": "oli_01m8cvgwb7evqm6jv9jzjz4ape",
+                     *             "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *             "variant_id": null,
+                     *             "name": "Flat white",
+                     *             "quantity": 2,
+                     *             "base_price": 3.5,
+                     *             "unit_price": 3.5,
+                     *             "modifiers": [],
+                     *             "note": "",
+                     *             "tax_rate": 0,
+                     *             "line_subtotal": 7,
+                     *             "line_discount": 0,
+                     *             "line_tax": 0,
+                     *             "line_total": 7,
+                     *             "discounts": [],
+                     *             "refunded_quantity": 0,
+                     *             "refunded_amount": 0
+                     *           }
+                     *         ],
+                     *         "discounts": [],
+                     *         "subtotal": 7,
+                     *         "discount_total": 0,
+                     *         "tax_total": 0,
+                     *         "total": 7,
+                     *         "amount_captured": 7,
+                     *         "amount_refunded": 0,
+                     *         "amount_paid": 7,
+                     *         "balance_due": 0,
+                     *         "note": "",
+                     *         "loyalty_points_earned": 0,
+                     *         "version": 3,
+                     *         "created_at": "2026-11-26T21:17:27.777Z",
+                     *         "updated_at": "2026-11-26T21:17:27.831Z",
+                     *         "completed_at": "2026-11-26T21:17:27.831Z",
+                     *         "payments": [
+                     *           {
+                     *             "id": "pay_01m8cvgwcm1e08vrj5m7kgak0w",
+                     *             "method": "card",
+                     *             "amount": 7,
+                     *             "status": "captured",
+                     *             "amount_refunded": 0,
+                     *             "created_at": "2026-11-26T21:17:27.831Z"
+                     *           }
+                     *         ],
+                     *         "refunds": [],
+                     *         "status_history": [
+                     *           {
+                     *             "from_status": null,
+                     *             "to_status": "open",
+                     *             "reason": "created",
+                     *             "actor": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
+                     *             "created_at": "2026-11-26T21:17:27.786Z"
+                     *           },
+                     *           {
+                     *             "from_status": "open",
+                     *             "to_status": "completed",
+                     *             "reason": "fully paid",
+                     *             "actor": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
+                     *             "created_at": "2026-11-26T21:17:27.841Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Order"];
                     };
@@ -20253,6 +20640,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "lines": [
+                 *         {
+                 *           "line_id": "oli_01m8cvgwb7evqm6jv9jzjz4ape",
+                 *           "quantity": 1
+                 *         }
+                 *       ],
+                 *       "restock": true,
+                 *       "reason": "spilt"
+                 *     }
+                 */
                 "application/json": {
                     lines?: {
                         line_id: string;
@@ -20280,6 +20679,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ord_01m8cvgwb7evqm6jv9jzjz4apc",
+                     *         "status": "partially_refunded",
+                     *         "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                     *         "customer_id": "cus_01m8cvgw7kh8k9xzy3fpyg9eh0",
+                     *         "layby_id": null,
+                     *         "currency": "USD",
+                     *         "prices_include_tax": false,
+                     *         "lines": [
+                     *           {
+                     *             "id": "oli_01m8cvgwb7evqm6jv9jzjz4ape",
+                     *             "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *             "variant_id": null,
+                     *             "name": "Flat white",
+                     *             "quantity": 2,
+                     *             "base_price": 3.5,
+                     *             "unit_price": 3.5,
+                     *             "modifiers": [],
+                     *             "note": "",
+                     *             "tax_rate": 0,
+                     *             "line_subtotal": 7,
+                     *             "line_discount": 0,
+                     *             "line_tax": 0,
+                     *             "line_total": 7,
+                     *             "discounts": [],
+                     *             "refunded_quantity": 1,
+                     *             "refunded_amount": 3.5
+                     *           }
+                     *         ],
+                     *         "discounts": [],
+                     *         "subtotal": 7,
+                     *         "discount_total": 0,
+                     *         "tax_total": 0,
+                     *         "total": 7,
+                     *         "amount_captured": 7,
+                     *         "amount_refunded": 3.5,
+                     *         "amount_paid": 3.5,
+                     *         "balance_due": 0,
+                     *         "note": "",
+                     *         "loyalty_points_earned": 0,
+                     *         "version": 5,
+                     *         "created_at": "2026-11-26T21:17:27.777Z",
+                     *         "updated_at": "2026-11-26T21:17:27.892Z",
+                     *         "completed_at": "2026-11-26T21:17:27.831Z",
+                     *         "payments": [
+                     *           {
+                     *             "id": "pay_01m8cvgwcm1e08vrj5m7kgak0w",
+                     *             "method": "card",
+                     *             "amount": 7,
+                     *             "status": "partially_refunded",
+                     *             "amount_refunded": 3.5,
+                     *             "created_at": "2026-11-26T21:17:27.831Z"
+                     *           }
+                     *         ],
+                     *         "refunds": [
+                     *           {
+                     *             "id": "ref_01m8cvgwed7cbrrr8v6rrd9srj",
+                     *             "order_id": "ord_01m8cvgwb7evqm6jv9jzjz4apc",
+                     *             "amount": 3.5,
+                     *             "reason": "spilt",
+                     *             "restock": true,
+                     *             "status": "succeeded",
+                     *             "failure_reason": null,
+                     *             "lines": [
+                     *               {
+                     *                 "line_id": "oli_01m8cvgwb7evqm6jv9jzjz4ape",
+                     *                 "quantity": 1,
+                     *                 "amount": 3.5
+                     *               }
+                     *             ],
+                     *             "created_at": "2026-11-26T21:17:27.886Z"
+                     *           }
+                     *         ],
+                     *         "status_history": [
+                     *           {
+                     *             "from_status": null,
+                     *             "to_status": "open",
+                     *             "reason": "created",
+                     *             "actor": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
+                     *             "created_at": "2026-11-26T21:17:27.786Z"
+                     *           },
+                     *           {
+                     *             "from_status": "open",
+                     *             "to_status": "completed",
+                     *             "reason": "fully paid",
+                     *             "actor": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
+                     *             "created_at": "2026-11-26T21:17:27.841Z"
+                     *           },
+                     *           {
+                     *             "from_status": "completed",
+                     *             "to_status": "partially_refunded",
+                     *             "reason": "spilt",
+                     *             "actor": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
+                     *             "created_at": "2026-11-26T21:17:27.899Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Order"];
                     };
@@ -20609,6 +21109,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_id": "ord_01m8cvgwb7evqm6jv9jzjz4apc",
+                 *       "amount": 7,
+                 *       "method": "card",
+                 *       "payment_method_token": "pm_card_visa",
+                 *       "capture": true
+                 *     }
+                 */
                 "application/json": {
                     order_id: string;
                     amount: number;
@@ -20633,6 +21142,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "pay_01m8cvgwcm1e08vrj5m7kgak0w",
+                     *         "order_id": "ord_01m8cvgwb7evqm6jv9jzjz4apc",
+                     *         "layby_id": null,
+                     *         "method": "card",
+                     *         "amount": 7,
+                     *         "currency": "USD",
+                     *         "status": "captured",
+                     *         "amount_refunded": 0,
+                     *         "processor": "test",
+                     *         "processor_reference": "tp_ed28550b5bda27dced5cfefa",
+                     *         "gift_card_id": null,
+                     *         "shift_id": null,
+                     *         "failure_code": null,
+                     *         "failure_message": null,
+                     *         "version": 1,
+                     *         "created_at": "2026-11-26T21:17:27.831Z",
+                     *         "updated_at": "2026-11-26T21:17:27.831Z",
+                     *         "captured_at": "2026-11-26T21:17:27.831Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Payment"];
                     };
@@ -21613,6 +22146,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "initial_balance": 25
+                 *     }
+                 */
                 "application/json": {
                     initial_balance: number;
                     customer_id?: string | null;
@@ -21629,6 +22167,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "gc_01m8cvgwgj4rde2waaa69py88f",
+                     *         "code": "4XZ5-PT69-Y92T-DAKX",
+                     *         "currency": "USD",
+                     *         "initial_balance": 25,
+                     *         "balance": 25,
+                     *         "status": "active",
+                     *         "customer_id": null,
+                     *         "version": 1,
+                     *         "created_at": "2026-11-26T21:17:27.955Z",
+                     *         "updated_at": "2026-11-26T21:17:27.955Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["GiftCard"];
                     };
@@ -28592,6 +29146,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "report": "sales",
+                     *         "currency": "USD",
+                     *         "location_id": null,
+                     *         "group_by": "day",
+                     *         "rows": [
+                     *           {
+                     *             "period": "2026-11-26",
+                     *             "orders": 1,
+                     *             "gross_sales": 7,
+                     *             "discounts": 0,
+                     *             "net_sales": 7,
+                     *             "tax": 0,
+                     *             "total": 7,
+                     *             "refunds": 1,
+                     *             "refunded": 3.5,
+                     *             "total_after_refunds": 3.5
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "orders": 1,
+                     *           "gross_sales": 7,
+                     *           "discounts": 0,
+                     *           "net_sales": 7,
+                     *           "tax": 0,
+                     *           "total": 7,
+                     *           "refunds": 1,
+                     *           "refunded": 3.5,
+                     *           "total_after_refunds": 3.5
+                     *         },
+                     *         "from": "2026-11-26",
+                     *         "to": "2026-11-26"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SalesReport"];
                     };

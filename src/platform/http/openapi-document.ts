@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs'
 import { errorKinds } from '../errors/app-error.ts'
 import { ANY_TOKEN } from './authenticate.ts'
 
@@ -171,9 +172,31 @@ function completeResponse(status: string, response: Json, limited: boolean): Jso
   return next
 }
 
+/**
+ * Real requests and answers of the main operations, by operationId, recorded by test/e2e/openapi-examples.test.ts
+ * (which fails when an answer's shape leaves its example behind).
+ */
+export const EXAMPLES_FILE = new URL('./openapi-examples.json', import.meta.url).pathname
+
+function examples(): Record<string, { request?: unknown; response: unknown }> {
+  return existsSync(EXAMPLES_FILE) ? JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) : {}
+}
+
+/** An operation's examples: on its JSON request body and its first success answer. */
+function addExamples(operation: Json, example: { request?: unknown; response: unknown } | undefined): void {
+  if (!example) return
+  const body = (operation.requestBody as { content?: Record<string, Json> } | undefined)?.content?.['application/json']
+  if (body && example.request !== undefined) body.example = example.request
+  const responses = operation.responses as Record<string, { content?: Record<string, Json> }>
+  const success = Object.keys(responses).find((status) => /^2\d\d$/.test(status))
+  const content = success ? responses[success].content?.['application/json'] : undefined
+  if (content) content.example = example.response
+}
+
 /** The whole document: shared headers and parameters, optional defaults, typed problems on every operation. */
 export function completeDocument(openapi: Json): Json {
   const paths = openapi.paths as Record<string, Record<string, Json>>
+  const recorded = examples()
   for (const operations of Object.values(paths)) {
     for (const [method, operation] of Object.entries(operations)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue
@@ -186,6 +209,7 @@ export function completeDocument(openapi: Json): Json {
       if (parameters.length > 0) operation.parameters = parameters
       delete operation[IDEMPOTENT]
       delete operation[VERSIONED]
+      addExamples(operation, recorded[String(operation.operationId)])
       const limited = operation[SCOPES] !== undefined
       const responses = operation.responses as Record<string, Json>
       for (const [status, response] of Object.entries(responses))
