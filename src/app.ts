@@ -115,8 +115,12 @@ export async function buildApp(
         version: '1.2.0',
         description: gettingStarted(config.appUrl),
         license: { name: 'MIT', identifier: 'MIT' },
+        contact: { name: 'OpenTill', url: 'https://github.com/opentill/opentill' },
       },
-      servers: [{ url: config.baseUrl }],
+      // x-internal: this server is the public API (OWASP API9, an inventory of what is exposed).
+      servers: [
+        { url: config.baseUrl, description: `this deployment (${config.env})`, 'x-internal': false } as never,
+      ],
       components: {
         securitySchemes: securitySchemes(config.appUrl, config.baseUrl, {
           ...scopeDescriptions,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -18,7 +18,7 @@ interface LintReport {
  * The served document passes Redocly's recommended ruleset with no error (redocly.yaml says why each rule it turns
  * down is down). Before: 2 errors and 172 warnings.
  */
-describe('the OpenAPI document under Redocly lint', () => {
+describe('the OpenAPI document under Redocly and Spectral (OWASP) lint', () => {
   let app: TestApp
   let scratch: string
 
@@ -53,6 +53,34 @@ describe('the OpenAPI document under Redocly lint', () => {
         ['operation-4xx-response', '#/paths/~1healthz/get/responses'],
         ['operation-4xx-response', '#/paths/~1readyz/get/responses'],
       ],
+    )
+  })
+
+  it('has no error under Spectral with the OWASP API Security ruleset (.spectral.yaml triages the rest)', async () => {
+    const document = (await app.api.inject({ method: 'GET', url: '/openapi.json' })).json()
+    writeFileSync(join(scratch, 'openapi.json'), JSON.stringify(document))
+    const output = join(scratch, 'spectral.json')
+    await promisify(execFile)(
+      join(root, 'node_modules/.bin/spectral'),
+      [
+        'lint',
+        join(scratch, 'openapi.json'),
+        '--ruleset',
+        join(root, '.spectral.yaml'),
+        '--format',
+        'json',
+        '--output',
+        output,
+        '--fail-severity',
+        'error',
+      ],
+      { cwd: root, maxBuffer: 64 * 1024 * 1024 },
+    ).catch(() => undefined)
+    const findings = JSON.parse(readFileSync(output, 'utf8')) as { code: string; severity: number; path: string[] }[]
+    // Severity 0 is an error.
+    assert.deepEqual(
+      findings.filter((f) => f.severity === 0).map((f) => `${f.code} ${f.path.join('.')}`),
+      [],
     )
   })
 })

@@ -46,11 +46,13 @@ export function securitySchemes(appUrl: string, baseUrl: string, scopes: Readonl
       type: 'http' as const,
       scheme: 'bearer',
       bearerFormat: 'JWT',
-      description: 'an access token: from POST /api/v1/auth/login (a person) or the OAuth token endpoint (an app)',
+      description:
+        'an access token, an ES256 JWT following RFC8725 (JWT best current practices: one algorithm, audience and issuer checked): from POST /api/v1/auth/login (a person) or the OAuth token endpoint (an app)',
     },
     oauth2: {
       type: 'oauth2' as const,
-      description: 'apps ask for scopes at consent; each operation names the scope it needs',
+      description:
+        'apps ask for scopes at consent; each operation names the scope it needs. Access tokens are ES256 JWTs following RFC8725',
       flows: {
         authorizationCode: {
           authorizationUrl: new URL('/oauth/authorize', appUrl).toString(),
@@ -126,6 +128,48 @@ const PARAMETERS = {
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` })
 
+const INTERNAL_PROBLEM = {
+  description: 'Internal Server Error: INTERNAL',
+  content: {
+    'application/problem+json': {
+      schema: {
+        allOf: [
+          { $ref: '#/components/schemas/Problem' },
+          { type: 'object', properties: { code: { type: 'string', enum: ['INTERNAL'] } } },
+        ],
+      },
+    },
+  },
+}
+
+/** Each area of the API, as the docs group the operations. */
+const TAGS: Record<string, string> = {
+  auth: 'Sign-in for people: login, refresh, logout, who am I',
+  oauth: 'OAuth 2.0 for apps: token, revocation, introspection, metadata',
+  catalog: 'Products, variants, categories, modifiers, price lists, bundles, markdowns',
+  locations: 'Shops and warehouses, each in its own time zone',
+  inventory: 'Stock levels, adjustments, transfers, reorder points, alerts',
+  orders: 'Orders, their calculation, status and refunds',
+  payments: 'Payments, capture and void, payment methods',
+  registers: 'Registers, shifts and the cash in the drawer',
+  customers: 'Customer profiles and their orders',
+  loyalty: 'Loyalty programs, members, points and rewards',
+  campaigns: 'Discount campaigns and vouchers',
+  'gift-cards': 'Gift cards: issue, load, look up, disable',
+  laybys: 'Lay-bys: goods put aside and paid over time',
+  reports: 'Reports, as JSON or CSV',
+  webhooks: 'Webhook endpoints, deliveries and replays',
+  integrations: 'Integrations and their webhook endpoints',
+  events: 'The events log: every change, for 30 days',
+  kds: 'The live kitchen feed (server-sent events)',
+  automations: 'Rules that act on events and schedules, and their runs',
+  partners: 'Partner apps: tenant orgs',
+  graphql: 'The GraphQL catalog API',
+  shifts: 'Register shifts: cash counts and movements',
+  tax: 'Tax rates',
+  health: 'Liveness and readiness probes',
+}
+
 /** `code: A | B`, as problemRef (schemas.ts) writes a problem answer's description: its codes. */
 function codesOf(description: unknown): string[] {
   const match = /^code: (.+)$/.exec(String(description ?? ''))
@@ -144,6 +188,7 @@ function completeResponse(status: string, response: Json, limited: boolean): Jso
     headers['X-RateLimit-Remaining'] = ref('headers', 'RateLimitRemaining')
   }
   if (status === '429' || status === '503') headers['Retry-After'] = ref('headers', 'RetryAfter')
+  if (status === '500') return { ...response, headers }
   const next: Json = { ...response, headers: { ...(response.headers as Json), ...headers } }
   if (Number(status) < 400) {
     if (response.description === 'Default Response') next.description = SUCCESS_TEXT[status] ?? 'Success'
@@ -212,6 +257,8 @@ export function completeDocument(openapi: Json): Json {
       addExamples(operation, recorded[String(operation.operationId)])
       const limited = operation[SCOPES] !== undefined
       const responses = operation.responses as Record<string, Json>
+      // Any operation may fail unexpectedly; the problem says no more than that (its detail goes to the log).
+      responses['500'] ??= INTERNAL_PROBLEM
       for (const [status, response] of Object.entries(responses))
         responses[status] = completeResponse(status, response, limited)
       if (operation[ALSO_CSV] && responses['200']) {
@@ -224,6 +271,10 @@ export function completeDocument(openapi: Json): Json {
       }
     }
   }
+  const used = new Set(
+    Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((o) => (o.tags as string[] | undefined) ?? [])),
+  )
+  openapi.tags = [...used].sort().map((name) => ({ name, ...(TAGS[name] ? { description: TAGS[name] } : {}) }))
   const components = (openapi.components ?? {}) as Json
   openapi.components = {
     ...components,

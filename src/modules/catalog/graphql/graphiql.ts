@@ -11,11 +11,9 @@ const packageDir = (name: string) => dirname(require.resolve(`${name}/package.js
  * The files mercurius' page loads from unpkg, served from this package's own dependencies instead (the versions
  * its page names), so GraphiQL works offline and loads nothing from a third party.
  */
-const VENDOR: Record<string, { unpkg: string; file: string; type: string; alias?: string }> = {
+const VENDOR: Record<string, { unpkg: string; file: string; type: string }> = {
   'graphiql.min.css': {
     unpkg: 'https://unpkg.com/graphiql@3.8.3/graphiql.min.css',
-    // The service worker precaches the stylesheet under this name.
-    alias: 'https://unpkg.com/graphiql@3.8.3/graphiql.css',
     file: join(packageDir('graphiql'), 'graphiql.min.css'),
     type: 'text/css; charset=utf-8',
   },
@@ -36,16 +34,29 @@ const VENDOR: Record<string, { unpkg: string; file: string; type: string; alias?
   },
 }
 
+/** Mercurius' page registers a service worker only to cache unpkg's files; with the files served here it is not needed. */
+const SERVICE_WORKER = `if ('serviceWorker' in navigator) {
+  navigator
+    .serviceWorker
+    .register('./graphiql/sw.js')
+    .then(importDependencies).then(render)
+} else {
+  importDependencies()
+    .then(render)
+}`
+
 /**
- * One of mercurius' page scripts (the page's, its service worker's), loading and caching its vendor files from
- * /graphiql/vendor/ rather than unpkg; a script that names an unpkg file this does not serve is refused at start.
+ * Mercurius' page script, loading its vendor files from /graphiql/vendor/ rather than unpkg, and at once rather
+ * than after registering a service worker (whose lifecycle held the first render back); a script that no longer
+ * reads as expected is refused at start, not served half rewritten.
  */
-function localScript(file: string): string {
-  let script = readFileSync(join(staticDir, file), 'utf8')
+function pageScript(): string {
+  let script = readFileSync(join(staticDir, 'main.js'), 'utf8')
   for (const [name, vendor] of Object.entries(VENDOR))
-    for (const url of [vendor.unpkg, vendor.alias].filter((u) => u !== undefined))
-      script = script.replaceAll(url, `/graphiql/vendor/${name}`)
-  if (script.includes('https://unpkg.com/')) throw new Error(`mercurius' ${file} loads a file GraphiQL does not serve`)
+    script = script.replaceAll(vendor.unpkg, `/graphiql/vendor/${name}`)
+  if (!script.includes(SERVICE_WORKER)) throw new Error("mercurius' GraphiQL page no longer starts as expected")
+  script = script.replace(SERVICE_WORKER, 'importDependencies().then(render)')
+  if (script.includes('https://unpkg.com/')) throw new Error("mercurius' GraphiQL page loads a file not served here")
   return script
 }
 
@@ -56,8 +67,7 @@ function localScript(file: string): string {
 export const graphiqlRoutes: FastifyPluginAsync<{ endpoint: string }> = async (app, { endpoint }) => {
   const files: Record<string, { type: string; body: string | Buffer }> = {
     '/graphiql': { type: 'text/html; charset=utf-8', body: readFileSync(join(staticDir, 'graphiql.html'), 'utf8') },
-    '/graphiql/main.js': { type: 'application/javascript', body: localScript('main.js') },
-    '/graphiql/sw.js': { type: 'application/javascript', body: localScript('sw.js') },
+    '/graphiql/main.js': { type: 'application/javascript', body: pageScript() },
     '/graphiql/config.js': {
       type: 'application/javascript',
       body: `window.GRAPHQL_ENDPOINT = ${JSON.stringify(endpoint)};\nwindow.GRAPHIQL_PLUGIN_LIST = []`,
