@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core'
+import { parse } from 'graphql'
+import { GraphQLClient } from 'graphql-request'
 import {
   createOpenTillClient,
   each,
@@ -13,6 +16,12 @@ import {
 } from '../../packages/client/src/index.ts'
 import { createMerchant, startTestApp, type TestApp } from '../support/harness.ts'
 
+/** The catalog's GraphQL, through a typed document: the result and the variables are typed at the call. */
+const PRODUCT_BY_SKU: TypedDocumentNode<
+  { products: { id: string; name: string; variants: { sku: string; price: number | null }[] }[] | null },
+  { sku: string }
+> = parse('query ProductBySku($sku: String) { products(sku: $sku) { id name variants { sku price } } }')
+
 /**
  * A day at a till through @opentill/client against the real server, listening on a port: strict TypeScript, no
  * `any`, no casts; every body and answer is typed from the OpenAPI document, every problem by its codes.
@@ -20,11 +29,12 @@ import { createMerchant, startTestApp, type TestApp } from '../support/harness.t
 describe('a day at a till through the typed client', () => {
   let app: TestApp
   let client: OpenTillClient
+  let address: string
 
   before(async () => {
     app = await startTestApp()
     const merchant = await createMerchant(app)
-    const address = await app.api.listen({ port: 0, host: '127.0.0.1' })
+    address = await app.api.listen({ port: 0, host: '127.0.0.1' })
     client = createOpenTillClient({ baseUrl: address })
     await client.login(merchant.email, merchant.password)
   })
@@ -144,6 +154,14 @@ describe('a day at a till through the typed client', () => {
       client.GET('/api/v1/loyalty/members/{customerId}', { params: { path: { customerId: customer.id } } }),
     )
     assert.ok(member.lifetime_points > 0, 'the sale earned points')
+    const graphql = new GraphQLClient(`${address}/catalog/graphql`, {
+      headers: { authorization: `Bearer ${client.session?.accessToken ?? ''}` },
+    })
+    const { products: found } = await graphql.request(PRODUCT_BY_SKU, { sku: 'FW-1' })
+    assert.deepEqual(
+      found?.map((p) => [p.name, p.variants.map((v) => [v.sku, v.price])]),
+      [['Flat white', [['FW-1-L', 5.5]]]],
+    )
     const products: string[] = []
     for await (const product of each((cursor) =>
       unwrap(client.GET('/api/v1/products', { params: { query: { limit: 1, cursor } } })),
@@ -163,5 +181,26 @@ describe('a day at a till through the typed client', () => {
     assert.equal(report.totals.total, paid.total)
     const csv = await reportCsv(client, '/api/v1/reports/sales', { from: today, to: today, group_by: 'day' })
     assert.match(csv.split('\n')[0], /^period,orders,/)
+  })
+})
+
+describe("the typed client's session", () => {
+  let app: TestApp
+
+  before(async () => {
+    // Tokens that live 20 s: always within the client's 30-second margin, so every call refreshes first.
+    app = await startTestApp({ ACCESS_TOKEN_TTL_S: '20' })
+  })
+  after(() => app?.close())
+
+  it('refreshes its token before it expires, and keeps calling with the new one', async () => {
+    const merchant = await createMerchant(app)
+    const client = createOpenTillClient({ baseUrl: await app.api.listen({ port: 0, host: '127.0.0.1' }) })
+    const first = await client.login(merchant.email, merchant.password)
+    const { data: me } = await unwrap(client.GET('/api/v1/auth/me'))
+    assert.equal(me.email, merchant.email)
+    assert.ok(client.session)
+    assert.notEqual(client.session.accessToken, first.accessToken, 'the call refreshed the token first')
+    assert.notEqual(client.session.refreshToken, first.refreshToken, 'and rotated the refresh token')
   })
 })

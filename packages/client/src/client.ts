@@ -73,14 +73,15 @@ export function createOpenTillClient(options: OpenTillClientOptions): OpenTillCl
   }
   client.use(auth)
 
-  return Object.assign(client, {
-    async login(email: string, password: string): Promise<Session> {
-      const { data } = await unwrap(bare.POST('/api/v1/auth/login', { body: { email, password } }))
-      session = sessionOf(data)
-      return session
+  // A getter, defined as one: Object.assign would copy the session's value at this moment instead.
+  return Object.defineProperties(client, {
+    login: {
+      value: async (email: string, password: string): Promise<Session> => {
+        const { data } = await unwrap(bare.POST('/api/v1/auth/login', { body: { email, password } }))
+        session = sessionOf(data)
+        return session
+      },
     },
-    get session() {
-      return session
-    },
-  })
+    session: { get: () => session, enumerable: true },
+  }) as OpenTillClient
 }

@@ -2064,9 +2064,12 @@ export interface components {
             status: number;
             detail: string;
             instance: string;
+            /** @description one entry per bad field, for a 422 (and a 400 that names fields) */
             errors?: {
+                /** @description a dot path into the body or query, e.g. lines.0.quantity */
                 field: string;
                 message: string;
+                /** @description what is wrong with the field: required, unknown_field, read_only, invalid_type, invalid_enum, invalid_value, out_of_range, invalid_format, too_precise, not_found, conflicting, missing_scope, and the codes an area adds (docs/api-conventions.md "Field errors") */
                 code: string;
             }[];
             requestId?: string;

@@ -11,7 +11,17 @@ export const ProblemSchema = Type.Object(
     detail: Type.String(),
     instance: Type.String(),
     errors: Type.Optional(
-      Type.Array(Type.Object({ field: Type.String(), message: Type.String(), code: Type.String() })),
+      Type.Array(
+        Type.Object({
+          field: Type.String({ description: 'a dot path into the body or query, e.g. lines.0.quantity' }),
+          message: Type.String(),
+          code: Type.String({
+            description:
+              'what is wrong with the field: required, unknown_field, read_only, invalid_type, invalid_enum, invalid_value, out_of_range, invalid_format, too_precise, not_found, conflicting, missing_scope, and the codes an area adds (docs/api-conventions.md "Field errors")',
+          }),
+        }),
+        { description: 'one entry per bad field, for a 422 (and a 400 that names fields)' },
+      ),
     ),
     requestId: Type.Optional(Type.String()),
   },
