@@ -6,10 +6,10 @@ import { pathToFileURL } from 'node:url'
 
 /**
  * Tests whose outcome does not depend on the database engine behind DATABASE_URL: rules (unit), pages in the
- * browser, and the embedded server itself (which they start on their own). CI runs them in its embedded pass only;
- * `--engine-dependent` leaves them out.
+ * browser, the embedded server itself (which they start on their own), and the API's document and the client
+ * generated from it. CI runs them in its embedded pass only; `--engine-dependent` leaves them out.
  */
-const ENGINE_FREE = ['test/unit/', 'test/pages/', 'test/embedded/']
+const ENGINE_FREE = ['test/unit/', 'test/pages/', 'test/embedded/', 'test/document/']
 
 /**
  * Files that start processes, a browser or a load: each runs in a process of its own, and they start first, so
@@ -28,13 +28,20 @@ const LONGEST = [
   'stalled-work-crash.test.ts',
   'catalog-cache.test.ts',
   'trust-proxy.test.ts',
+  'client-packed.test.ts',
 ]
 
 /**
  * Files that keep a process of their own for what they hold process-wide: DBOS is one per process (automations),
  * and the metrics test reads the event loop's delay, which another file's leftovers would disturb.
  */
-const ALONE = [...LONGEST, 'automations.test.ts', 'automations-schedule.test.ts', 'metrics.test.ts']
+const ALONE = [
+  ...LONGEST,
+  'automations.test.ts',
+  'automations-schedule.test.ts',
+  'automations-authors.test.ts',
+  'metrics.test.ts',
+]
 
 /** Files a grouped process takes at most: loading the app once per group instead of once per file. */
 const GROUP_SIZE = 6
