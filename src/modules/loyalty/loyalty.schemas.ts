@@ -17,9 +17,7 @@ const TierSchema = Type.Object(
     multiplier: Type.Optional(
       Type.Number({ minimum: 0, maximum: 100, default: 1, description: 'earning multiplier, up to 4 decimals' }),
     ),
-    benefits: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 20, default: [] }),
-    ),
+    benefits: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 20, default: [] })),
   },
   { additionalProperties: false },
 )

@@ -226,6 +226,16 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
     return { member: made, joined: true }
   }
 
+  /** A new lot of points for a member, expiring as the program's points do. */
+  async function addLot(q: Queryable, ctx: RequestContext, program: ProgramRow, memberId: string, points: bigint) {
+    await repo.insertLot(q, ctx.orgId, {
+      id: newId('llt'),
+      memberId,
+      points,
+      expiresAt: program.expiry_days ? new Date(clock().getTime() + program.expiry_days * DAY_MS) : null,
+    })
+  }
+
   /** Expires a locked member's lots past their expiry, writing one expiry movement per lot. */
   async function expireLocked(q: Queryable, ctx: RequestContext, m: MemberRow, at: Date): Promise<MemberRow> {
     const due = await repo.expiredLots(q, ctx.orgId, m.id, at)
@@ -443,12 +453,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
         const program = await activeOrRefuse(q, ctx)
         const { member } = (await memberFor(q, ctx, program, input.customer_id, true))!
         const points = BigInt(input.points)
-        await repo.insertLot(q, ctx.orgId, {
-          id: newId('llt'),
-          memberId: member.id,
-          points,
-          expiresAt: program.expiry_days ? new Date(clock().getTime() + program.expiry_days * DAY_MS) : null,
-        })
+        await addLot(q, ctx, program, member.id, points)
         const done = await record(q, ctx, program, member, {
           kind: 'adjustment',
           points,
@@ -568,12 +573,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
         )
         const program = await programOf(q, ctx, member.program_id)
         const points = BigInt(redemption.points)
-        await repo.insertLot(q, ctx.orgId, {
-          id: newId('llt'),
-          memberId: member.id,
-          points,
-          expiresAt: program.expiry_days ? new Date(clock().getTime() + program.expiry_days * DAY_MS) : null,
-        })
+        await addLot(q, ctx, program, member.id, points)
         await record(q, ctx, program, member, {
           kind: 'reversal',
           points,
@@ -693,12 +693,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
         base: spent,
       })
       if (points > 0n) {
-        await repo.insertLot(q, ctx.orgId, {
-          id: newId('llt'),
-          memberId: member.id,
-          points,
-          expiresAt: program.expiry_days ? new Date(clock().getTime() + program.expiry_days * DAY_MS) : null,
-        })
+        await addLot(q, ctx, program, member.id, points)
       }
       await record(q, ctx, program, member, {
         kind: 'accrual',
