@@ -118,9 +118,7 @@ export async function buildApp(
         contact: { name: 'OpenTill', url: 'https://github.com/opentill/opentill' },
       },
       // x-internal: this server is the public API (OWASP API9, an inventory of what is exposed).
-      servers: [
-        { url: config.baseUrl, description: `this deployment (${config.env})`, 'x-internal': false } as never,
-      ],
+      servers: [{ url: config.baseUrl, description: `this deployment (${config.env})`, 'x-internal': false } as never],
       components: {
         securitySchemes: securitySchemes(config.appUrl, config.baseUrl, {
           ...scopeDescriptions,

@@ -146,7 +146,9 @@ function withCustomerPaths(trigger: Trigger, actions: readonly Action[]): Action
   const resource = trigger.type === 'event' ? canonicalEvent(trigger.event).split('.')[0] : ''
   const path = resource === 'customer' ? 'id' : CUSTOMER_ID_EVENTS.has(resource) ? 'customer_id' : undefined
   return actions.map((a) =>
-    a.type === 'tag_customer' && a.customer_path === undefined && path !== undefined ? { ...a, customer_path: path } : a,
+    a.type === 'tag_customer' && a.customer_path === undefined && path !== undefined
+      ? { ...a, customer_path: path }
+      : a,
   )
 }
 

@@ -193,7 +193,11 @@ export function createCampaignsService(deps: CampaignsDeps) {
       const active = input.status === 'active'
       const startsAt = date(input.starts_at)
       if (active && startsAt && startsAt > now)
-        throw invalid('starts_at', 'is later than now: create the campaign as scheduled to start it then', 'conflicting')
+        throw invalid(
+          'starts_at',
+          'is later than now: create the campaign as scheduled to start it then',
+          'conflicting',
+        )
       return ctx.db.tx(async (q) => {
         const id = newId('cmp')
         const write: Required<repo.CampaignWrite> = {

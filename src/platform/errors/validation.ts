@@ -23,9 +23,7 @@ const fieldOf = (instancePath: string) => instancePath.replace(/^\//, '').replac
  * literal) the value chose, or, when it chose none, the values the discriminator may take, or the types the value
  * may have (`string or null`).
  */
-function explainUnions(
-  errors: readonly FastifySchemaValidationError[],
-): (FastifySchemaValidationError | FieldError)[] {
+function explainUnions(errors: readonly FastifySchemaValidationError[]): (FastifySchemaValidationError | FieldError)[] {
   const unions = errors.filter((e) => e.keyword === 'anyOf' && e.schemaPath)
   if (unions.length === 0) return [...errors]
   // The outermost first: an inner union is explained inside the branch that holds it.
