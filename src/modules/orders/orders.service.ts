@@ -4,7 +4,7 @@ import type { Queryable } from '../../platform/db/database.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent, newEventId } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
-import type { RequestContext } from '../../platform/http/context.ts'
+import { actorOf, type RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { currencyExponent } from '../../platform/money/money.ts'
 import type { OrgsService } from '../orgs/index.ts'
@@ -84,8 +84,6 @@ function provisionalRow(orgId: string, o: repo.NewOrder): OrderRow {
     completed_at: null,
   }
 }
-
-const actorOf = (ctx: RequestContext) => ctx.actor.userId ?? ctx.actor.clientId
 
 /** What a locked order tells the payments module. */
 interface PayableOrder {

@@ -2,7 +2,7 @@ import { newId } from '../../platform/crypto/ids.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
-import type { RequestContext } from '../../platform/http/context.ts'
+import { actorOf, type RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import type { LocationsService } from '../locations/index.ts'
@@ -60,8 +60,6 @@ function toCashMovement(row: CashMovementRow, currency: string): CashMovement {
     created_at: row.created_at,
   }
 }
-
-const actorOf = (ctx: RequestContext) => ctx.actor.userId ?? ctx.actor.clientId
 
 export function createRegistersService(orgs: OrgsService, locations: LocationsService) {
   /** The shift is not open: 404 when it is not the org's, else 409 saying what could not be done. */

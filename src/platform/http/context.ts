@@ -48,6 +48,11 @@ export interface RequestContext {
   readonly forget?: (steps: readonly string[]) => Promise<void>
 }
 
+/** Who acted, as one id for a record's `actor`: the user behind the call, else the app (its OAuth client id). */
+export function actorOf(ctx: RequestContext): string {
+  return ctx.actor.userId ?? ctx.actor.clientId
+}
+
 /** `ctx.once` where the request carries an Idempotency-Key; the call itself otherwise. */
 export function once<T>(ctx: RequestContext, step: string, fn: () => Promise<T>): Promise<T> {
   return ctx.once ? ctx.once(step, fn) : fn()
