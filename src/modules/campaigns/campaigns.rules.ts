@@ -185,16 +185,26 @@ function refusal(c: CampaignDef, cart: Cart, eligible: readonly number[]): Omit<
   }
   if (eligible.length === 0) return { code: 'no_eligible_items', reason: 'no eligible product in the order' }
   if (k.minSpend !== null) {
-    const spend = eligible.reduce((a, i) => a + cart.lines[i].unitPrice * BigInt(cart.lines[i].quantity), 0n)
+    const spend = eligible.reduce((a, i) => a + at(cart.lines, i).unitPrice * BigInt(at(cart.lines, i).quantity), 0n)
     if (spend < k.minSpend) {
       return { code: 'min_spend', reason: `minimum spend ${formatMoney(k.minSpend, cart.currency)} not reached` }
     }
   }
   if (k.minQuantity !== null) {
-    const units = eligible.reduce((a, i) => a + cart.lines[i].quantity, 0)
+    const units = eligible.reduce((a, i) => a + at(cart.lines, i).quantity, 0)
     if (units < k.minQuantity) return { code: 'min_quantity', reason: `minimum quantity ${k.minQuantity} not reached` }
   }
   return null
+}
+
+/**
+ * The item at `i` of a list indexed like the cart's lines (what is left of each, a rule's amounts): the lists are
+ * built from the lines, so a missing item is a bug, and refused rather than read as undefined.
+ */
+function at<T>(list: readonly T[], i: number): T {
+  const item = list[i]
+  if (item === undefined) throw new RangeError(`no item ${i} of ${list.length}`)
+  return item
 }
 
 /** The value of `units` of a line's `quantity` when `left` remains of it: cumulative, so all units sum to `left`. */
@@ -215,9 +225,9 @@ function pickUnits(
   dearestFirst: boolean,
 ): Map<number, number> {
   const order = [...lines].sort((a, b) => {
-    // left[a]/qa against left[b]/qb without division.
-    const x = left[a] * BigInt(cart.lines[b].quantity)
-    const y = left[b] * BigInt(cart.lines[a].quantity)
+    // at(left, a)/qa against at(left, b)/qb without division.
+    const x = at(left, a) * BigInt(at(cart.lines, b).quantity)
+    const y = at(left, b) * BigInt(at(cart.lines, a).quantity)
     const cmp = x < y ? -1 : x > y ? 1 : a - b
     return dearestFirst ? -cmp : cmp
   })
@@ -225,14 +235,14 @@ function pickUnits(
   let rest = wanted
   for (const i of order) {
     if (rest === 0) break
-    const take = Math.min(rest, cart.lines[i].quantity)
+    const take = Math.min(rest, at(cart.lines, i).quantity)
     if (take > 0) picked.set(i, take)
     rest -= take
   }
   return picked
 }
 
-const units = (cart: Cart, lines: readonly number[]) => lines.reduce((a, i) => a + cart.lines[i].quantity, 0)
+const units = (cart: Cart, lines: readonly number[]) => lines.reduce((a, i) => a + at(cart.lines, i).quantity, 0)
 
 /** What one rule takes off each line, given what earlier rules left (`left`); never more than `left`. */
 function ruleAmounts(rule: CompiledRule, cart: Cart, eligible: readonly number[], left: readonly bigint[]) {
@@ -240,15 +250,15 @@ function ruleAmounts(rule: CompiledRule, cart: Cart, eligible: readonly number[]
   switch (rule.type) {
     case 'percentage': {
       if (rule.target === 'line') {
-        for (const i of eligible) perLine[i] = percentOf(left[i], rule.percentE4)
+        for (const i of eligible) perLine[i] = percentOf(at(left, i), rule.percentE4)
       } else {
-        const base = eligible.reduce((a, i) => a + left[i], 0n)
+        const base = eligible.reduce((a, i) => a + at(left, i), 0n)
         const shares = allocate(
           percentOf(base, rule.percentE4),
-          eligible.map((i) => left[i]),
+          eligible.map((i) => at(left, i)),
         )
         eligible.forEach((i, n) => {
-          perLine[i] = shares[n]
+          perLine[i] = at(shares, n)
         })
       }
       break
@@ -256,17 +266,17 @@ function ruleAmounts(rule: CompiledRule, cart: Cart, eligible: readonly number[]
     case 'fixed_amount': {
       if (rule.target === 'line') {
         for (const i of eligible) {
-          const off = rule.amount * BigInt(cart.lines[i].quantity)
-          perLine[i] = off < left[i] ? off : left[i]
+          const off = rule.amount * BigInt(at(cart.lines, i).quantity)
+          perLine[i] = off < at(left, i) ? off : at(left, i)
         }
       } else {
-        const base = eligible.reduce((a, i) => a + left[i], 0n)
+        const base = eligible.reduce((a, i) => a + at(left, i), 0n)
         const shares = allocate(
           rule.amount < base ? rule.amount : base,
-          eligible.map((i) => left[i]),
+          eligible.map((i) => at(left, i)),
         )
         eligible.forEach((i, n) => {
-          perLine[i] = shares[n]
+          perLine[i] = at(shares, n)
         })
       }
       break
@@ -290,7 +300,7 @@ function ruleAmounts(rule: CompiledRule, cart: Cart, eligible: readonly number[]
       if (rule.maxApplications !== null) groups = Math.min(groups, rule.maxApplications)
       const free = Math.min(groups * rule.get, units(cart, getLines))
       for (const [i, n] of pickUnits(getLines, cart, left, free, false)) {
-        perLine[i] = percentOf(unitsValue(left[i], cart.lines[i].quantity, n), rule.getPercentE4)
+        perLine[i] = percentOf(unitsValue(at(left, i), at(cart.lines, i).quantity, n), rule.getPercentE4)
       }
       break
     }
@@ -306,11 +316,11 @@ function ruleAmounts(rule: CompiledRule, cart: Cart, eligible: readonly number[]
         const parts: { i: number; value: bigint }[] = []
         let need = rule.quantity
         while (need > 0) {
-          const [i, n] = picked[cursor]
+          const [i, n] = at(picked, cursor)
           const done = taken.get(i) ?? 0
           const take = Math.min(need, n - done)
-          const q = cart.lines[i].quantity
-          parts.push({ i, value: unitsValue(left[i], q, done + take) - unitsValue(left[i], q, done) })
+          const q = at(cart.lines, i).quantity
+          parts.push({ i, value: unitsValue(at(left, i), q, done + take) - unitsValue(at(left, i), q, done) })
           taken.set(i, done + take)
           need -= take
           if (done + take === n) cursor++
@@ -322,7 +332,7 @@ function ruleAmounts(rule: CompiledRule, cart: Cart, eligible: readonly number[]
           off,
           parts.map((p) => p.value),
         ).forEach((share, n) => {
-          perLine[parts[n].i] += share
+          perLine[at(parts, n).i] = at(perLine, at(parts, n).i) + share
         })
       }
       break
@@ -336,7 +346,7 @@ function ruleAmounts(rule: CompiledRule, cart: Cart, eligible: readonly number[]
         rule.quantity,
         false,
       )
-      for (const [i, n] of picked) perLine[i] = unitsValue(left[i], cart.lines[i].quantity, n)
+      for (const [i, n] of picked) perLine[i] = unitsValue(at(left, i), at(cart.lines, i).quantity, n)
       break
     }
     case 'points_multiplier':
@@ -369,7 +379,7 @@ export function applyCampaigns(
   let lead: CampaignDef | null = null
   for (const c of live) {
     const eligible: number[] = []
-    for (let i = 0; i < cart.lines.length; i++) if (isEligible(c.conditions, cart.lines[i])) eligible.push(i)
+    for (let i = 0; i < cart.lines.length; i++) if (isEligible(c.conditions, at(cart.lines, i))) eligible.push(i)
     let skip = refusal(c, cart, eligible)
     if (
       !skip &&
@@ -379,12 +389,12 @@ export function applyCampaigns(
       skip = { code: 'not_stackable', reason: `does not combine with ${lead.name}` }
     }
     const mine = skip ? [] : applyRules(c, cart, eligible, left)
-    if (!skip && mine.length === 0) skip = { code: 'nothing_to_discount', reason: nothingReason(c.rules[0]) }
+    if (!skip && mine.length === 0) skip = { code: 'nothing_to_discount', reason: nothingReason(at(c.rules, 0)) }
     if (skip) {
       skipped.push({ campaignId: c.id, name: c.name, code: skip.code, reason: skip.reason })
       continue
     }
-    for (const a of mine) for (let i = 0; i < left.length; i++) left[i] -= a.perLine[i]
+    for (const a of mine) for (let i = 0; i < left.length; i++) left[i] = at(left, i) - at(a.perLine, i)
     applications.push(...mine)
     lead ??= c
   }
@@ -404,8 +414,8 @@ function applyRules(c: CampaignDef, cart: Cart, eligible: readonly number[], lef
     const perLine = ruleAmounts(rule, cart, eligible, after)
     let amount = 0n
     for (let i = 0; i < perLine.length; i++) {
-      after[i] -= perLine[i]
-      amount += perLine[i]
+      after[i] = at(after, i) - at(perLine, i)
+      amount += at(perLine, i)
     }
     const base = { campaignId: c.id, name: c.name, ruleId: rule.id, ruleType: rule.type, voucher, perLine, amount }
     if (rule.type === 'points_multiplier') mine.push({ ...base, pointsMultiplierE4: rule.multiplierE4 })

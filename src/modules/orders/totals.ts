@@ -1,4 +1,4 @@
-import { allocate, divRoundHalfUp } from '../../platform/money/money.ts'
+import { allocate, divRoundHalfUp, zip } from '../../platform/money/money.ts'
 import { PERCENT_E4 } from '../../platform/money/percent.ts'
 
 /**
@@ -69,30 +69,35 @@ export function computeTotals(
   discounts: readonly OrderDiscount[],
   pricesIncludeTax: boolean,
 ): OrderTotals {
-  const subtotals = lines.map((l) => l.unitPrice * BigInt(l.quantity))
-  const subtotal = subtotals.reduce((a, b) => a + b, 0n)
-  const campaign = lines.map((l, i) => {
-    const off = l.campaignDiscount ?? 0n
-    return off < subtotals[i] ? off : subtotals[i]
+  // Each line's subtotal, the campaigns' share of it (never more than the line), and what order discounts may take.
+  const priced = lines.map((line) => {
+    const lineSubtotal = line.unitPrice * BigInt(line.quantity)
+    const off = line.campaignDiscount ?? 0n
+    const campaign = off < lineSubtotal ? off : lineSubtotal
+    return { line, lineSubtotal, campaign, rest: lineSubtotal - campaign }
   })
-  const rest = subtotals.map((s, i) => s - campaign[i])
+  const subtotal = priced.reduce((a, p) => a + p.lineSubtotal, 0n)
   const amounts = discountAmounts(
-    rest.reduce((a, b) => a + b, 0n),
+    priced.reduce((a, p) => a + p.rest, 0n),
     discounts,
   )
   const orderDiscount = amounts.reduce((a, b) => a + b, 0n)
-  const perLine = allocate(orderDiscount, rest).map((d, i) => d + campaign[i])
-  const discountTotal = perLine.reduce((a, b) => a + b, 0n)
-  const out = lines.map((line, i) => {
-    const taxable = subtotals[i] - perLine[i]
-    const tax = lineTax(taxable, line.taxRateE4, pricesIncludeTax)
+  const shares = allocate(
+    orderDiscount,
+    priced.map((p) => p.rest),
+  )
+  const out = zip(priced, shares).map(([p, share]) => {
+    const lineDiscount = share + p.campaign
+    const taxable = p.lineSubtotal - lineDiscount
+    const tax = lineTax(taxable, p.line.taxRateE4, pricesIncludeTax)
     return {
-      lineSubtotal: subtotals[i],
-      lineDiscount: perLine[i],
+      lineSubtotal: p.lineSubtotal,
+      lineDiscount,
       lineTax: tax,
       lineTotal: pricesIncludeTax ? taxable : taxable + tax,
     }
   })
+  const discountTotal = out.reduce((a, l) => a + l.lineDiscount, 0n)
   return {
     subtotal,
     discountTotal,

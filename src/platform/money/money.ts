@@ -87,17 +87,16 @@ export function divRoundHalfUp(numerator: bigint, denominator: bigint): bigint {
 export function allocate(total: bigint, weights: readonly bigint[]): bigint[] {
   const sum = weights.reduce((a, b) => a + b, 0n)
   if (sum === 0n) return weights.map((_, i) => (i === 0 ? total : 0n))
-  const parts = weights.map((w) => (total * w) / sum)
-  let remainder = total - parts.reduce((a, b) => a + b, 0n)
-  const order = weights
-    .map((w, i) => ({ i, rest: (total * w) % sum }))
-    .sort((a, b) => (b.rest > a.rest ? 1 : b.rest < a.rest ? -1 : a.i - b.i))
-  for (const { i } of order) {
+  const parts = weights.map((w, i) => ({ i, part: (total * w) / sum, rest: (total * w) % sum }))
+  let remainder = total - parts.reduce((a, p) => a + p.part, 0n)
+  // The largest remainders take the units the division left over, one each (ties: the earlier weight).
+  const byRemainder = [...parts].sort((a, b) => (b.rest > a.rest ? 1 : b.rest < a.rest ? -1 : a.i - b.i))
+  for (const p of byRemainder) {
     if (remainder === 0n) break
-    parts[i] += remainder > 0n ? 1n : -1n
+    p.part += remainder > 0n ? 1n : -1n
     remainder += remainder > 0n ? -1n : 1n
   }
-  return parts
+  return parts.map((p) => p.part)
 }
 
 /** Splits a refund over captured payments, newest first, never more than each has left to refund. */
@@ -115,4 +114,13 @@ export function allocateRefund(
   }
   if (rest > 0n) throw new RangeError('refund exceeds what the payments can return')
   return parts
+}
+
+/**
+ * The pairs of two lists of the same length (the lines and their amounts): refuses lists of different lengths
+ * rather than pair an amount with nothing.
+ */
+export function zip<A, B>(a: readonly A[], b: readonly B[]): [A, B][] {
+  if (a.length !== b.length) throw new RangeError(`cannot pair ${a.length} items with ${b.length}`)
+  return a.map((x, i) => [x, b[i] as B])
 }
