@@ -307,6 +307,17 @@ describe('catalog price lists, bundles and markdowns', () => {
       assert.equal(pct.status, 201, JSON.stringify(pct.body))
       assert.equal(pct.body.data.value, 12.5)
       assert.deepEqual(pct.body.data.product_ids, [])
+      // Percentages keep four decimals, as tax rates and campaign rules do (markdowns kept two before).
+      const fine = await api.post('/api/v1/markdowns', {
+        name: 'Fine',
+        kind: 'percentage',
+        value: 8.875,
+        product_ids: [cake.id],
+        is_active: false,
+      })
+      assert.equal(fine.status, 201, JSON.stringify(fine.body))
+      assert.equal(fine.body.data.value, 8.875)
+      await api.delete(`/api/v1/markdowns/${fine.body.data.id}`)
       const amount = await api.post('/api/v1/markdowns', {
         name: 'Cake clearance',
         kind: 'amount',
@@ -350,7 +361,7 @@ describe('catalog price lists, bundles and markdowns', () => {
     it('refuses bad markdowns with a 422 naming the field', async () => {
       const cases: [object, string][] = [
         [{ name: 'X', kind: 'percentage', value: 101, product_ids: [tea.id] }, 'value'],
-        [{ name: 'X', kind: 'percentage', value: 10.125, product_ids: [tea.id] }, 'value'],
+        [{ name: 'X', kind: 'percentage', value: 10.12345, product_ids: [tea.id] }, 'value'],
         [{ name: 'X', kind: 'amount', value: 0.001, product_ids: [tea.id] }, 'value'],
         [{ name: 'X', kind: 'amount', value: 0, product_ids: [tea.id] }, 'value'],
         [{ name: 'X', kind: 'bogus', value: 1, product_ids: [tea.id] }, 'kind'],

@@ -5,6 +5,7 @@ import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
+import { e4ToPercent, PERCENT_E4, percentToE4 } from '../../platform/money/percent.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as catalogRepo from './catalog.repo.ts'
 import { pageWithChildren } from './child-rows.ts'
@@ -19,7 +20,7 @@ function toMarkdown(row: MarkdownRow, targets: TargetRow[], currency: string): M
     id: row.id,
     name: row.name,
     kind: row.kind,
-    value: row.kind === 'percentage' ? Number(row.value) / 100 : toMajor(row.value, currency),
+    value: row.kind === 'percentage' ? e4ToPercent(Number(row.value)) : toMajor(row.value, currency),
     currency,
     product_ids: targets.filter((t) => t.markdown_id === row.id).map((t) => t.product_id),
     category_id: row.category_id,
@@ -32,15 +33,14 @@ function toMarkdown(row: MarkdownRow, targets: TargetRow[], currency: string): M
   }
 }
 
-/** Percentages are stored exactly in hundredths of a percent: at most two decimals, at most 100. */
+/** Percentages are stored exactly in the one unit of percentages (percent × 10,000): at most 4 decimals, at most 100. */
 function storedValue(kind: Kind, value: number, currency: string): bigint {
   if (kind === 'amount') return toMinor(value, currency, 'value')
-  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value.toString())
-  if (!match) throw invalid('value', 'must be a percentage with at most 2 decimal places', 'too_precise')
-  const hundredths = BigInt(match[1]) * 100n + BigInt((match[2] ?? '').padEnd(2, '0'))
-  if (hundredths <= 0n || hundredths > 10_000n)
+  const e4 = percentToE4(value)
+  if (e4 === null) throw invalid('value', 'must be a percentage with at most 4 decimal places', 'too_precise')
+  if (e4 <= 0 || BigInt(e4) > PERCENT_E4)
     throw invalid('value', 'must be a percentage above 0 and at most 100', 'out_of_range')
-  return hundredths
+  return BigInt(e4)
 }
 
 /** A markdown targets either products or one category, never both and never nothing. */

@@ -1,5 +1,6 @@
 import { invalid } from '../../platform/errors/app-error.ts'
 import { divRoundHalfUp } from '../../platform/money/money.ts'
+import { PERCENT_E4 } from '../../platform/money/percent.ts'
 
 /** Pure pricing rules, kept apart from the queries so each reads as the documented rule (docs/catalog.md). */
 
@@ -54,7 +55,7 @@ export interface MarkdownRule {
 
 /** What a markdown takes off `price`: percentages rounded half-up to the minor unit, never more than the price. */
 function discountOf(price: bigint, m: MarkdownRule): bigint {
-  const off = m.kind === 'percentage' ? divRoundHalfUp(price * m.value, 10_000n) : m.value
+  const off = m.kind === 'percentage' ? divRoundHalfUp(price * m.value, PERCENT_E4) : m.value
   return off > price ? price : off
 }
 
