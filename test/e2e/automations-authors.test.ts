@@ -6,7 +6,7 @@ import type { Role } from '../../src/platform/http/context.ts'
 import { systemContext } from '../../src/platform/http/system-context.ts'
 import type { Mailer } from '../../src/platform/mail/index.ts'
 import { eventually } from '../support/eventually.ts'
-import { clientFor, createMerchant, startTestApp, type TestApp } from '../support/harness.ts'
+import { clientFor, createMerchant, loginAs, startTestApp, type TestApp } from '../support/harness.ts'
 import { created } from '../support/two-orgs.ts'
 import { RECEIVER_ENV } from '../support/webhook-fixtures.ts'
 import { openShop, type Shop } from './orders.fixtures.ts'
@@ -44,17 +44,7 @@ describe('automations act within their author’s rights', () => {
   const sql = <T extends Record<string, unknown>>(orgId: string, text: string, params: unknown[] = []) =>
     app.runtime.database.transaction(orgId, async (q) => (await q.query<T>(text, params)).rows)
 
-  /** A login of `role` in the shop's org. */
-  async function login(role: Role) {
-    const email = `${role}-${Math.random().toString(36).slice(2)}@example.test`
-    const password = `${role}-password-1`
-    const user = await app.runtime.database.transaction(shop.merchant.orgId, (q) =>
-      app.services.auth.createUser(q, { orgId: shop.merchant.orgId, email, role, password }),
-    )
-    const res = await clientFor(app.api).post('/api/v1/auth/login', { email, password })
-    assert.equal(res.status, 200)
-    return { id: user.id as string, api: clientFor(app.api, res.body.data.accessToken) }
-  }
+  const login = (role: Role) => loginAs(app, shop.merchant.orgId, role)
 
   /** A partner app connected to the shop with `scopes`, and a token of that connection. */
   async function connectedApp(scopes: string[]) {
@@ -130,6 +120,19 @@ describe('automations act within their author’s rights', () => {
         code: 'missing_scope',
       })
     }
+    // An e-mail can carry the event's data anywhere: on an order event it needs orders:read too.
+    const mailer = await connectedApp(['automations:write', 'customers:read'])
+    const mail = { type: 'send_email', to: 'me@elsewhere.example', subject: 'Order', text: '{{lines}} {{total}}' }
+    const onOrder = await mailer.api.post('/api/v1/automations', {
+      name: 'Mail orders out',
+      trigger: { type: 'event', event: 'order.completed' },
+      actions: [mail],
+    })
+    assert.equal(onOrder.status, 422, 'customers:read alone mailed whole orders out before')
+    assert.match(onOrder.body.errors[0].message, /needs the orders:read scope/)
+    const onCustomer = await mailer.api.post('/api/v1/automations', { ...tagRule('x', '@'), actions: [mail] })
+    assert.equal(onCustomer.status, 201, JSON.stringify(onCustomer.body))
+    await shop.api.delete(`/api/v1/automations/${onCustomer.body.data.id}`)
     // A manager holds everything but webhooks:write: a webhook action is theirs to refuse too.
     const manager = await login('manager')
     const integration = await created(shop.api, '/api/v1/integrations', { name: 'Hooks', type: 'custom' })
@@ -232,6 +235,14 @@ describe('automations act within their author’s rights', () => {
     ])
     const stopped = (await shop.api.get(`/api/v1/automations/${rule.id}`)).body.data.stopped
     assert.equal(stopped.code, 'AUTOMATION_AUTHOR_DEACTIVATED')
+    // Nor does a deactivated user sign in, or refresh a session (both worked before).
+    const signIn = await clientFor(app.api).post('/api/v1/auth/login', {
+      email: manager.email,
+      password: manager.password,
+    })
+    assert.equal(signIn.status, 401)
+    const refresh = await clientFor(app.api).post('/api/v1/auth/refresh', { refreshToken: manager.refreshToken })
+    assert.equal(refresh.status, 401)
     const listed = (await shop.api.get('/api/v1/automations')).body.data.find((a: { id: string }) => a.id === rule.id)
     assert.equal(listed.stopped.code, 'AUTOMATION_AUTHOR_DEACTIVATED')
     const dry = await shop.api.post('/api/v1/automations/trigger', {

@@ -41,23 +41,50 @@ describe('a day at a till through the typed client', () => {
   })
 })
 
-describe("the typed client's session", () => {
+describe("the typed client's session and retries", () => {
   let app: TestApp
+  let baseUrl: string
 
   before(async () => {
     // Tokens that live 20 s: always within the client's 30-second margin, so every call refreshes first.
     app = await startTestApp({ ACCESS_TOKEN_TTL_S: '20' })
+    baseUrl = await app.api.listen({ port: 0, host: '127.0.0.1' })
   })
   after(() => app?.close())
 
   it('refreshes its token before it expires, and keeps calling with the new one', async () => {
     const merchant = await createMerchant(app)
-    const client = createOpenTillClient({ baseUrl: await app.api.listen({ port: 0, host: '127.0.0.1' }) })
+    const client = createOpenTillClient({ baseUrl })
     const first = await client.login(merchant.email, merchant.password)
     const { data: me } = await unwrap(client.GET('/api/v1/auth/me'))
     assert.equal(me.email, merchant.email)
     assert.ok(client.session)
     assert.notEqual(client.session.accessToken, first.accessToken, 'the call refreshed the token first')
     assert.notEqual(client.session.refreshToken, first.refreshToken, 'and rotated the refresh token')
+  })
+
+  it('sends a write whose answer was lost again with the same Idempotency-Key, and the server does it once', async () => {
+    const merchant = await createMerchant(app)
+    // The network loses the answer to the first location written: the server did the work, the caller saw nothing.
+    let lost = false
+    const lossy: typeof fetch = async (input, init) => {
+      const request = new Request(input, init)
+      const response = await fetch(request)
+      if (!lost && request.method === 'POST' && request.url.endsWith('/api/v1/locations')) {
+        lost = true
+        throw new TypeError('fetch failed')
+      }
+      return response
+    }
+    const client = createOpenTillClient({ baseUrl, fetch: lossy })
+    await client.login(merchant.email, merchant.password)
+    const { data: made } = await unwrap(client.POST('/api/v1/locations', { body: { name: 'Once only' } }))
+    assert.ok(lost, 'the first answer was lost')
+    const { data: all } = await unwrap(client.GET('/api/v1/locations'))
+    assert.deepEqual(
+      all.filter((l) => l.name === 'Once only').map((l) => l.id),
+      [made.id],
+      'one location, though the write went twice (before, the client sent a new key and made two)',
+    )
   })
 })

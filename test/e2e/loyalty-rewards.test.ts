@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { clientFor, startTestApp, type TestApp } from '../support/harness.ts'
+import { loginAs, startTestApp, type TestApp } from '../support/harness.ts'
 import { openShop, type Shop } from './orders.fixtures.ts'
 
 /**
@@ -48,19 +48,7 @@ describe('loyalty rewards at the prices the merchant sets', () => {
   const balanceOf = async (shop: Shop, customerId: string) =>
     (await shop.api.get(`/api/v1/loyalty/members/${customerId}`)).body.data.balance as number
 
-  async function staffOf(shop: Shop) {
-    const email = `staff-${Math.random().toString(36).slice(2)}@example.test`
-    await app.runtime.database.transaction(shop.merchant.orgId, (q) =>
-      app.services.auth.createUser(q, {
-        orgId: shop.merchant.orgId,
-        email,
-        role: 'staff',
-        password: 'staff-password-1',
-      }),
-    )
-    const login = await clientFor(app.api).post('/api/v1/auth/login', { email, password: 'staff-password-1' })
-    return clientFor(app.api, login.body.data.accessToken)
-  }
+  const staffOf = async (shop: Shop) => (await loginAs(app, shop.merchant.orgId, 'staff')).api
 
   it("charges a voucher reward's price, only from an active or scheduled campaign, and staff cannot set prices", async () => {
     const { shop, programId, customerId } = await shopWithMember(1000)

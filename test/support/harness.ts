@@ -111,6 +111,25 @@ export async function createMerchant(
   return { orgId: org.id, userId: owner.id, email, password, token: data.accessToken, refreshToken: data.refreshToken }
 }
 
+/** A user of `role` in an org, made through the service, and signed in through the API. */
+export async function loginAs(app: TestApp, orgId: string, role: 'owner' | 'manager' | 'staff') {
+  const email = `${role}-${randomBytes(5).toString('hex')}@example.test`
+  const password = `pw-${randomBytes(8).toString('hex')}`
+  const user = await app.runtime.database.transaction(orgId, (q) =>
+    app.services.auth.createUser(q, { orgId, email, role, password }),
+  )
+  const login = await app.api.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } })
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`)
+  const { accessToken, refreshToken } = login.json().data
+  return {
+    id: user.id as string,
+    email,
+    password,
+    refreshToken: refreshToken as string,
+    api: clientFor(app.api, accessToken),
+  }
+}
+
 export interface Call {
   status: number
   body: any

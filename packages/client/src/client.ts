@@ -1,5 +1,5 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch'
-import { unwrap } from './problem.ts'
+import { OpenTillProblem, unwrap } from './problem.ts'
 import type { paths } from './schema.ts'
 
 export interface OpenTillClientOptions {
@@ -10,10 +10,41 @@ export interface OpenTillClientOptions {
   /** The fetch to call (tests pass their own); the global one by default. */
   fetch?: typeof globalThis.fetch
   /**
-   * Whether every POST without an Idempotency-Key gets a fresh one (the default): a write the network loses can
-   * then be retried with the same key and done once. Pass your own key in `headers` to retry.
+   * Whether every POST without an Idempotency-Key gets a fresh one (the default). A call whose connection fails,
+   * or that the server answers 503 (nothing done, retry), is sent again with the same key, `retries` times: the
+   * write is done once. Pass your own key in `headers` to retry a call yourself later.
    */
   idempotencyKeys?: boolean
+  /** How many times a call is sent again after a failed connection or a 503 (2 by default; 0 never). */
+  retries?: number
+}
+
+/** Calls a request is safe to send again: reads, and writes that carry an Idempotency-Key. */
+const resendable = (request: Request) =>
+  ['GET', 'HEAD', 'PUT', 'DELETE'].includes(request.method) || request.headers.has('idempotency-key')
+
+/**
+ * `fetch`, sending a resendable request again (its clone, so the same body and key) when the connection fails or
+ * the server answers 503, after the server's Retry-After (at most 5 s) or a growing pause.
+ */
+function retrying(fetcher: typeof globalThis.fetch, retries: number): typeof globalThis.fetch {
+  return async (input, init) => {
+    const request = new Request(input, init)
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= retries || !resendable(request)
+      try {
+        const response = await fetcher(last ? request : request.clone())
+        if (last || response.status !== 503) return response
+        const after = Number(response.headers.get('retry-after'))
+        await new Promise((r) =>
+          setTimeout(r, Number.isFinite(after) && after > 0 ? Math.min(after, 5) * 1000 : 200 * 2 ** attempt),
+        )
+      } catch (error) {
+        if (last) throw error
+        await new Promise((r) => setTimeout(r, 200 * 2 ** attempt))
+      }
+    }
+  }
 }
 
 export interface Session {
@@ -38,7 +69,8 @@ export interface OpenTillClient extends Client<paths, Media> {
 const REFRESH_MARGIN_MS = 30_000
 
 export function createOpenTillClient(options: OpenTillClientOptions): OpenTillClient {
-  const client = createClient<paths, Media>({ baseUrl: options.baseUrl, fetch: options.fetch })
+  const fetcher = retrying(options.fetch ?? globalThis.fetch, options.retries ?? 2)
+  const client = createClient<paths, Media>({ baseUrl: options.baseUrl, fetch: fetcher })
   let session: Session | undefined
   let refreshing: Promise<void> | undefined
   const sessionOf = (data: { accessToken: string; refreshToken: string; expiresIn: number }): Session => ({
@@ -47,14 +79,21 @@ export function createOpenTillClient(options: OpenTillClientOptions): OpenTillCl
     expiresAt: Date.now() + data.expiresIn * 1000,
   })
   // The token calls go through a client of their own: no token, no refresh, no middleware loop.
-  const bare = createClient<paths, Media>({ baseUrl: options.baseUrl, fetch: options.fetch })
+  const bare = createClient<paths, Media>({ baseUrl: options.baseUrl, fetch: fetcher })
   async function refresh(): Promise<void> {
     if (!session) return
     const refreshToken = session.refreshToken
     refreshing ??= unwrap(bare.POST('/api/v1/auth/refresh', { body: { refreshToken } }))
-      .then(({ data }) => {
-        session = sessionOf(data)
-      })
+      .then(
+        ({ data }) => {
+          session = sessionOf(data)
+        },
+        (error: unknown) => {
+          // A refresh token refused (expired, revoked) ends the session: later calls go without it, not stuck on it.
+          if (error instanceof OpenTillProblem && error.status === 401) session = undefined
+          throw error
+        },
+      )
       .finally(() => {
         refreshing = undefined
       })

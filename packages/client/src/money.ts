@@ -3,14 +3,25 @@
  * exactly only as far as their minor units go. Keep sums in minor units (bigint) and convert at the edges.
  */
 
+const exponents = new Map<string, number>()
+
 /** Digits after the point of a currency (2 for USD, 0 for JPY, 3 for KWD), from the runtime's ISO 4217 data. */
 export function exponentOf(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+  let digits = exponents.get(currency)
+  if (digits === undefined) {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+    exponents.set(currency, digits)
+  }
+  return digits
 }
 
-/** An amount of the API (a number or a decimal string) in minor units; refuses one finer than the currency allows. */
+/**
+ * An amount of the API (a number or a decimal string) in minor units; refuses one finer than the currency allows
+ * (1.001 USD), as the server does, rather than round it.
+ */
 export function toMinor(amount: number | string, currency: string): bigint {
-  const text = typeof amount === 'number' ? amount.toFixed(exponentOf(currency) + 2) : amount.trim()
+  // A number's shortest decimal form (4.5 -> "4.5"); one in exponent form (1e21, 1e-7) is refused below.
+  const text = typeof amount === 'number' ? String(amount) : amount.trim()
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text)
   if (!match) throw new RangeError(`${amount} is not an amount`)
   const [, sign, whole, fraction = ''] = match

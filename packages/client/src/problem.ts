@@ -32,6 +32,12 @@ export class OpenTillProblem<Code extends string = string> extends Error {
   }
 }
 
+function describe(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return String(error)
+  const { error: code, error_description: text } = error as { error?: unknown; error_description?: unknown }
+  return typeof text === 'string' ? text : typeof code === 'string' ? code : JSON.stringify(error)
+}
+
 /**
  * The data of a call, or its problem thrown as an OpenTillProblem typed by the operation's codes:
  * `const order = await unwrap(client.POST('/api/v1/orders', { body }))`.
@@ -48,7 +54,8 @@ export async function unwrap<D, E>(call: Promise<{ data?: D; error?: E; response
             code: 'UNKNOWN' as CodeOf<E>,
             title: response.statusText,
             status: response.status,
-            detail: String(error),
+            // An error in a format of its own: OAuth's (RFC 6749 §5.2) says what went wrong in error_description.
+            detail: describe(error),
             instance: new URL(response.url || 'http://unknown').pathname,
           },
     )

@@ -107,7 +107,7 @@ export function createAuthService(runtime: Runtime) {
         throw badCredentials()
       }
       const user = await database.read(orgId, (q) => repo.userByEmail(q, orgId, email))
-      if (!user || !(await verifyPassword(user.password_hash, password))) throw badCredentials()
+      if (!user || !(await verifyPassword(user.password_hash, password)) || user.deactivated) throw badCredentials()
       const scopes = scopesOfRole(user.role)
       const sessionId = newId('sess')
       const refreshToken = await database.transaction(orgId, async (q) => {
@@ -133,7 +133,7 @@ export function createAuthService(runtime: Runtime) {
           return { kind: 'reused' as const, sessionId: row.session_id }
         }
         const user = await repo.userById(q, orgId, row.user_id)
-        if (!user) return { kind: 'refused' as const }
+        if (!user || user.deactivated) return { kind: 'refused' as const }
         await repo.markRefreshTokenUsed(q, orgId, hash)
         await repo.touchSession(q, orgId, row.session_id)
         const next = await newRefreshToken(q, orgId, row.session_id)

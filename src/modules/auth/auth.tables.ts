@@ -9,10 +9,13 @@ export interface UserRow {
   name: string
   role: Role
   password_hash: string | null
+  /** Deactivated users sign in nowhere and their rules stop (db/migrations/0134). */
+  deactivated: boolean
   created_at: Date
 }
 
-export const userColumns = 'id, org_id, email, name, role, password_hash, created_at'
+export const userColumns =
+  'id, org_id, email, name, role, password_hash, deactivated_at IS NOT NULL AS deactivated, created_at'
 
 /** refresh_tokens with its auth_sessions row (db/migrations/0001_platform.sql); expiry, use, revocation as flags. */
 export interface RefreshRow {

@@ -105,8 +105,37 @@ export async function standingsOf(
   })
 }
 
-/** The scope an action needs that `scopes` lack, or null. */
-export function missingScope(action: Action, scopes: ReadonlySet<string>): string | null {
+/**
+ * The scope that reads the data of an event, by its resource (its name's first part): what a reader of a run's data
+ * needs, and what the author of a rule that e-mails that data out must hold.
+ */
+const EVENT_DATA_SCOPES: Readonly<Record<string, string>> = {
+  order: 'orders:read',
+  layby: 'orders:read',
+  gift_card: 'orders:read',
+  payment: 'payments:read',
+  customer: 'customers:read',
+  loyalty: 'loyalty:read',
+  inventory: 'inventory:read',
+  campaign: 'campaigns:read',
+  automation: 'automations:read',
+  schedule: 'automations:read',
+}
+
+/** Whether `scopes` cover the data of an event of this name (an unknown resource is covered by none). */
+export function mayReadData(event: string, scopes: ReadonlySet<string>): boolean {
+  const scope = EVENT_DATA_SCOPES[event.split('.')[0]]
+  return scope !== undefined && scopes.has(scope)
+}
+
+/**
+ * The scope an action of a rule on `event` needs that `scopes` lack, or null. An e-mail can carry any of the
+ * event's data to any address, so it also needs the scope that reads that data (an order event's: orders:read).
+ */
+export function missingScope(action: Action, scopes: ReadonlySet<string>, event: string): string | null {
   const needed = ACTION_SCOPES[action.type]
-  return needed !== null && !scopes.has(needed) ? needed : null
+  if (needed !== null && !scopes.has(needed)) return needed
+  if (action.type === 'send_email' && !mayReadData(event, scopes))
+    return EVENT_DATA_SCOPES[event.split('.')[0]] ?? 'webhooks:write'
+  return null
 }

@@ -71,7 +71,7 @@ const contextFor = (orgId: string, scopes: Iterable<string>): RequestContext =>
 async function authorContext(orgId: string, plan: Plan, action: Action): Promise<RequestContext> {
   const standing = await deps().automations.authorStanding(contextFor(orgId, []), plan.automationId)
   if (standing.stopped) throw AutomationErrors.AUTHOR_STOPPED(`${standing.stopped.code}: ${standing.stopped.message}`)
-  const scope = missingScope(action, standing.scopes)
+  const scope = missingScope(action, standing.scopes, plan.event)
   if (scope !== null)
     throw AutomationErrors.AUTHOR_LACKS_SCOPE(
       `the ${action.type} action needs the ${scope} scope, which the rule's author no longer holds`,

@@ -12,7 +12,7 @@ import type { CampaignsService } from '../campaigns/index.ts'
 import type { LocationsService } from '../locations/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { WebhooksService } from '../webhooks/index.ts'
-import { type AuthorDirectory, authorOf, missingScope, type Standing, standingsOf } from './authors.ts'
+import { type AuthorDirectory, authorOf, mayReadData, missingScope, type Standing, standingsOf } from './authors.ts'
 import { AutomationErrors } from './automations.errors.ts'
 import * as repo from './automations.repo.ts'
 import type {
@@ -45,29 +45,6 @@ const RUN_EVENT = 'automation.triggered'
 
 /** The window of the runs-per-minute limit. */
 const RUN_WINDOW_S = 60
-
-/**
- * The scope that lets a reader see the event data of a run, by the event's resource (its name's first part):
- * `automations:read` alone shows a run's steps, not the customer, order or stock it was about.
- */
-const EVENT_DATA_SCOPES: Readonly<Record<string, string>> = {
-  order: 'orders:read',
-  layby: 'orders:read',
-  gift_card: 'orders:read',
-  payment: 'payments:read',
-  customer: 'customers:read',
-  loyalty: 'loyalty:read',
-  inventory: 'inventory:read',
-  campaign: 'campaigns:read',
-  automation: 'automations:read',
-  schedule: 'automations:read',
-}
-
-/** Whether `scopes` cover the data of an event of this name (an unknown resource is covered by none). */
-function mayReadData(event: string, scopes: ReadonlySet<string>): boolean {
-  const scope = EVENT_DATA_SCOPES[event.split('.')[0]]
-  return scope !== undefined && scopes.has(scope)
-}
 
 /** The event name a schedule trigger's runs carry. */
 export const SCHEDULE_EVENT = 'schedule'
@@ -295,7 +272,11 @@ export function createAutomationsService(deps: AutomationsDeps) {
     errors.push(...conditionErrors(rule.conditions, shape))
     for (const [i, action] of rule.actions.entries()) {
       const at = `actions.${i}`
-      const scope = missingScope(action, ctx.scopes)
+      const scope = missingScope(
+        action,
+        ctx.scopes,
+        trigger.type === 'event' ? canonicalEvent(trigger.event) : SCHEDULE_EVENT,
+      )
       if (scope !== null)
         errors.push({
           field: `${at}.type`,

@@ -76,20 +76,26 @@ export function installMetrics(
    * that arrive while it runs wait for it, so scraping often (or many scrapers) never multiplies the query.
    */
   type SnapshotRow = { metric: string; label: string; value: number }
-  let latest: { at: number; rows: Promise<SnapshotRow[]> } | undefined
+  // `at` is when the reading finished (null while it runs): a slow reading is shared, never started twice.
+  let latest: { at: number | null; rows: Promise<SnapshotRow[]> } | undefined
   function readSnapshot(): Promise<SnapshotRow[]> {
-    if (latest && Date.now() - latest.at < deps.snapshotMs) return latest.rows
+    if (latest && (latest.at === null || Date.now() - latest.at < deps.snapshotMs)) return latest.rows
     snapshotReads.inc()
-    const rows = deps.database
-      .statement<SnapshotRow>('SELECT metric, label, value FROM metrics_snapshot()')
-      .then((result) => result.rows)
-    const reading = { at: Date.now(), rows }
+    const reading: { at: number | null; rows: Promise<SnapshotRow[]> } = {
+      at: null,
+      rows: deps.database
+        .statement<SnapshotRow>('SELECT metric, label, value FROM metrics_snapshot()')
+        .then((result) => {
+          reading.at = Date.now()
+          return result.rows
+        }),
+    }
     latest = reading
     // A failed reading is not kept: the next scrape reads again.
-    rows.catch(() => {
+    reading.rows.catch(() => {
       if (latest === reading) latest = undefined
     })
-    return rows
+    return reading.rows
   }
 
   // A callback hook (no promise per request) and Fastify's own start time.
