@@ -59,18 +59,26 @@ try {
       )
       return { n: Number(result.rows[0].n), first: result.rows[0].first, last: result.rows[0].last }
     })
-  const until = async (check: () => Promise<boolean>) => {
-    while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 100))
+  /** Asks `look` every 100 ms until `done` holds for its answer; answers that answer. */
+  const until = async <T>(look: () => Promise<T>, done: (answer: T) => boolean): Promise<T> => {
+    for (;;) {
+      const answer = await look()
+      if (done(answer)) return answer
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
   }
-  // The first look at a schedule sets its cursor: wait until every rule has one.
-  await until(async () =>
-    runtime.database.read(busy.id, async (q) => {
+  // The first look at a schedule sets its cursor: wait until every rule of each org has one (each in its own scope).
+  const withoutCursor = (orgId: string) =>
+    runtime.database.read(orgId, async (q) => {
       const result = await q.query<{ n: string }>(
-        'SELECT count(*) AS n FROM automations WHERE org_id = ANY($1) AND schedule_cursor IS NULL',
-        [[busy.id, quiet.id]],
+        'SELECT count(*) AS n FROM automations WHERE org_id = $1 AND schedule_cursor IS NULL',
+        [orgId],
       )
-      return Number(result.rows[0].n) === 0
-    }),
+      return Number(result.rows[0].n)
+    })
+  await until(
+    async () => (await withoutCursor(busy.id)) + (await withoutCursor(quiet.id)),
+    (n) => n === 0,
   )
 
   const quietDelays: number[] = []
@@ -78,9 +86,10 @@ try {
   for (let round = 0; round < rounds; round++) {
     clock = new Date(clock.getTime() + 60_000)
     const slot = new Date(Math.floor(clock.getTime() / 60_000) * 60_000)
-    await until(async () => (await runsOf(busy.id, slot)).n === schedules && (await runsOf(quiet.id, slot)).n === 1)
-    const busyRuns = await runsOf(busy.id, slot)
-    const quietRun = await runsOf(quiet.id, slot)
+    const [busyRuns, quietRun] = await until(
+      () => Promise.all([runsOf(busy.id, slot), runsOf(quiet.id, slot)]),
+      ([b, q]) => b.n === schedules && q.n === 1,
+    )
     const quietMs = quietRun.first.getTime() - busyRuns.first.getTime()
     const slotMs = busyRuns.last.getTime() - busyRuns.first.getTime()
     quietDelays.push(quietMs)

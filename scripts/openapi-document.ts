@@ -3,20 +3,18 @@
 // app on a throw-away embedded database (DATABASE_URL, when set, is used instead). The document never depends on
 // the deployment: the same code gives the same document, which a test compares with the committed types.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 import { openRuntime } from '../src/platform/runtime.ts'
 
 const client = new URL('../packages/client/', import.meta.url).pathname
-const dataDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'opentill-openapi-'))
 const runtime = await openRuntime(
   loadConfig({
     NODE_ENV: 'test',
-    DATABASE_URL: process.env.DATABASE_URL ?? '',
-    DATA_DIR: dataDir ?? '',
+    // memory://: a throw-away embedded cluster, removed when the runtime closes.
+    DATABASE_URL: process.env.DATABASE_URL || 'memory://',
     REDIS_URL: '',
     LOG_LEVEL: 'warn',
     SEED_DEMO: 'false',
@@ -30,7 +28,6 @@ try {
   writeFileSync(join(client, 'openapi.json'), `${JSON.stringify(document, null, 2)}\n`)
 } finally {
   await runtime.close()
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
 }
 const generated = spawnSync('npm', ['run', 'generate'], { cwd: client, stdio: 'inherit' })
 process.exit(generated.status ?? 1)

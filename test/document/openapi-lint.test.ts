@@ -25,6 +25,9 @@ describe('the OpenAPI document under Redocly and Spectral (OWASP) lint', () => {
   before(async () => {
     app = await startTestApp()
     scratch = mkdtempSync(join(tmpdir(), 'opentill-openapi-lint-'))
+    // The served document, written once for both linters.
+    const document = (await app.api.inject({ method: 'GET', url: '/openapi.json' })).json()
+    writeFileSync(join(scratch, 'openapi.json'), JSON.stringify(document))
   })
   after(async () => {
     await app?.close()
@@ -32,8 +35,6 @@ describe('the OpenAPI document under Redocly and Spectral (OWASP) lint', () => {
   })
 
   it('has no error, and no warning but the four public documents that answer no 4xx', async () => {
-    const document = (await app.api.inject({ method: 'GET', url: '/openapi.json' })).json()
-    writeFileSync(join(scratch, 'openapi.json'), JSON.stringify(document))
     const lint = await promisify(execFile)(
       join(root, 'node_modules/.bin/redocly'),
       ['lint', join(scratch, 'openapi.json'), '--config', join(root, 'redocly.yaml'), '--format=json'],
@@ -57,8 +58,6 @@ describe('the OpenAPI document under Redocly and Spectral (OWASP) lint', () => {
   })
 
   it('has no error under Spectral with the OWASP API Security ruleset (.spectral.yaml triages the rest)', async () => {
-    const document = (await app.api.inject({ method: 'GET', url: '/openapi.json' })).json()
-    writeFileSync(join(scratch, 'openapi.json'), JSON.stringify(document))
     const output = join(scratch, 'spectral.json')
     await promisify(execFile)(
       join(root, 'node_modules/.bin/spectral'),

@@ -39,12 +39,16 @@ describe('secrets at rest', () => {
     }
   }
 
+  /** A runtime on the scratch database with `env` (SECRETS_KEY, SECRETS_KEY_PREVIOUS). */
+  const runtimeWith = (env: Record<string, string>, migrate = true) =>
+    openRuntime(
+      loadConfig({ NODE_ENV: 'test', DATABASE_URL: scratch!.url, REDIS_URL: '', LOG_LEVEL: 'silent', ...env }),
+      { migrate },
+    )
+
   /** A runtime and API on the scratch database with `env`; registers one webhook and shows it was signed. */
   async function withApp(env: Record<string, string>) {
-    const runtime = await openRuntime(
-      loadConfig({ NODE_ENV: 'test', DATABASE_URL: scratch!.url, REDIS_URL: '', LOG_LEVEL: 'silent', ...env }),
-      { migrate: true },
-    )
+    const runtime = await runtimeWith(env)
     const { buildApp } = await import('../../src/app.ts')
     const { api, services } = await buildApp(runtime, createServices(runtime))
     const email = `s-${randomBytes(4).toString('hex')}@example.test`
@@ -107,16 +111,7 @@ describe('secrets at rest', () => {
   it('binds each sealed secret to its row, and refuses an unsealed one once everything was sealed', async () => {
     const owner = new pg.Client({ connectionString: scratch!.url })
     await owner.connect()
-    const runtime = await openRuntime(
-      loadConfig({
-        NODE_ENV: 'test',
-        DATABASE_URL: scratch!.url,
-        REDIS_URL: '',
-        LOG_LEVEL: 'silent',
-        SECRETS_KEY: newKey,
-      }),
-      { migrate: true },
-    )
+    const runtime = await runtimeWith({ SECRETS_KEY: newKey })
     try {
       // rotate-secrets-key recorded that everything is sealed: this start refuses what is not (it trusted it before).
       assert.equal(runtime.secrets.sealedOnly, true)
@@ -130,21 +125,14 @@ describe('secrets at rest', () => {
       assert.throws(() => runtime.secrets.open('whsec_written_in_clear', bindingOf(a)), /not sealed and bound/)
       const unbound = (await owner.query('SELECT private_jwk FROM signing_keys')).rows[0].private_jwk
       assert.equal(typeof unbound.sealed, 'string')
+      // A start with a key that sealed none of it is refused at once, naming the key that did.
+      await assert.rejects(
+        runtimeWith({ SECRETS_KEY: randomBytes(32).toString('base64') }, false),
+        /the stored secrets were sealed with key [0-9a-f]{16}, which neither SECRETS_KEY/,
+      )
       // The app refuses to start on a signing key written back in the clear.
       await owner.query(`UPDATE signing_keys SET private_jwk = '{"kty":"EC","crv":"P-256","x":"x","y":"y","d":"d"}'`)
-      await assert.rejects(
-        openRuntime(
-          loadConfig({
-            NODE_ENV: 'test',
-            DATABASE_URL: scratch!.url,
-            REDIS_URL: '',
-            LOG_LEVEL: 'silent',
-            SECRETS_KEY: newKey,
-          }),
-          { migrate: false },
-        ),
-        /not sealed and bound/,
-      )
+      await assert.rejects(runtimeWith({ SECRETS_KEY: newKey }, false), /not sealed and bound/)
     } finally {
       await runtime.close()
       await owner.end()

@@ -147,8 +147,8 @@ async function act(ctx: RequestContext, plan: Plan, action: Action): Promise<unk
       }
     }
     case 'tag_customer': {
-      // Saved rules always carry the path (the default is filled in when the rule is saved).
-      const customerId = firstString(plan.data, action.customer_path ?? 'id', 'customer id')
+      // Saved rules always carry the path (its default is filled in when the rule is saved); none finds nothing.
+      const customerId = firstString(plan.data, action.customer_path ?? '', 'customer id')
       const { customer, added } = await customers.addTag(ctx, customerId, action.tag)
       return { customer_id: customer.id, tag: action.tag, added }
     }

@@ -18,7 +18,7 @@ import * as repo from './automations.repo.ts'
 import type { Trigger } from './automations.schemas.ts'
 import { type AutomationsService, ruleOf, SCHEDULE_EVENT, startRuns, type Triggered } from './automations.service.ts'
 import type { AutomationRow } from './automations.tables.ts'
-import { readyDbosSchema } from './dbos-schema.ts'
+import { dbosLogger, readyDbosSchema } from './dbos-schema.ts'
 import { dueSlot, inTurnsByOrg, localTime } from './schedule.ts'
 
 interface AutomationWorkerServices {
@@ -99,12 +99,7 @@ export function startAutomationWorker(
       runMigrations: false,
       // Fixed, so a new release recovers the workflows the previous one left (the workflow reads its plan as data).
       applicationVersion: 'opentill-automations-1',
-      logger: {
-        info: (entry) => log.debug({ dbos: entry }),
-        debug: (entry) => log.trace({ dbos: entry }),
-        warn: (entry) => log.warn({ dbos: entry }),
-        error: (entry) => log.error({ err: entry }, 'DBOS'),
-      },
+      logger: dbosLogger(log),
     })
     await DBOS.launch()
   }

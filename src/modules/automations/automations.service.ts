@@ -399,7 +399,9 @@ export function createAutomationsService(deps: AutomationsDeps) {
       input: AutomationUpdate,
       expectedVersion: number | undefined,
     ): Promise<Automation> {
-      const current = await this.get(ctx, id)
+      const stored = await ctx.db.read((q) => repo.automationById(q, ctx.orgId, id))
+      if (!stored) throw notFound('automation')
+      const current = ruleOf(stored)
       const trigger = input.trigger ?? current.trigger
       const rule = {
         trigger,
@@ -518,7 +520,6 @@ export function createAutomationsService(deps: AutomationsDeps) {
         throw AutomationErrors.MANUAL_RUN_NEEDS_LOGIN(
           'an app may only dry-run the rules (dry_run: true); real runs on supplied data need an owner or manager login',
         )
-      const perMinute = await deps.orgs.automationRunsPerMinute(ctx)
       const runs = await ctx.db.tx(async (q) => {
         let rules = event === RUN_EVENT ? [] : await repo.rulesForEvent(q, ctx.orgId, event)
         if (input.automation_id !== undefined) {
@@ -530,6 +531,7 @@ export function createAutomationsService(deps: AutomationsDeps) {
         rules = rules.filter((r) => !stopped.has(r.id))
         const start = { event, eventId: null, scheduledFor: null, data: input.data, depth: 0 }
         if (!dryRun) {
+          const perMinute = await deps.orgs.automationRunsPerMinute(ctx)
           if (rules.length > 0 && (await repo.runsDueSince(q, ctx.orgId, RUN_WINDOW_S)) >= perMinute)
             throw AutomationErrors.RUN_LIMIT(
               `the org has started its ${perMinute} automation runs of the minute (its plan's); try again shortly`,

@@ -4,6 +4,16 @@ import type { FastifyBaseLogger } from 'fastify'
 import pg from 'pg'
 import { DBOS_LOGIN, ensureDbosLogin } from '../../platform/db/app-login.ts'
 
+/** DBOS's log lines in the app's log: its info as debug, its debug as trace. */
+export function dbosLogger(log: FastifyBaseLogger) {
+  return {
+    info: (entry: unknown) => log.debug({ dbos: entry }),
+    debug: (entry: unknown) => log.trace({ dbos: entry }),
+    warn: (entry: unknown) => log.warn({ dbos: entry }),
+    error: (entry: unknown) => log.error({ err: entry }, 'DBOS'),
+  }
+}
+
 /**
  * Readies DBOS's schema so that DBOS never runs as the database owner: the owner creates or migrates the schema
  * and grants DBOS's own login role its tables, and nothing else (the split DBOS documents for an application role
@@ -13,14 +23,7 @@ import { DBOS_LOGIN, ensureDbosLogin } from '../../platform/db/app-login.ts'
  */
 export async function readyDbosSchema(ownerUrl: string, schema: string, log: FastifyBaseLogger): Promise<string> {
   const dbosUrl = await ensureDbosLogin(ownerUrl)
-  const logger = new GlobalLogger(undefined, {
-    logger: {
-      info: (entry) => log.debug({ dbos: entry }),
-      debug: (entry) => log.trace({ dbos: entry }),
-      warn: (entry) => log.warn({ dbos: entry }),
-      error: (entry) => log.error({ err: entry }, 'DBOS'),
-    },
-  })
+  const logger = new GlobalLogger(undefined, { logger: dbosLogger(log) })
   await ensureSystemDatabase(ownerUrl, logger, undefined, schema)
   const owner = new pg.Client({ connectionString: ownerUrl })
   await owner.connect()

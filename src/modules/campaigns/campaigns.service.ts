@@ -93,10 +93,6 @@ function toCampaign(row: CampaignRow): Campaign {
   }
 }
 
-/**
- * A voucher code as a reader without `campaigns:write` sees it: its last four characters, the rest masked (all of
- * it when it is shorter than eight), enough to tell vouchers apart at a till, not enough to redeem one.
- */
 function toVoucher(row: VoucherRow): Voucher {
   return {
     id: row.id,
@@ -343,6 +339,16 @@ export function createCampaignsService(deps: CampaignsDeps) {
     },
 
     /** For loyalty and automations: one single-use voucher of a campaign for one customer. */
+    /**
+     * Whether the campaign runs now or is scheduled to (its status as time has moved it: a scheduled one past its
+     * end is ended), for rewards that issue its vouchers. A campaign not of the org is a 404.
+     */
+    async runsOrWillRun(ctx: RequestContext, id: string): Promise<boolean> {
+      const row = await ctx.db.read((q) => load(q, ctx, id))
+      const status = statusAt(toDef(row), clock())
+      return status === 'active' || status === 'scheduled'
+    },
+
     async issueVoucher(ctx: RequestContext, campaignId: string, customerId: string): Promise<Voucher> {
       const [voucher] = await service.createVouchers(ctx, campaignId, {
         count: 1,

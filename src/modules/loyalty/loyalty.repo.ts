@@ -306,8 +306,11 @@ export function updateReward(
   )
 }
 
-export async function deleteReward(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  const result = await q.query('DELETE FROM loyalty_rewards WHERE org_id = $1 AND id = $2 RETURNING id', [orgId, id])
+export async function deleteReward(q: Queryable, orgId: string, programId: string, id: string): Promise<boolean> {
+  const result = await q.query(
+    'DELETE FROM loyalty_rewards WHERE org_id = $1 AND program_id = $2 AND id = $3 RETURNING id',
+    [orgId, programId, id],
+  )
   return result.rows.length > 0
 }
 

@@ -80,3 +80,11 @@ export function pointsToTakeBack(earned: bigint, reversed: bigint, refundedTotal
   const refunded = refundedTotal > orderTotal ? orderTotal : refundedTotal
   return (earned * refunded) / orderTotal - reversed
 }
+
+/**
+ * The points for the share `taken` of something worth `whole` that costs `price` points: rounded up, so no share is
+ * ever free (a 500-point 5.00 reward on a 3.00 order: 300 points).
+ */
+export function pointsForShare(price: bigint, taken: bigint, whole: bigint): bigint {
+  return (price * taken + whole - 1n) / whole
+}

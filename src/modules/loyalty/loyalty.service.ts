@@ -5,10 +5,19 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, encodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
-import { currencyExponent, toMajor, toMinor, toScaled } from '../../platform/money/money.ts'
+import { currencyExponent, formatMoney, toMajor, toMinor, toScaled } from '../../platform/money/money.ts'
 import { LoyaltyErrors } from './loyalty.errors.ts'
 import * as repo from './loyalty.repo.ts'
-import { E4, nextTier, pointsFor, pointsToTakeBack, type Tier, takeFromLots, tierAt } from './loyalty.rules.ts'
+import {
+  E4,
+  nextTier,
+  pointsFor,
+  pointsForShare,
+  pointsToTakeBack,
+  type Tier,
+  takeFromLots,
+  tierAt,
+} from './loyalty.rules.ts'
 import type {
   AccrueBody,
   CreateProgramBody,
@@ -51,7 +60,8 @@ interface LoyaltyDeps {
   }
   campaigns: () => {
     issueVoucher(ctx: RequestContext, campaignId: string, customerId: string): Promise<{ code: string }>
-    get(ctx: RequestContext, id: string): Promise<{ status: string }>
+    runsOrWillRun(ctx: RequestContext, id: string): Promise<boolean>
+    exists(ctx: RequestContext, id: string): Promise<boolean>
   }
   clock?: () => Date
 }
@@ -123,14 +133,6 @@ function toReward(row: RewardRow, currency: string): LoyaltyReward {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   }
-}
-
-/** The campaign statuses a voucher reward may issue from: one that runs now or will. */
-const REDEEMABLE_CAMPAIGN = new Set(['active', 'scheduled'])
-
-/** Points for a share of a priced reward: its price times the share taken, rounded up (never a free point). */
-function pointsForShare(price: bigint, taken: bigint, whole: bigint): bigint {
-  return (price * taken + whole - 1n) / whole
 }
 
 function toMovement(row: MovementRow): Movement {
@@ -480,6 +482,8 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
         throw invalid('reward_id', 'name a reward, or give points and reward, not both', 'conflicting')
       if (input.reward_id === undefined && (input.points === undefined || input.reward === undefined))
         throw invalid('reward_id', 'name the reward to redeem', 'required')
+      if (input.reward_id === undefined && input.order_id !== undefined)
+        throw invalid('order_id', 'goes with reward_id; with points, the order is reward.order_id', 'conflicting')
       if (input.reward?.type === 'voucher')
         throw invalid(
           'reward.type',
@@ -493,21 +497,19 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
           throw notFound('loyalty reward')
         if (!priced && (await repo.hasActiveRewards(q, ctx.orgId, program.id)))
           throw invalid('reward_id', 'the program prices its rewards: name one with reward_id', 'required')
-        const found = await memberFor(q, ctx, program, input.customer_id, false)
-        if (!found) throw notFound('loyalty member')
-        const { member } = found
         let points: bigint
         let reward: Reward
+        let what: string
         if (priced?.kind === 'voucher') {
           const campaignId = priced.campaign_id ?? ''
-          const { status } = await deps.campaigns().get(ctx, campaignId)
-          if (!REDEEMABLE_CAMPAIGN.has(status))
+          if (!(await deps.campaigns().runsOrWillRun(ctx, campaignId)))
             throw LoyaltyErrors.REWARD_UNAVAILABLE(
-              `the reward's campaign is ${status}: a voucher reward issues from an active or scheduled campaign`,
+              "the reward's campaign is not running: a voucher reward issues from an active or scheduled campaign",
             )
           points = BigInt(priced.points)
           const voucher = await deps.campaigns().issueVoucher(ctx, campaignId, input.customer_id)
           reward = { type: 'voucher', reward_id: priced.id, campaign_id: campaignId, voucher_code: voucher.code }
+          what = priced.name
         } else {
           const orderId = priced
             ? input.order_id
@@ -521,17 +523,19 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
             : (BigInt(input.points ?? 0) * BigInt(program.point_value_e4)) / E4
           if (worth <= 0n) throw LoyaltyErrors.NOTHING_TO_REDEEM('these points are worth nothing off an order')
           // Only the points the discount uses: the reward's price for its share taken, or the points it is worth.
-          const pointsFor = (applied: bigint) =>
+          const pointsCharged = (applied: bigint) =>
             priced
               ? pointsForShare(BigInt(priced.points), applied, worth)
               : pointsForShare(E4, applied, BigInt(program.point_value_e4))
+          // The order is locked here, before the member below: a void locks them in the same order.
           const { applied } = await deps
             .orders()
             .applyLoyaltyDiscount(ctx, orderId, worth, (taken) =>
-              priced ? priced.name : `${pointsFor(taken)} loyalty points`,
+              priced ? priced.name : `${pointsCharged(taken)} loyalty points`,
             )
           if (applied <= 0n) throw LoyaltyErrors.NOTHING_TO_REDEEM('the order has nothing left to take the reward off')
-          points = pointsFor(applied)
+          points = pointsCharged(applied)
+          what = priced ? priced.name : `${formatMoney(applied, currency)} off an order`
           reward = {
             type: 'order_discount',
             ...(priced ? { reward_id: priced.id } : {}),
@@ -539,6 +543,9 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
             amount: toMajor(applied, currency),
           }
         }
+        const found = await memberFor(q, ctx, program, input.customer_id, false)
+        if (!found) throw notFound('loyalty member')
+        const { member } = found
         const taken = takeFromLots(
           (await repo.liveLots(q, ctx.orgId, member.id)).map((l) => ({ id: l.id, remaining: BigInt(l.remaining) })),
           points,
@@ -550,8 +557,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
           points: -points,
           lifetimePoints: 0n,
           lifetimeSpend: 0n,
-          reason:
-            input.reason ?? (priced ? `redeemed for ${priced.name}` : `redeemed for ${reward.amount} off an order`),
+          reason: input.reason ?? `redeemed for ${what}`,
           orderId: reward.order_id ?? null,
           reward,
         })
@@ -598,14 +604,8 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
     async createReward(ctx: RequestContext, programId: string, input: CreateRewardBody): Promise<LoyaltyReward> {
       const currency = await currencyOf(ctx)
       const { gives } = input
-      if (gives.type === 'voucher') {
-        await deps
-          .campaigns()
-          .get(ctx, gives.campaign_id)
-          .catch(() => {
-            throw invalid('gives.campaign_id', 'does not name a campaign of this org', 'not_found')
-          })
-      }
+      if (gives.type === 'voucher' && !(await deps.campaigns().exists(ctx, gives.campaign_id)))
+        throw invalid('gives.campaign_id', 'does not name a campaign of this org', 'not_found')
       return ctx.db.tx(async (q) => {
         await programOf(q, ctx, programId)
         const row = await repo.insertReward(q, ctx.orgId, {
@@ -654,11 +654,8 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
 
     /** Deletes a reward; redemptions made keep what they were (each movement holds its reward). */
     async deleteReward(ctx: RequestContext, programId: string, rewardId: string): Promise<void> {
-      await ctx.db.tx(async (q) => {
-        const current = await repo.rewardById(q, ctx.orgId, rewardId)
-        if (!current || current.program_id !== programId) throw notFound('loyalty reward')
-        await repo.deleteReward(q, ctx.orgId, rewardId)
-      })
+      if (!(await ctx.db.tx((q) => repo.deleteReward(q, ctx.orgId, programId, rewardId))))
+        throw notFound('loyalty reward')
     },
 
     /**

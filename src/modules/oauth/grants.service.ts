@@ -30,7 +30,6 @@ interface ConnectedOrg {
 
 /** What a grant still allows (see `grantStandings`). */
 export interface GrantStanding {
-  clientId: string
   scopes: readonly string[]
   revokedReason: string | null
 }
@@ -140,7 +139,6 @@ export function createGrantsService(runtime: Runtime, apps: AppsService) {
         rows.map((g) => [
           g.id,
           {
-            clientId: g.client_id,
             scopes: g.scopes,
             revokedReason: g.revoked_at ? (g.revoked_reason ?? 'revoked') : null,
           },

@@ -434,13 +434,10 @@ export function createOrdersService(deps: OrdersDeps) {
     },
 
     /**
-     * For loyalty: an amount off an open order that nothing has been paid on yet (a points reward), in the caller's
-     * transaction. The totals are computed again from the stored lines: campaigns' line discounts stay as they
-     * were, the till's and the reward's order discounts apply to the rest; order.updated carries the result.
-     */
-    /**
-     * Takes up to `amount` off an open, unpaid order (its total caps it), the discount's reason worded from what
-     * was taken; answers the order and what was taken.
+     * For loyalty: up to `amount` off an open order that nothing has been paid on yet (a points reward; its total caps
+     * it), in the caller's transaction, the discount's reason worded from what was taken. The totals are computed
+     * again from the stored lines: campaigns' line discounts stay as they were, the till's and the reward's order
+     * discounts apply to the rest; order.updated carries the result. Answers the order and what was taken.
      */
     async applyLoyaltyDiscount(
       ctx: RequestContext,

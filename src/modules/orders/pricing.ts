@@ -34,6 +34,9 @@ export function parseDiscounts(inputs: readonly DiscountInput[], currency: strin
   })
 }
 
+/** The most vouchers an order presents, voucher_codes and voucher_code together (voucher_codes' own maximum). */
+const MAX_VOUCHERS = 10
+
 /**
  * Prices lines through the catalog, finds their tax rates and computes the totals: the heart of calculate and
  * create. The org, the quote and the tax rates are read at once: on a pipelined connection, one round trip.
@@ -52,6 +55,8 @@ export async function priceOrder(
 ): Promise<PricedOrder> {
   // voucher_code is one more code, named by its own field in any refusal.
   const codes = [...(input.voucher_codes ?? []), ...(input.voucher_code ? [input.voucher_code] : [])]
+  if (codes.length > MAX_VOUCHERS)
+    throw invalid('voucher_code', `makes more than ${MAX_VOUCHERS} vouchers with voucher_codes`, 'out_of_range')
   const codeFields = [
     ...(input.voucher_codes ?? []).map((_, i) => `voucher_codes.${i}`),
     ...(input.voucher_code ? ['voucher_code'] : []),

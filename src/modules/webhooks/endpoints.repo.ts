@@ -184,10 +184,10 @@ export async function markSuspensionNotified(
   )
 }
 
-/** Every endpoint's stored secrets, across orgs (the owner's connection: `opentill rotate-secrets-key`). */
 /** The table of sealed webhook secrets, which binds each to its row (`rowBinding`). */
 export const WEBHOOK_SECRETS_TABLE = 'webhook_endpoints'
 
+/** Every endpoint's stored secrets, across orgs (the owner's connection: `opentill rotate-secrets-key`). */
 export async function allStoredSecrets(q: Queryable): Promise<StoredSecretsRow[]> {
   const result = await q.query<StoredSecretsRow>(
     'SELECT org_id, id, secret, previous_secret FROM webhook_endpoints FOR UPDATE',

@@ -63,6 +63,11 @@ export class SecretBox {
     return this.active?.id
   }
 
+  /** Whether this box holds the key of this id (the active one or the previous one). */
+  holds(keyId: string): boolean {
+    return this.active?.id === keyId || this.previous?.id === keyId
+  }
+
   seal(plain: string, binding: string): string {
     if (!this.active) return plain
     const iv = randomBytes(IV_BYTES)

@@ -15,9 +15,18 @@ export async function recordAllSealed(q: Queryable, secrets: SecretBox): Promise
   )
 }
 
-/** The box the app opens secrets with: one that refuses unsealed values once they have all been sealed. */
+/**
+ * The box the app opens secrets with: one that refuses unsealed values once they have all been sealed, and a start
+ * refused at once when the key that sealed them is neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS.
+ */
 export async function boxForDeployment(database: Database, secrets: SecretBox): Promise<SecretBox> {
   if (!secrets.encrypts) return secrets
-  const result = await database.unscoped((q) => q.query('SELECT 1 FROM secrets_sealed'))
-  return result.rows.length > 0 ? secrets.requireSealed() : secrets
+  const result = await database.unscoped((q) => q.query<{ key_id: string }>('SELECT key_id FROM secrets_sealed'))
+  const sealedWith = result.rows[0]?.key_id
+  if (sealedWith === undefined) return secrets
+  if (!secrets.holds(sealedWith))
+    throw new Error(
+      `the stored secrets were sealed with key ${sealedWith}, which neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS is`,
+    )
+  return secrets.requireSealed()
 }

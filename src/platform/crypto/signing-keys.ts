@@ -14,9 +14,12 @@ function sealJwk(secrets: SecretBox, kid: string, jwk: JWK): StoredJwk {
 }
 
 function openJwk(secrets: SecretBox, kid: string, stored: StoredJwk): JWK {
-  // A JWK stored whole is what a box that requires sealed values refuses, like any unsealed value.
-  const sealed = 'sealed' in stored && typeof stored.sealed === 'string' ? stored.sealed : JSON.stringify(stored)
-  return JSON.parse(secrets.open(sealed, bindingOf(kid))) as JWK
+  if ('sealed' in stored && typeof stored.sealed === 'string')
+    return JSON.parse(secrets.open(stored.sealed, bindingOf(kid))) as JWK
+  // A key stored whole is refused, like any unsealed value, once the deployment's secrets are all sealed.
+  if (secrets.sealedOnly)
+    throw new Error(`the signing key ${kid} is not sealed and bound to its row, and SECRETS_KEY requires it`)
+  return stored as JWK
 }
 
 interface SigningKey {

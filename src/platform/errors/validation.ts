@@ -77,7 +77,7 @@ function explainUnions(errors: readonly FastifySchemaValidationError[]): (Fastif
 const READ_ONLY = new Set(['id', 'org_id', 'created_at', 'updated_at', 'currency'])
 
 function toFieldError(error: FastifySchemaValidationError): FieldError {
-  const base = error.instancePath.replace(/^\//, '').replaceAll('/', '.')
+  const base = fieldOf(error.instancePath)
   const params = error.params as Record<string, unknown>
   const join = (child: string) => (base ? `${base}.${child}` : child)
   switch (error.keyword) {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { errorKinds } from '../errors/app-error.ts'
 import { ANY_TOKEN } from './authenticate.ts'
 
@@ -218,13 +218,13 @@ function completeResponse(status: string, response: Json, limited: boolean): Jso
 }
 
 /**
- * Real requests and answers of the main operations, by operationId, recorded by test/e2e/openapi-examples.test.ts
+ * Real requests and answers of the main operations, by operationId, recorded by test/document/openapi-examples.test.ts
  * (which fails when an answer's shape leaves its example behind).
  */
 export const EXAMPLES_FILE = new URL('./openapi-examples.json', import.meta.url).pathname
 
 function examples(): Record<string, { request?: unknown; response: unknown }> {
-  return existsSync(EXAMPLES_FILE) ? JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) : {}
+  return JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8'))
 }
 
 /** An operation's examples: on its JSON request body and its first success answer. */
