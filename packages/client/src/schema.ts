@@ -3923,19 +3923,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
-                    };
-                };
-            };
         };
     };
     queryCatalogGraphql: {
@@ -4042,19 +4029,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
-                    };
-                };
-            };
         };
     };
     queryGraphqlWithGet: {
@@ -4154,19 +4128,6 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         }[];
-                    };
-                };
-            };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
                     };
                 };
             };
@@ -4273,19 +4234,6 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         }[];
-                    };
-                };
-            };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
                     };
                 };
             };
@@ -19365,19 +19313,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
-                    };
-                };
-            };
         };
     };
     revokeToken: {
@@ -19461,19 +19396,6 @@ export interface operations {
                     "application/json": {
                         error: string;
                         error_description?: string;
-                    };
-                };
-            };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
                     };
                 };
             };
@@ -19572,19 +19494,6 @@ export interface operations {
                     "application/json": {
                         error: string;
                         error_description?: string;
-                    };
-                };
-            };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
                     };
                 };
             };

@@ -16,6 +16,8 @@ const IDEMPOTENT = 'x-idempotent'
 export const ALSO_CSV = 'x-also-csv'
 const VERSIONED = 'x-if-match'
 const SCOPES = 'x-required-scopes'
+/** The codes each error status of the route may carry, as error-codes.ts collected them on registration. */
+const ERROR_CODES = 'x-error-codes-by-status'
 
 /** The top of the document and of /docs: how to make a first call, in the order a developer needs it. */
 export function gettingStarted(appUrl: string): string {
@@ -71,7 +73,10 @@ export function securitySchemes(appUrl: string, baseUrl: string, scopes: Readonl
  */
 export function describeRoute<T extends { schema?: Json }>(
   doc: T,
-  route: { method?: string | string[]; config?: { scope?: string | false } },
+  route: {
+    method?: string | string[]
+    config?: { scope?: string | false; errorCodes?: Record<number, readonly string[]> }
+  },
 ): T {
   if (!doc.schema) return doc
   const schema: Json = { ...doc.schema }
@@ -83,6 +88,7 @@ export function describeRoute<T extends { schema?: Json }>(
     schema.security ??= [{ bearer: [scope] }, { oauth2: [scope] }]
     if (methods.includes('POST')) schema[IDEMPOTENT] = true
   }
+  if (route.config?.errorCodes) schema[ERROR_CODES] = route.config.errorCodes
   const body = schema.body as { properties?: Json } | undefined
   if (methods.includes('PATCH') && body?.properties && 'version' in body.properties) schema[VERSIONED] = true
   return { ...doc, schema }
@@ -128,20 +134,6 @@ const PARAMETERS = {
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` })
 
-const INTERNAL_PROBLEM = {
-  description: 'Internal Server Error: INTERNAL',
-  content: {
-    'application/problem+json': {
-      schema: {
-        allOf: [
-          { $ref: '#/components/schemas/Problem' },
-          { type: 'object', properties: { code: { type: 'string', enum: ['INTERNAL'] } } },
-        ],
-      },
-    },
-  },
-}
-
 /** Each area of the API, as the docs group the operations. */
 const TAGS: Record<string, string> = {
   auth: 'Sign-in for people: login, refresh, logout, who am I',
@@ -170,25 +162,18 @@ const TAGS: Record<string, string> = {
   health: 'Liveness and readiness probes',
 }
 
-/** `code: A | B`, as problemRef (schemas.ts) writes a problem answer's description: its codes. */
-function codesOf(description: unknown): string[] {
-  const match = /^code: (.+)$/.exec(String(description ?? ''))
-  return match ? match[1].split(' | ') : []
-}
-
 function titleOf(status: string): string {
   return Object.values(errorKinds).find((k) => String(k.status) === status)?.title ?? 'Error'
 }
 
 /** One answer: a meaningful description, its headers, and a problem typed by the codes it may carry. */
-function completeResponse(status: string, response: Json, limited: boolean): Json {
+function completeResponse(status: string, response: Json, limited: boolean, codes: readonly string[]): Json {
   const headers: Json = { 'X-Request-Id': ref('headers', 'RequestId') }
   if (limited) {
     headers['X-RateLimit-Limit'] = ref('headers', 'RateLimitLimit')
     headers['X-RateLimit-Remaining'] = ref('headers', 'RateLimitRemaining')
   }
   if (status === '429' || status === '503') headers['Retry-After'] = ref('headers', 'RetryAfter')
-  if (status === '500') return { ...response, headers }
   const next: Json = { ...response, headers: { ...(response.headers as Json), ...headers } }
   if (Number(status) < 400) {
     if (response.description === 'Default Response') next.description = SUCCESS_TEXT[status] ?? 'Success'
@@ -204,7 +189,6 @@ function completeResponse(status: string, response: Json, limited: boolean): Jso
     if (response.description === 'Default Response') next.description = `${titleOf(status)} (RFC 6749 error)`
     return next
   }
-  const codes = codesOf(response.description)
   next.description = `${titleOf(status)}${codes.length > 0 ? `: ${codes.join(', ')}` : ''}`
   next.content = {
     'application/problem+json': {
@@ -256,11 +240,11 @@ export function completeDocument(openapi: Json): Json {
       delete operation[VERSIONED]
       addExamples(operation, recorded[String(operation.operationId)])
       const limited = operation[SCOPES] !== undefined
+      const codes = (operation[ERROR_CODES] ?? {}) as Record<string, readonly string[]>
+      delete operation[ERROR_CODES]
       const responses = operation.responses as Record<string, Json>
-      // Any operation may fail unexpectedly; the problem says no more than that (its detail goes to the log).
-      responses['500'] ??= INTERNAL_PROBLEM
       for (const [status, response] of Object.entries(responses))
-        responses[status] = completeResponse(status, response, limited)
+        responses[status] = completeResponse(status, response, limited, codes[status] ?? [])
       if (operation[ALSO_CSV] && responses['200']) {
         const ok = responses['200']
         ok.content = {
