@@ -82,7 +82,7 @@ describe('the error codes a route declares', () => {
       { config: { scope: false }, schema: { response: { ...ok, 400: { type: 'object' } } } },
       async () => ({}),
     )
-    assert.deepEqual(Object.keys(seen['/things'] ?? {}), ['400', '401', '403', '429', '503'])
+    assert.deepEqual(Object.keys(seen['/things'] ?? {}), ['400', '401', '403', '429', '500', '503'])
     assert.deepEqual(seen['/live'], {}, 'a liveness route answers under load shedding too')
     assert.equal(seen['/graphql'], undefined)
     assert.equal(seen['/token'], undefined, 'an OAuth error of its own format is not a problem')

@@ -3656,19 +3656,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
-                    };
-                };
-            };
             /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
             503: {
                 headers: {
@@ -3705,19 +3692,6 @@ export interface operations {
                         keys?: {
                             [key: string]: unknown;
                         }[];
-                    };
-                };
-            };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
                     };
                 };
             };
@@ -3758,19 +3732,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
-                    };
-                };
-            };
         };
     };
     getReadiness: {
@@ -3791,19 +3752,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         status: string;
-                    };
-                };
-            };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
                     };
                 };
             };
@@ -4376,19 +4324,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
-                    };
-                };
-            };
             /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
             503: {
                 headers: {
@@ -4517,19 +4452,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "RATE_LIMITED";
-                    };
-                };
-            };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
                     };
                 };
             };
@@ -16302,19 +16224,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "VALIDATION";
-                    };
-                };
-            };
-            /** @description Internal Server Error: INTERNAL */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "INTERNAL";
                     };
                 };
             };

@@ -30,6 +30,8 @@ function platformCodes(route: RouteOptions): Record<number, string[]> {
   const schema = route.schema ?? {}
   const methods = [route.method].flat()
   if (route.config?.scope) {
+    // Any API route may fail unexpectedly; the problem says no more than that (its detail goes to the log).
+    add(500, codeOf('internal'))
     add(401, codeOf('unauthorized'))
     add(403, codeOf('forbidden'))
     add(429, codeOf('rate-limited'))
@@ -46,8 +48,6 @@ function platformCodes(route: RouteOptions): Record<number, string[]> {
     add(409, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_INTERRUPTED')
     add(422, 'IDEMPOTENCY_KEY_REUSED')
   }
-  // Any route may fail unexpectedly; the problem says no more than that (its detail goes to the log).
-  add(500, codeOf('internal'))
   // A route with a pressure handler of its own (liveness) answers under load shedding too.
   if (!route.config?.pressureHandler) add(503, codeOf('unavailable'), 'DATABASE_UNAVAILABLE', 'REDIS_UNAVAILABLE')
   return codes
