@@ -46,6 +46,12 @@ const SERVICE_WORKER = `if ('serviceWorker' in navigator) {
 }`
 
 /**
+ * Mercurius' page adds React, ReactDOM and GraphiQL as script tags at once, and an added script runs when it arrives:
+ * ReactDOM could run before React and the page stay blank (seen under load). Marked not async, they run in order.
+ */
+const SCRIPT_TAG = "script.crossOrigin = 'anonymous'"
+
+/**
  * Mercurius' page script, loading its vendor files from /graphiql/vendor/ rather than unpkg, and at once rather
  * than after registering a service worker (whose lifecycle held the first render back); a script that no longer
  * reads as expected is refused at start, not served half rewritten.
@@ -54,8 +60,10 @@ function pageScript(): string {
   let script = readFileSync(join(staticDir, 'main.js'), 'utf8')
   for (const [name, vendor] of Object.entries(VENDOR))
     script = script.replaceAll(vendor.unpkg, `/graphiql/vendor/${name}`)
-  if (!script.includes(SERVICE_WORKER)) throw new Error("mercurius' GraphiQL page no longer starts as expected")
+  if (!script.includes(SERVICE_WORKER) || !script.includes(SCRIPT_TAG))
+    throw new Error("mercurius' GraphiQL page no longer starts as expected")
   script = script.replace(SERVICE_WORKER, 'importDependencies().then(render)')
+  script = script.replace(SCRIPT_TAG, `${SCRIPT_TAG}\n      script.async = false`)
   if (script.includes('https://unpkg.com/')) throw new Error("mercurius' GraphiQL page loads a file not served here")
   return script
 }
