@@ -3,7 +3,8 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
-import { authRoutes } from './modules/auth/index.ts'
+import { auditRoutes } from './modules/audit/index.ts'
+import { authRoutes, userRoutes } from './modules/auth/index.ts'
 import { automationRoutes } from './modules/automations/index.ts'
 import { campaignRoutes } from './modules/campaigns/index.ts'
 import { catalogGraphql, documentGraphqlRoutes } from './modules/catalog/graphql/index.ts'
@@ -19,6 +20,7 @@ import { locationRoutes } from './modules/locations/index.ts'
 import { loyaltyRoutes } from './modules/loyalty/index.ts'
 import { oauthRoutes, oauthWellKnownRoutes, PARTNER_SCOPE, scopeDescriptions } from './modules/oauth/index.ts'
 import { orderRoutes } from './modules/orders/index.ts'
+import { settingsRoutes } from './modules/orgs/index.ts'
 import { partnerRoutes } from './modules/partners/index.ts'
 import { paymentRoutes } from './modules/payments/index.ts'
 import { registerRoutes } from './modules/registers/index.ts'
@@ -177,14 +179,22 @@ export async function buildApp(
 
   await api.register(
     async (v1) => {
-      await v1.register(authRoutes, { auth: services.auth })
+      await v1.register(authRoutes, {
+        auth: services.auth,
+        invitations: services.invitations,
+        passwords: services.passwords,
+        store: runtime.rateLimitStore,
+      })
+      await v1.register(userRoutes, { users: services.users })
+      await v1.register(settingsRoutes, { settings: services.settings })
+      await v1.register(auditRoutes, { audit: services.audit })
       await v1.register(catalogRoutes, { catalog: services.catalog })
       await v1.register(locationRoutes, { locations: services.locations })
       await v1.register(inventoryRoutes, { inventory: services.inventory })
       await v1.register(registerRoutes, { registers: services.registers })
       await v1.register(eventRoutes, { events: services.events })
       await v1.register(kdsRoutes, { kds: services.kds })
-      await v1.register(partnerRoutes, { partners: services.partners, invitations: services.invitations })
+      await v1.register(partnerRoutes, { partners: services.partners })
       await v1.register(integrationRoutes, { integrations: services.integrations })
       await v1.register(webhooksRoutes, { webhooks: services.webhooks })
       await v1.register(oauthRoutes, { runtime, apps: services.oauth.apps, grants: services.oauth.grants })

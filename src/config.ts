@@ -27,6 +27,8 @@ export interface Config {
   }>
   /** Days the events API serves and the outbox keeps (EVENT_RETENTION_DAYS; SPEC: 30). */
   readonly eventRetentionDays: number
+  /** Days the audit log keeps its entries (AUDIT_RETENTION_DAYS, docs/people-and-settings.md). */
+  readonly auditRetentionDays: number
   /** The most automation rules an org may hold (docs/automations.md "Limits"). */
   readonly automationsMaxRules: number
   /** Connections of each process's pool to the database (DATABASE_POOL_MAX). */
@@ -178,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     databasePoolMax: positiveInteger(env, 'DATABASE_POOL_MAX', 20),
     eventRetentionDays: positiveInteger(env, 'EVENT_RETENTION_DAYS', 30),
+    auditRetentionDays: positiveInteger(env, 'AUDIT_RETENTION_DAYS', 400),
     automationsMaxRules: positiveInteger(env, 'AUTOMATIONS_MAX_RULES', 200),
     authCodeTtlS: integer(env, 'AUTH_CODE_TTL_S', 60),
     webhookRetryDelaysMs: Object.freeze(parseDurations(env.WEBHOOK_RETRY_DELAYS ?? '1m,5m,25m,2h')),

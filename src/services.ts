@@ -1,4 +1,11 @@
-import { createAuthService } from './modules/auth/index.ts'
+import { createAuditService } from './modules/audit/index.ts'
+import {
+  createAuthService,
+  createInvitationsService,
+  createPasswordsService,
+  createSessionEnding,
+  createUsersService,
+} from './modules/auth/index.ts'
 import { createAutomationsService } from './modules/automations/index.ts'
 import { createCampaignsService } from './modules/campaigns/index.ts'
 import { createCatalogService } from './modules/catalog/index.ts'
@@ -13,8 +20,8 @@ import { createLocationsService } from './modules/locations/index.ts'
 import { createLoyaltyService } from './modules/loyalty/index.ts'
 import { createOAuthService } from './modules/oauth/index.ts'
 import { createOrdersService, createRefundsService } from './modules/orders/index.ts'
-import { createOrgsService } from './modules/orgs/index.ts'
-import { createInvitationsService, createPartnersService } from './modules/partners/index.ts'
+import { createOrgsService, createSettingsService } from './modules/orgs/index.ts'
+import { createPartnersService } from './modules/partners/index.ts'
 import { createPaymentsService, type PaymentProcessor, TestProcessor, withDeadline } from './modules/payments/index.ts'
 import { createRegistersService } from './modules/registers/index.ts'
 import { createReportsService } from './modules/reports/index.ts'
@@ -41,6 +48,15 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
   const integrations = createIntegrationsService(webhooks)
   const oauth = createOAuthService(runtime, auth)
   const invitations = createInvitationsService(runtime, auth)
+  const sessionEnding = createSessionEnding(runtime, oauth.webSessions)
+  const users = createUsersService(runtime, {
+    invitations,
+    sessions: sessionEnding,
+    orgName: async (ctx) => (await orgs.getOrg(ctx)).name,
+  })
+  const passwords = createPasswordsService(runtime, sessionEnding)
+  const audit = createAuditService()
+  const settings = createSettingsService()
   const partners = createPartnersService(orgs, oauth, invitations)
   // Commerce: orders and payments call each other, so each side reaches the other through a late-bound getter.
   const tax = createTaxService(orgs)
@@ -134,6 +150,10 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     refunds,
     laybys,
     invitations,
+    users,
+    passwords,
+    audit,
+    settings,
     partners,
     automations,
     reports,

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
 import type { Config } from './config.ts'
+import { startAuditRetention } from './modules/audit/index.ts'
 import { startAutomationWorker } from './modules/automations/index.ts'
 import { startCampaignClock } from './modules/campaigns/index.ts'
 import { startEventRetention } from './modules/events/index.ts'
@@ -9,6 +10,7 @@ import { startPointsExpiry } from './modules/loyalty/index.ts'
 import { stalledRefunds } from './modules/orders/index.ts'
 import { startWebhookWorker } from './modules/webhooks/index.ts'
 import { startIdempotencyPurge } from './platform/http/idempotency-purge.ts'
+import { mailerFor, startMailOutbox } from './platform/mail/index.ts'
 import { startStalledWork } from './platform/queue/stalled-work.ts'
 import { openRuntime, type Runtime } from './platform/runtime.ts'
 import { createServices, type Services } from './services.ts'
@@ -21,7 +23,8 @@ interface Workers {
  * Every background worker of the process: webhook delivery (relay from the outbox, attempts), event retention,
  * the purge of idempotency keys past their 24 hours,
  * automations (DBOS Transact launches and shuts down with them), the campaign clock (starts and ends), the
- * expiry of loyalty points and the finishing of refunds and lay-by cancellations whose request ended half-way.
+ * expiry of loyalty points, the finishing of refunds and lay-by cancellations whose request ended half-way, the
+ * e-mails requests queued (invitations, password resets) and the audit log's retention.
  */
 export function startWorkers(
   runtime: Runtime,
@@ -50,9 +53,19 @@ export function startWorkers(
     stalledCancellations(runtime.database, services.laybys, laybys),
     laybys,
   )
+  const mailLog = log.child({ worker: 'mail' })
+  const mailer = mailerFor(runtime.config, mailLog)
+  const mail = startMailOutbox({ database: runtime.database, secrets: runtime.secrets, mailer, log: mailLog })
+  const auditRetention = startAuditRetention(
+    runtime.database,
+    runtime.config.auditRetentionDays,
+    log.child({ worker: 'audit-log' }),
+  )
   return {
     async stop() {
       await Promise.all([
+        mail.stop().then(() => mailer.close()),
+        auditRetention.stop(),
         webhooks.stop(),
         retention.stop(),
         idempotencyPurge.stop(),

@@ -3,6 +3,7 @@ import { AppError } from '../platform/errors/app-error.ts'
 import type { Runtime } from '../platform/runtime.ts'
 import type { Services } from '../services.ts'
 import { hidden, html, page } from './html.ts'
+import { passwordRefusal } from './password-reset.ts'
 import { csrfMatches, LOGIN_CSRF_COOKIE, loginCsrf } from './security.ts'
 
 type Params = { token: string }
@@ -11,7 +12,7 @@ function invitationPage(csrf: string, error?: string) {
   return page(
     'Set your password',
     html`<h1>Welcome to OpenTill</h1>
-<p>Choose the password you will sign in with (at least 10 characters).</p>
+<p>Choose the password you will sign in with (at least 10 characters, not one of the most common passwords).</p>
 ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 <form method="post">
   ${hidden('csrf', csrf)}
@@ -35,9 +36,8 @@ function acceptedPage(email: string) {
 function refusalOf(error: AppError): string {
   if (error.code === 'EMAIL_TAKEN')
     return 'This e-mail already has an OpenTill account. Sign in with it, or ask whoever invited you to invite another address.'
-  const field = error.errors?.[0]?.field
-  if (field === 'password') return 'The password must be at least 10 characters.'
-  return 'This invitation link is invalid, already used or expired. Ask whoever invited you for a new one.'
+  const refusal = passwordRefusal(error, 'invitation')
+  return error.errors?.[0]?.field === 'password' ? refusal : `${refusal} Ask whoever invited you for a new one.`
 }
 
 /** The page an invitation link (`{APP_URL}/invite/inv_…`) opens: the invitee chooses a password, once. */

@@ -25,7 +25,8 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
   <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}">
   <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
   <button class="primary" type="submit">Sign in</button>
-</form>`,
+</form>
+<p><a href="/forgot-password">Forgot your password?</a></p>`,
   )
 }
 

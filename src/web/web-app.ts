@@ -8,13 +8,14 @@ import { dashboardPages } from './dashboard.ts'
 import { html, page } from './html.ts'
 import { invitationPages } from './invitation.ts'
 import { loginPages } from './login.ts'
+import { passwordResetPages } from './password-reset.ts'
 import { reportsPages } from './reports-page.ts'
 import { installSecurityHeaders } from './security.ts'
 import { webhooksPages } from './webhooks-page.ts'
 
 /**
- * The web app on APP_PORT: the consent screen at `/oauth/authorize`, sign-in, invitation links and the merchant
- * dashboard.
+ * The web app on APP_PORT: the consent screen at `/oauth/authorize`, sign-in, invitation and password-reset links
+ * and the merchant dashboard.
  * Server-rendered HTML without scripts; forms carry CSRF tokens; pages cannot be framed.
  */
 export async function buildWebApp(runtime: Runtime, services: Services): Promise<FastifyInstance> {
@@ -48,6 +49,7 @@ export async function buildWebApp(runtime: Runtime, services: Services): Promise
   await app.register(loginPages, { runtime, services, store })
   await app.register(authorizePages, { runtime, services })
   await app.register(invitationPages, { runtime, services })
+  await app.register(passwordResetPages, { runtime, services, store })
   await app.register(dashboardPages, { runtime, services })
   await app.register(webhooksPages, { runtime, services })
   await app.register(reportsPages, { runtime, services })

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { neutralised } from '../../src/modules/reports/csv.ts'
+import { neutralised } from '../../src/platform/http/csv.ts'
 
 describe('a CSV cell a spreadsheet could run', () => {
   it('gets a leading quote when it starts like a formula', () => {

@@ -4,4 +4,8 @@ import { createError } from '../../platform/errors/codes.ts'
 export const AuthErrors = {
   /** Sign-in e-mails are unique across orgs. */
   EMAIL_TAKEN: createError('EMAIL_TAKEN', 'conflict'),
+  /** A manager manages staff only; nobody acts through a deactivated user (docs/people-and-settings.md). */
+  ROLE_NOT_ALLOWED: createError('ROLE_NOT_ALLOWED', 'forbidden'),
+  /** An org always keeps at least one active owner. */
+  LAST_OWNER: createError('LAST_OWNER', 'conflict'),
 } as const

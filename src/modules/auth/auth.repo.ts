@@ -81,7 +81,7 @@ export async function insertRefreshToken(
 /** Locks the token row, so of two parallel refreshes with one token the second sees it used. */
 export async function lockRefreshToken(q: Queryable, orgId: string, hash: string): Promise<RefreshRow | undefined> {
   const result = await q.query<RefreshRow>(
-    `SELECT rt.session_id, s.user_id, s.scopes, rt.expires_at <= now() AS expired, rt.used_at IS NOT NULL AS used,
+    `SELECT rt.session_id, s.user_id, rt.expires_at <= now() AS expired, rt.used_at IS NOT NULL AS used,
             s.revoked_at IS NOT NULL AS revoked
      FROM refresh_tokens rt JOIN auth_sessions s ON s.id = rt.session_id AND s.org_id = rt.org_id
      WHERE rt.org_id = $1 AND rt.token_hash = $2
@@ -113,4 +113,83 @@ export async function ownerEmailOf(q: Queryable, orgId: string): Promise<string 
     [orgId],
   )
   return result.rows[0]?.email ?? null
+}
+
+export async function listUsers(
+  q: Queryable,
+  orgId: string,
+  f: { role?: Role; deactivated?: boolean; afterId: string | null; limit: number },
+): Promise<UserRow[]> {
+  const result = await q.query<UserRow>(
+    `SELECT ${userColumns} FROM users
+     WHERE org_id = $1 AND ($2::text IS NULL OR role = $2)
+       AND ($3::boolean IS NULL OR (deactivated_at IS NOT NULL) = $3)
+       AND ($4::text IS NULL OR id > $4)
+     ORDER BY id LIMIT $5`,
+    [orgId, f.role ?? null, f.deactivated ?? null, f.afterId, f.limit],
+  )
+  return result.rows
+}
+
+export async function lockUser(q: Queryable, orgId: string, id: string): Promise<UserRow | undefined> {
+  const result = await q.query<UserRow>(`SELECT ${userColumns} FROM users WHERE org_id = $1 AND id = $2 FOR UPDATE`, [
+    orgId,
+    id,
+  ])
+  return result.rows[0]
+}
+
+/**
+ * Locks the org's active owners, in id order, and answers their ids: of two requests that would each remove an
+ * owner, the second sees what the first left.
+ */
+export async function lockActiveOwners(q: Queryable, orgId: string): Promise<string[]> {
+  const result = await q.query<{ id: string }>(
+    `SELECT id FROM users WHERE org_id = $1 AND role = 'owner' AND deactivated_at IS NULL ORDER BY id FOR UPDATE`,
+    [orgId],
+  )
+  return result.rows.map((r) => r.id)
+}
+
+export async function updateUser(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  fields: { name: string; role: Role; deactivated: boolean },
+): Promise<UserRow> {
+  const result = await q.query<UserRow>(
+    `UPDATE users SET name = $3, role = $4,
+       deactivated_at = CASE WHEN $5 THEN coalesce(deactivated_at, now()) END,
+       version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 RETURNING ${userColumns}`,
+    [orgId, id, fields.name, fields.role, fields.deactivated],
+  )
+  return result.rows[0]
+}
+
+export async function setPasswordHash(q: Queryable, orgId: string, id: string, hash: string): Promise<void> {
+  await q.query(
+    'UPDATE users SET password_hash = $3, version = version + 1, updated_at = now() WHERE org_id = $1 AND id = $2',
+    [orgId, id, hash],
+  )
+}
+
+/**
+ * Ends the user's sessions (all but `keep`): marks them revoked and answers the ids whose access tokens may still
+ * be alive (revoked now, or within `recentS`), for the revocation list every instance checks.
+ */
+export async function endSessionsOfUser(
+  q: Queryable,
+  orgId: string,
+  userId: string,
+  s: { reason: string; recentS: number; keep?: string },
+): Promise<string[]> {
+  const result = await q.query<{ id: string }>(
+    `UPDATE auth_sessions SET revoked_at = coalesce(revoked_at, now()), revoked_reason = coalesce(revoked_reason, $3)
+     WHERE org_id = $1 AND user_id = $2 AND ($5::text IS NULL OR id <> $5)
+       AND (revoked_at IS NULL OR revoked_at > now() - make_interval(secs => $4))
+     RETURNING id`,
+    [orgId, userId, s.reason, s.recentS, s.keep ?? null],
+  )
+  return result.rows.map((r) => r.id)
 }

@@ -1,12 +1,29 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ANY_TOKEN } from '../../platform/http/authenticate.ts'
 import { errorResponses } from '../../platform/http/schemas.ts'
+import { passwordResetLimit, type RateLimitStore } from '../../platform/rate-limit/index.ts'
+import { AuthErrors } from './auth.errors.ts'
 import { LoginBody, LoginSessionSchema, MeSchema, RefreshBody } from './auth.schemas.ts'
 import type { AuthService } from './auth.service.ts'
+import type { InvitationsService } from './invitations.service.ts'
+import type { PasswordsService } from './passwords.service.ts'
+import {
+  AcceptedInvitationSchema,
+  AcceptInvitationBody,
+  ChangePasswordBody,
+  PasswordResetBody,
+  PasswordResetConfirmBody,
+} from './users.schemas.ts'
 
 const tags = ['auth']
+const empty = (description: string) => ({ type: 'null', description }) as const
 
-export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+export const authRoutes: FastifyPluginAsyncTypebox<{
+  auth: AuthService
+  invitations: InvitationsService
+  passwords: PasswordsService
+  store: RateLimitStore
+}> = async (app, { auth, invitations, passwords, store }) => {
   app.post(
     '/auth/login',
     {
@@ -30,7 +47,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
       schema: {
         operationId: 'refreshLogin',
         tags,
-        summary: 'Rotate a refresh token: a new access token and a new refresh token',
+        summary:
+          "Rotate a refresh token: a new access token with the user's current role's scopes, and a new refresh token",
         security: [],
         body: RefreshBody,
         response: { 200: LoginSessionSchema, ...errorResponses(401, 429) },
@@ -47,7 +65,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
         operationId: 'logout',
         tags,
         summary: 'Revoke the current session and its tokens',
-        response: { 204: { type: 'null', description: 'logged out; empty body' } },
+        response: { 204: empty('logged out; empty body') },
       },
     },
     async (request, reply) => {
@@ -68,5 +86,83 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
       },
     },
     async (request) => ({ data: await auth.me(request.ctx) }),
+  )
+
+  app.post(
+    '/auth/password',
+    {
+      config: { scope: ANY_TOKEN },
+      schema: {
+        operationId: 'changePassword',
+        tags,
+        summary: "Change the signed-in user's password with the current one; the user's other sessions end",
+        body: ChangePasswordBody,
+        response: { 204: empty('changed; empty body'), ...errorResponses(403) },
+      },
+    },
+    async (request, reply) => {
+      await passwords.change(request.ctx, request.body.current_password, request.body.new_password)
+      return reply.code(204).send(null)
+    },
+  )
+
+  app.post(
+    '/auth/password-reset',
+    {
+      config: { scope: false },
+      schema: {
+        operationId: 'requestPasswordReset',
+        tags,
+        summary:
+          'E-mail a single-use link (30 minutes) to reset the password; the same answer whether or not the address is registered',
+        security: [],
+        body: PasswordResetBody,
+        response: {
+          202: empty('accepted; a link is on its way if the address belongs to an active user'),
+          ...errorResponses(429),
+        },
+      },
+    },
+    async (request, reply) => {
+      await passwordResetLimit(store, request.ip, request.body.email)
+      await passwords.requestReset(request.body.email)
+      return reply.code(202).send(null)
+    },
+  )
+
+  app.post(
+    '/auth/password-reset/confirm',
+    {
+      config: { scope: false },
+      schema: {
+        operationId: 'confirmPasswordReset',
+        tags,
+        summary: "Set a new password with a reset link's token (once); every session of the user ends",
+        security: [],
+        body: PasswordResetConfirmBody,
+        response: { 204: empty('the password is set; empty body'), ...errorResponses(429) },
+      },
+    },
+    async (request, reply) => {
+      await passwords.confirmReset(request.body.token, request.body.password)
+      return reply.code(204).send(null)
+    },
+  )
+
+  app.post(
+    '/auth/invitations/accept',
+    {
+      config: { scope: false },
+      schema: {
+        operationId: 'acceptInvitation',
+        tags,
+        summary: 'Make the invited account with its password, with the token of the invitation link (once)',
+        description: 'A 409 EMAIL_TAKEN when the invited e-mail already has an account; the link stays usable.',
+        security: [],
+        body: AcceptInvitationBody,
+        response: { 200: AcceptedInvitationSchema, ...errorResponses(AuthErrors.EMAIL_TAKEN) },
+      },
+    },
+    async (request) => ({ data: await invitations.accept(request.body.token, request.body.password) }),
   )
 }

@@ -144,7 +144,9 @@ export function createAuthService(runtime: Runtime) {
         throw badRefresh()
       }
       if (outcome.kind === 'refused') throw badRefresh()
-      return issue(orgId, outcome.user, outcome.row.session_id, outcome.row.scopes, outcome.next)
+      // The scopes of the user's role today, not the session's: a role changed outside the API, or scopes added
+      // since the login (users:*, audit:read), apply from the next refresh on.
+      return issue(orgId, outcome.user, outcome.row.session_id, scopesOfRole(outcome.user.role), outcome.next)
     },
 
     /** Revokes the caller's session: its refresh tokens and, at once on every instance, its access tokens. */

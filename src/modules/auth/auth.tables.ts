@@ -11,17 +11,43 @@ export interface UserRow {
   password_hash: string | null
   /** Deactivated users sign in nowhere and their rules stop (db/migrations/0134). */
   deactivated: boolean
+  version: number
   created_at: Date
+  updated_at: Date
 }
 
 export const userColumns =
-  'id, org_id, email, name, role, password_hash, deactivated_at IS NOT NULL AS deactivated, created_at'
+  'id, org_id, email, name, role, password_hash, deactivated_at IS NOT NULL AS deactivated, version, created_at, updated_at'
+
+/** The account an invitation makes when it is accepted (its email, name and role columns). */
+export interface Invitee {
+  email: string
+  name: string
+  role: Role
+}
+
+/**
+ * invitations (db/migrations/0061_partners.sql; the invitee's columns: 0128_invitations_by_email.sql; revocation
+ * and inviter: 0139_people_and_settings.sql).
+ */
+export interface InvitationRow extends Invitee {
+  id: string
+  org_id: string
+  invited_by: string | null
+  expires_at: Date
+  created_at: Date
+  expired: boolean
+  accepted: boolean
+  revoked: boolean
+}
+
+export const invitationColumns = `id, org_id, email, name, role, invited_by, expires_at, created_at,
+  expires_at <= now() AS expired, accepted_at IS NOT NULL AS accepted, revoked_at IS NOT NULL AS revoked`
 
 /** refresh_tokens with its auth_sessions row (db/migrations/0001_platform.sql); expiry, use, revocation as flags. */
 export interface RefreshRow {
   session_id: string
   user_id: string
-  scopes: string[]
   expired: boolean
   used: boolean
   revoked: boolean

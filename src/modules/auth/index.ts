@@ -1,4 +1,4 @@
-/** Login sessions, users and roles. */
+/** Login sessions, users and roles: staff accounts, invitations, passwords. */
 
 export { AuthErrors } from './auth.errors.ts'
 export { authRoutes } from './auth.routes.ts'
@@ -7,4 +7,9 @@ export {
   createAuthService,
   ownerEmailOf,
 } from './auth.service.ts'
+export { createInvitationsService, type InvitationsService } from './invitations.service.ts'
+export { createPasswordsService, type PasswordsService } from './passwords.service.ts'
 export { CONSENT_SCOPE, MERCHANT_SCOPES, scopesOfRole } from './scopes.ts'
+export { createSessionEnding, type WebSessionsPort } from './session-ending.ts'
+export { userRoutes } from './users.routes.ts'
+export { createUsersService, type UsersService } from './users.service.ts'

@@ -2,8 +2,9 @@ import type { Role } from '../../platform/http/context.ts'
 
 /**
  * SPEC's scopes plus docs/decisions.md's: the campaigns scopes, `gift_cards:write` (issuing, loading or disabling a
- * gift card outside a paid sale), `loyalty:adjust` (points by hand, outside a sale) and `settings:write` (tax
- * rates, payment methods), which staff do not hold.
+ * gift card outside a paid sale), `loyalty:adjust` (points by hand, outside a sale), `settings:write` (the store's
+ * settings, tax rates, payment methods), `users:read`/`users:write` (staff accounts; a manager manages staff only)
+ * and `audit:read` (the audit log), which staff do not hold.
  * `partners:write` is for partner apps only.
  */
 export const MERCHANT_SCOPES = [
@@ -28,6 +29,9 @@ export const MERCHANT_SCOPES = [
   'campaigns:write',
   'gift_cards:write',
   'settings:write',
+  'users:read',
+  'users:write',
+  'audit:read',
 ] as const
 
 type Scope = (typeof MERCHANT_SCOPES)[number]

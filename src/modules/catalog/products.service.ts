@@ -5,6 +5,7 @@ import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
+import { changedFields, recordAudit } from '../audit/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './products.repo.ts'
 import type { CreateProductBody, Product, ProductInput, ProductListQuery } from './products.schemas.ts'
@@ -132,7 +133,18 @@ export function createProductsService(orgs: OrgsService) {
         const row = await ctx.db.tx(async (q) => {
           await checkCategory(ctx, q, write.categoryId)
           if (write.sku && (await repo.skuTaken(q, ctx.orgId, write.sku, id))) throw skuTaken()
+          // A change of price or cost is audited: read what it was, in the transaction that changes it.
+          const pricing = write.basePrice !== undefined || write.cost !== undefined
+          const before = pricing ? await repo.productById(q, ctx.orgId, id) : undefined
           const updated = await repo.updateProduct(q, ctx.orgId, id, write, expectedVersion)
+          if (updated && before) {
+            const changes = changedFields(toProduct(before, currency), toProduct(updated, currency), [
+              'base_price',
+              'cost',
+            ])
+            if (Object.keys(changes).length > 0)
+              await recordAudit(q, ctx, { action: 'product.updated', record: { type: 'product', id }, changes })
+          }
           if (updated) return updated
           const current = await repo.productById(q, ctx.orgId, id)
           if (!current) throw notFound('product')

@@ -6,6 +6,7 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, toPage } from '../../platform/http/pagination.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
+import { recordAudit } from '../audit/index.ts'
 import type { CustomersService } from '../customers/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import { GiftCardErrors } from './gift-cards.errors.ts'
@@ -75,6 +76,11 @@ export function createGiftCardsService(orgs: OrgsService, customers: Pick<Custom
           await ledger(q, ctx, row, 'issue', balance)
           const card = toGiftCard(row)
           await emitEvent(q, ctx.orgId, 'gift_card.issued', card)
+          await recordAudit(q, ctx, {
+            action: 'gift_card.issued',
+            record: { type: 'gift_card', id: row.id },
+            changes: { balance_minor: Number(balance) },
+          })
           return card
         }
         throw GiftCardErrors.CODE_UNAVAILABLE('could not allocate a unique gift card code; retry')
@@ -108,6 +114,14 @@ export function createGiftCardsService(orgs: OrgsService, customers: Pick<Custom
         if (current.status === 'disabled') throw GiftCardErrors.DISABLED('a disabled gift card cannot be loaded')
         const row = (await repo.credit(q, ctx.orgId, id, amount))!
         await ledger(q, ctx, row, 'load', amount)
+        await recordAudit(q, ctx, {
+          action: 'gift_card.loaded',
+          record: { type: 'gift_card', id },
+          changes: {
+            amount_minor: Number(amount),
+            balance_minor: { from: Number(current.balance), to: Number(row.balance) },
+          },
+        })
         return toGiftCard(row)
       })
     },
@@ -120,6 +134,11 @@ export function createGiftCardsService(orgs: OrgsService, customers: Pick<Custom
           throw GiftCardErrors.DISABLED('the gift card is already disabled')
         }
         await ledger(q, ctx, row, 'disable', 0n)
+        await recordAudit(q, ctx, {
+          action: 'gift_card.disabled',
+          record: { type: 'gift_card', id },
+          changes: { status: { from: 'active', to: 'disabled' }, balance_minor: Number(row.balance) },
+        })
         return toGiftCard(row)
       })
     },

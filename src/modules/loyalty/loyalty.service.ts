@@ -6,6 +6,7 @@ import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, encodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
 import { currencyExponent, formatMoney, toMajor, toMinor, toScaled } from '../../platform/money/money.ts'
+import { recordAudit } from '../audit/index.ts'
 import { LoyaltyErrors } from './loyalty.errors.ts'
 import * as repo from './loyalty.repo.ts'
 import {
@@ -464,6 +465,11 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
           reason: input.reason,
           orderId: null,
           reward: null,
+        })
+        await recordAudit(q, ctx, {
+          action: 'loyalty.points_adjusted',
+          record: { type: 'loyalty_member', id: member.id },
+          changes: { customer_id: input.customer_id, points: input.points, reason: input.reason ?? '' },
         })
         return { ...done, member: await withHistory(ctx, q, done.member, { limit: 50 }) }
       })

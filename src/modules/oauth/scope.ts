@@ -48,5 +48,8 @@ export const scopeDescriptions: Record<string, string> = {
   'campaigns:read': 'See your campaigns and their results',
   'campaigns:write': 'Create and change campaigns and vouchers',
   'gift_cards:write': 'Issue, load and disable gift cards of any value, outside a sale',
-  'settings:write': 'Change your tax rates and accepted payment methods',
+  'settings:write': "Change your store's settings, tax rates and accepted payment methods",
+  'users:read': 'See your staff accounts and pending invitations',
+  'users:write': 'Invite staff, change their roles and deactivate their accounts',
+  'audit:read': 'See the audit log of who did what in your store',
 }

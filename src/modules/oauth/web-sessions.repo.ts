@@ -35,6 +35,10 @@ export async function webSessionByHash(q: Queryable, orgId: string, hash: string
   return result.rows[0]
 }
 
+export async function deleteWebSessionsOfUser(q: Queryable, orgId: string, userId: string): Promise<void> {
+  await q.query('DELETE FROM web_sessions WHERE org_id = $1 AND user_id = $2', [orgId, userId])
+}
+
 export async function deleteWebSession(q: Queryable, orgId: string, hash: string): Promise<void> {
   await q.query('DELETE FROM web_sessions WHERE org_id = $1 AND token_hash = $2', [orgId, hash])
 }

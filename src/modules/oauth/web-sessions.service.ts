@@ -1,4 +1,5 @@
 import { randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
+import type { Queryable } from '../../platform/db/database.ts'
 import { systemContext } from '../../platform/http/system-context.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import type { AuthService } from '../auth/index.ts'
@@ -62,6 +63,11 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
       const row = await database.read(orgId, (q) => repo.webSessionByHash(q, orgId, hash))
       if (!row) return null
       return { orgId, userId: row.user_id, email: row.user_email, scopes: row.scopes, csrfToken: row.csrf_token }
+    },
+
+    /** Ends every browser session of a user, in the caller's transaction (deactivation, role or password change). */
+    signOutUser(q: Queryable, orgId: string, userId: string): Promise<void> {
+      return repo.deleteWebSessionsOfUser(q, orgId, userId)
     },
 
     async signOut(cookie: string, orgId: string): Promise<void> {

@@ -7,6 +7,7 @@ import { staleVersion } from '../../platform/http/concurrency.ts'
 import { actorOf, type RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { currencyExponent } from '../../platform/money/money.ts'
+import { recordAudit } from '../audit/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import { OrderErrors } from './orders.errors.ts'
 import * as repo from './orders.repo.ts'
@@ -353,6 +354,15 @@ export function createOrdersService(deps: OrdersDeps) {
         }
         const voided = toOrder(moved, lines)
         await emitEvent(q, ctx.orgId, 'order.voided', voided)
+        await recordAudit(q, ctx, {
+          action: 'order.voided',
+          record: { type: 'order', id },
+          changes: {
+            status: { from: row.status, to: 'voided' },
+            total_minor: Number(row.total),
+            reason: input.reason ?? '',
+          },
+        })
         return voided
       })
     },

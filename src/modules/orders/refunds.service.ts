@@ -4,6 +4,7 @@ import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { toMinor } from '../../platform/money/money.ts'
+import { recordAudit } from '../audit/index.ts'
 import { OrderErrors } from './orders.errors.ts'
 import * as repo from './orders.repo.ts'
 import type { OrderStatus, RefundBody } from './orders.schemas.ts'
@@ -136,6 +137,16 @@ export function createRefundsService(deps: {
         history: await repo.historyOf(q, ctx.orgId, orderId),
       })
       await emitEvent(q, ctx.orgId, 'order.refunded', order)
+      await recordAudit(q, ctx, {
+        action: 'order.refunded',
+        record: { type: 'order', id: orderId },
+        changes: {
+          refund_id: refundId,
+          amount_minor: Number(reserved.amount),
+          restock: how.restock,
+          reason: how.reason,
+        },
+      })
     })
   }
 

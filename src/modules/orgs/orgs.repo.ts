@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import { type OrgRow, orgColumns } from './orgs.tables.ts'
+import type { Settings } from './settings.schemas.ts'
 
 export async function insertOrg(q: Queryable, org: Pick<OrgRow, 'id' | 'name' | 'plan' | 'currency'>): Promise<OrgRow> {
   const result = await q.query<OrgRow>(
@@ -33,6 +34,35 @@ export async function setCustomLimits(q: Queryable, id: string, perMinute: numbe
     `UPDATE orgs SET plan = 'enterprise', rate_limit_per_minute = $2, rate_limit_burst = $3, version = version + 1,
        updated_at = now() WHERE id = $1 RETURNING ${orgColumns}`,
     [id, perMinute, burst],
+  )
+  return result.rows[0]
+}
+
+export async function lockOrg(q: Queryable, id: string): Promise<OrgRow | undefined> {
+  const result = await q.query<OrgRow>(`SELECT ${orgColumns} FROM orgs WHERE id = $1 FOR UPDATE`, [id])
+  return result.rows[0]
+}
+
+export async function updateSettings(
+  q: Queryable,
+  id: string,
+  s: Omit<Settings, 'currency' | 'version' | 'updated_at'>,
+) {
+  const result = await q.query<OrgRow>(
+    `UPDATE orgs SET name = $2, phone = $3, address = $4, timezone = $5, receipt_header = $6, receipt_footer = $7,
+       prices_include_tax = $8, tips = $9, version = version + 1, updated_at = now()
+     WHERE id = $1 RETURNING ${orgColumns}`,
+    [
+      id,
+      s.name,
+      s.phone,
+      JSON.stringify(s.address),
+      s.timezone,
+      s.receipt_header,
+      s.receipt_footer,
+      s.prices_include_tax,
+      JSON.stringify(s.tips),
+    ],
   )
   return result.rows[0]
 }

@@ -1,16 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
-import { AuthErrors } from '../auth/index.ts'
-import type { InvitationsService } from './invitations.service.ts'
-import {
-  AcceptedInvitationSchema,
-  AcceptInvitationBody,
-  CreatedTenantSchema,
-  CreateTenantBody,
-  TenantListQuery,
-  TenantSchema,
-} from './partners.schemas.ts'
+import { CreatedTenantSchema, CreateTenantBody, TenantListQuery, TenantSchema } from './partners.schemas.ts'
 import type { PartnersService } from './partners.service.ts'
 
 const Tenant = Type.Ref('PartnerTenant')
@@ -18,10 +9,7 @@ const CreatedTenant = Type.Ref('PartnerTenantCreated')
 /** A partner credential (client credentials of a partner app), never a merchant token (docs/decisions.md "Scopes"). */
 const scope = 'partners:write'
 
-export const partnerRoutes: FastifyPluginAsyncTypebox<{
-  partners: PartnersService
-  invitations: InvitationsService
-}> = async (app, { partners, invitations }) => {
+export const partnerRoutes: FastifyPluginAsyncTypebox<{ partners: PartnersService }> = async (app, { partners }) => {
   app.addSchema(TenantSchema)
   app.addSchema(CreatedTenantSchema)
 
@@ -69,22 +57,5 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => ({ data: await partners.getTenant(request.ctx, request.params.id) }),
-  )
-
-  app.post(
-    '/auth/invitations/accept',
-    {
-      config: { scope: false },
-      schema: {
-        operationId: 'acceptInvitation',
-        tags: ['auth'],
-        summary: 'Make the invited account with its password, with the token of the invitation link (once)',
-        description: 'A 409 EMAIL_TAKEN when the invited e-mail already has an account; the link stays usable.',
-        security: [],
-        body: AcceptInvitationBody,
-        response: { 200: AcceptedInvitationSchema, ...errorResponses(AuthErrors.EMAIL_TAKEN) },
-      },
-    },
-    async (request) => ({ data: await invitations.accept(request.body.token, request.body.password) }),
   )
 }

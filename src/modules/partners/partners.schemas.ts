@@ -54,16 +54,3 @@ export type CreateTenantBody = Static<typeof CreateTenantBody>
 
 export const TenantListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
 export type TenantListQuery = Static<typeof TenantListQuery>
-
-export const AcceptInvitationBody = Type.Object(
-  {
-    token: Type.String({ minLength: 1, maxLength: 200, description: 'the last path segment of the invitation link' }),
-    password: Type.String({ minLength: 1, maxLength: 1024 }),
-  },
-  { additionalProperties: false },
-)
-
-export const AcceptedInvitationSchema = Type.Object({
-  data: Type.Object({ user_id: Type.String(), email: Type.String(), org_id: Type.String() }),
-})
-export type AcceptedInvitation = Static<typeof AcceptedInvitationSchema>['data']

@@ -4,9 +4,9 @@ import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
+import type { InvitationsService } from '../auth/index.ts'
 import type { OAuthService } from '../oauth/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
-import type { InvitationsService } from './invitations.service.ts'
 import * as repo from './partners.repo.ts'
 import type { CreateTenantBody, Invitation, Tenant, TenantListQuery } from './partners.schemas.ts'
 import type { TenantRow } from './partners.tables.ts'
@@ -55,7 +55,10 @@ export function createPartnersService(orgs: OrgsService, oauth: OAuthService, in
         // owner's e-mail is registered is not looked at here: the account is made when the invitation is accepted.
         const owner = { email: input.owner_email.trim(), name: input.owner_name ?? '', role: 'owner' as const }
         const { invitation, grantId } = await withOrgScope(q, org.id, async () => ({
-          invitation: await invitations.invite(q, org.id, owner),
+          invitation: await invitations.invite(q, org.id, owner).then(({ invitation, url }) => ({
+            url,
+            expires_at: invitation.expires_at,
+          })),
           grantId: (await oauth.connectApp(q, { orgId: org.id, clientId, scopes })).grantId,
         }))
         const row = await repo.insertTenant(q, {

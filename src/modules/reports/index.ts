@@ -1,5 +1,4 @@
 /** Reports: sales, payments, refunds, tax and discounts from aggregates kept in step by triggers; stock and balances. */
-export { toCsv } from './csv.ts'
 export { reportRoutes } from './reports.routes.ts'
 export type { Report } from './reports.schemas.ts'
 export { createReportsService, type ReportsService } from './reports.service.ts'

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import { toCsv, wantsCsv } from '../../platform/http/csv.ts'
 import { ALSO_CSV } from '../../platform/http/openapi-document.ts'
 import { DataOf, errorResponses } from '../../platform/http/schemas.ts'
-import { toCsv } from './csv.ts'
 import {
   InventoryReportQuery,
   REPORT_SCHEMAS,
@@ -21,13 +21,6 @@ const responseOf = (shape: string) => ({
   // A range the query schema cannot refuse (from after to, over a year) is a 422.
   ...errorResponses(422),
 })
-
-/** JSON, or CSV when the query says `format=csv` or the client accepts text/csv (and not JSON first). */
-function wantsCsv(request: FastifyRequest<{ Querystring: Pick<ReportQuery, 'format'> }>): boolean {
-  if (request.query.format) return request.query.format === 'csv'
-  const accept = String(request.headers.accept ?? '')
-  return accept.includes('text/csv') && accept.indexOf('text/csv') < (accept.indexOf('json') + 1 || Infinity)
-}
 
 function send(
   request: FastifyRequest<{ Querystring: Pick<ReportQuery, 'format'> }>,

@@ -5,6 +5,7 @@ import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
+import { changedFields, recordAudit } from '../audit/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './tax.repo.ts'
 import type { CreateTaxRateBody, TaxRate, TaxRateListQuery, UpdateTaxRateBody } from './tax.schemas.ts'
@@ -75,6 +76,9 @@ function checkTargets(row: Pick<TaxRateRow, 'applies_to' | 'category_ids' | 'pro
 /** Orgs whose active rates are kept per process. */
 const RATE_CACHE_ENTRIES = 10_000
 
+/** What the audit log records of a tax rate's change (docs/people-and-settings.md "Audit log"). */
+const AUDITED_TAX_FIELDS = ['name', 'rate', 'applies_to', 'category_ids', 'product_ids', 'is_active'] as const
+
 export function createTaxService(orgs: OrgsService) {
   // Filed under the catalog version, which tax writes move on like catalog writes (tax.routes.ts).
   const activeRates = new KeptUnderCatalogVersion<TaxRateRow[]>(RATE_CACHE_ENTRIES)
@@ -106,7 +110,16 @@ export function createTaxService(orgs: OrgsService) {
       }
       checkTargets({ applies_to: full.appliesTo, category_ids: full.categoryIds, product_ids: full.productIds })
       const inc = await inclusive(ctx)
-      const row = await ctx.db.tx((q) => repo.insertTaxRate(q, ctx.orgId, newId('tax'), full))
+      const row = await ctx.db.tx(async (q) => {
+        const created = await repo.insertTaxRate(q, ctx.orgId, newId('tax'), full)
+        const { rate, applies_to, is_active } = toTaxRate(created, inc)
+        await recordAudit(q, ctx, {
+          action: 'tax_rate.created',
+          record: { type: 'tax_rate', id: created.id },
+          changes: { rate, applies_to, is_active },
+        })
+        return created
+      })
       return toTaxRate(row, inc)
     },
 
@@ -119,14 +132,20 @@ export function createTaxService(orgs: OrgsService) {
       const w = toWrite(input)
       const inc = await inclusive(ctx)
       const row = await ctx.db.tx(async (q) => {
+        const before = await repo.taxRateById(q, ctx.orgId, id)
         const updated = await repo.updateTaxRate(q, ctx.orgId, id, w, expectedVersion)
-        if (!updated) {
+        if (!updated || !before) {
           const current = await repo.taxRateById(q, ctx.orgId, id)
           if (!current) throw notFound('tax rate')
           throw staleVersion(current.version)
         }
         // Checked after the update, inside the transaction: a failure rolls it back.
         checkTargets(updated)
+        await recordAudit(q, ctx, {
+          action: 'tax_rate.updated',
+          record: { type: 'tax_rate', id },
+          changes: changedFields(toTaxRate(before, inc), toTaxRate(updated, inc), AUDITED_TAX_FIELDS),
+        })
         return updated
       })
       return toTaxRate(row, inc)

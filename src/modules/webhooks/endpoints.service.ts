@@ -5,6 +5,7 @@ import { API_VERSION, canonicalEvent, isSubscribableEvent } from '../../platform
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
+import { recordAudit } from '../audit/index.ts'
 import type { AddressPolicy } from './address-policy.ts'
 import * as deliveries from './deliveries.repo.ts'
 import { signalDeliveryQueued } from './delivery-signal.ts'
@@ -93,16 +94,23 @@ export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox
       webhookId: string,
     ): Promise<WebhookEndpoint & { secret: string }> {
       const secret = newWebhookSecret()
-      const row = await ctx.db.tx((q) =>
-        repo.rotateSecret(
+      const row = await ctx.db.tx(async (q) => {
+        const rotated = await repo.rotateSecret(
           q,
           ctx.orgId,
           webhookId,
           integrationId,
           secrets.seal(secret, rowBinding(repo.WEBHOOK_SECRETS_TABLE, ctx.orgId, webhookId)),
           ROTATION_GRACE_HOURS,
-        ),
-      )
+        )
+        if (rotated)
+          await recordAudit(q, ctx, {
+            action: 'webhook.secret_rotated',
+            record: { type: 'webhook', id: webhookId },
+            changes: { integration_id: integrationId, previous_valid_hours: ROTATION_GRACE_HOURS },
+          })
+        return rotated
+      })
       if (!row) throw notFound('webhook')
       return { ...toEndpoint(row), secret }
     },

@@ -52,6 +52,10 @@ const EVENT_CATALOG = [
   'campaign.voucher_redeemed',
   'order.voided',
   'order.updated',
+  'user.invited',
+  'user.joined',
+  'user.updated',
+  'user.deactivated',
 ] as const
 
 /**

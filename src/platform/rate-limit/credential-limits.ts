@@ -6,6 +6,9 @@ export const CREDENTIAL_LIMITS = {
   loginPerAddress: { perMinute: 60, burst: 120 },
   tokenPerClient: { perMinute: 120, burst: 240 },
   tokenPerAddress: { perMinute: 300, burst: 600 },
+  /** Password reset requests: an address cannot flood an inbox, nor probe many addresses quickly. */
+  resetPerAccount: { perMinute: 1, burst: 3 },
+  resetPerAddress: { perMinute: 10, burst: 20 },
   /** GraphQL requests without a valid token: they can only read the refusal, so a few suffice. */
   anonymousGraphqlPerAddress: { perMinute: 60, burst: 120 },
 } satisfies Record<string, Limit>

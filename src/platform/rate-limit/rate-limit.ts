@@ -80,3 +80,15 @@ export function loginAccountLimit(store: RateLimitStore, email: string, reply: P
 export function loginAddressLimit(store: RateLimitStore, ip: string, reply: Parameters<typeof take>[1]) {
   return take(store, reply, `login:ip:${ip}`, CREDENTIAL_LIMITS.loginPerAddress, 'from this address')
 }
+
+/** Password reset requests, per address and per e-mail (registered or not: the limit says nothing either way). */
+export async function passwordResetLimit(store: RateLimitStore, ip: string, email: string): Promise<void> {
+  await take(store, null, `reset:ip:${ip}`, CREDENTIAL_LIMITS.resetPerAddress, 'from this address')
+  await take(
+    store,
+    null,
+    `reset:account:${email.trim().toLowerCase()}`,
+    CREDENTIAL_LIMITS.resetPerAccount,
+    'for this e-mail',
+  )
+}

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync'
+import type { FastifyRequest } from 'fastify'
 
 /** A plain number, which a spreadsheet reads as one whatever its sign. */
 const NUMBER = /^[+-]?\d+(\.\d+)?$/
@@ -11,7 +12,7 @@ export function neutralised(cell: string): string {
   return /^[=+\-@\t\r]/.test(cell) && !NUMBER.test(cell) ? `'${cell}` : cell
 }
 
-/** A report's rows as RFC 4180 CSV with a header row (the rows' own field names, in order). */
+/** Rows (a report's, the audit log's) as RFC 4180 CSV with a header row (the rows' own field names, in order). */
 export function toCsv(rows: readonly Record<string, unknown>[], columns?: readonly string[]): string {
   const header = columns ?? (rows[0] ? Object.keys(rows[0]) : [])
   return stringify(rows as Record<string, unknown>[], {
@@ -19,4 +20,11 @@ export function toCsv(rows: readonly Record<string, unknown>[], columns?: readon
     columns: [...header],
     cast: { string: neutralised },
   })
+}
+
+/** JSON, or CSV when the query says `format=csv` or the client accepts text/csv (and not JSON first). */
+export function wantsCsv(request: FastifyRequest<{ Querystring: { format?: 'json' | 'csv' } }>): boolean {
+  if (request.query.format) return request.query.format === 'csv'
+  const accept = String(request.headers.accept ?? '')
+  return accept.includes('text/csv') && accept.indexOf('text/csv') < (accept.indexOf('json') + 1 || Infinity)
 }

@@ -1,0 +1,30 @@
+import type { Queryable } from '../../platform/db/database.ts'
+import type { Runtime } from '../../platform/runtime.ts'
+import * as repo from './auth.repo.ts'
+
+/** What ends a user's browser sessions (the web app's, kept by the OAuth module). */
+export interface WebSessionsPort {
+  signOutUser(q: Queryable, orgId: string, userId: string): Promise<void>
+}
+
+/**
+ * Ends every session of a user (deactivation, a role change, a new password): the rows and the web sessions in
+ * the caller's transaction, then, once it committed, the access tokens on every instance (the revocation list).
+ */
+export function createSessionEnding(runtime: Runtime, webSessions: WebSessionsPort) {
+  const { config, revocations } = runtime
+  return {
+    /** Answers the sessions whose access tokens may still be alive, for `revokeAccessTokens` after the commit. */
+    async endSessions(q: Queryable, orgId: string, userId: string, reason: string, keep?: string): Promise<string[]> {
+      await webSessions.signOutUser(q, orgId, userId)
+      return repo.endSessionsOfUser(q, orgId, userId, { reason, recentS: config.accessTokenTtlS, keep })
+    },
+
+    async revokeAccessTokens(sessionIds: readonly string[]): Promise<void> {
+      const until = Date.now() + config.accessTokenTtlS * 1000
+      for (const id of sessionIds) await revocations.revoke(id, until)
+    },
+  }
+}
+
+export type SessionEnding = ReturnType<typeof createSessionEnding>

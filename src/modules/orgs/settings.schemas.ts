@@ -1,0 +1,73 @@
+import { type Static, Type } from 'typebox'
+import { type Dated, Timestamp, Version } from '../../platform/http/schemas.ts'
+
+const Text = (maxLength: number, description?: string) => Type.String({ maxLength, description })
+
+const AddressSchema = Type.Object(
+  {
+    line1: Type.Optional(Text(200)),
+    line2: Type.Optional(Text(200)),
+    city: Type.Optional(Text(100)),
+    region: Type.Optional(Text(100, 'state, province or county')),
+    postal_code: Type.Optional(Text(20)),
+    country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, e.g. NZ' })),
+  },
+  { additionalProperties: false },
+)
+
+const TipsSchema = Type.Object(
+  {
+    enabled: Type.Boolean({ description: 'whether the till offers a tip' }),
+    percentages: Type.Array(Type.Integer({ minimum: 1, maximum: 100 }), {
+      maxItems: 4,
+      uniqueItems: true,
+      description: 'the suggested percentages the till shows, e.g. [10, 15, 20]',
+    }),
+    base: Type.Union([Type.Literal('before_tax'), Type.Literal('after_tax')], {
+      description: 'whether a percentage applies to the total before or after tax',
+    }),
+  },
+  { additionalProperties: false },
+)
+
+const settingsFields = {
+  name: Type.String({ minLength: 1, maxLength: 200, description: "the store's name, on receipts" }),
+  phone: Text(50),
+  address: AddressSchema,
+  timezone: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'IANA time zone of the store (e.g. Pacific/Auckland); locations keep their own',
+  }),
+  receipt_header: Text(1000, 'printed at the top of every receipt'),
+  receipt_footer: Text(1000, 'printed at the bottom of every receipt'),
+  prices_include_tax: Type.Boolean({ description: 'whether catalog prices already contain the tax' }),
+  tips: TipsSchema,
+}
+
+export const SettingsSchema = Type.Object(
+  {
+    ...settingsFields,
+    currency: Type.String({ description: 'ISO 4217, chosen when the org was made; not changed through the API' }),
+    version: Version,
+    updated_at: Timestamp,
+  },
+  { $id: 'Settings' },
+)
+export type Settings = Dated<Static<typeof SettingsSchema>, 'updated_at'>
+
+export const UpdateSettingsBody = Type.Object(
+  {
+    name: Type.Optional(settingsFields.name),
+    phone: Type.Optional(settingsFields.phone),
+    address: Type.Optional(AddressSchema),
+    timezone: Type.Optional(settingsFields.timezone),
+    receipt_header: Type.Optional(settingsFields.receipt_header),
+    receipt_footer: Type.Optional(settingsFields.receipt_footer),
+    prices_include_tax: Type.Optional(settingsFields.prices_include_tax),
+    tips: Type.Optional(TipsSchema),
+    version: Type.Optional(Version),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
+export type UpdateSettingsBody = Static<typeof UpdateSettingsBody>
