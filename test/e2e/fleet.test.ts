@@ -78,6 +78,32 @@ describe('a fleet of two API instances and a worker', { skip }, () => {
     assert.equal((await call(B, 'GET', '/api/v1/products?limit=1', token)).status, 401)
   })
 
+  it('refuses a deactivated cashier on the other instance at once, refresh token included', async () => {
+    const owner = await login(A)
+    // Invited on A (no SMTP: the link comes back), accepted on B, signed in on B.
+    const invited = await call(A, 'POST', '/api/v1/users', owner, { email: 'cashier@fleet.example', role: 'staff' })
+    assert.equal(invited.status, 201)
+    const { url } = ((await invited.json()) as { data: { url: string } }).data
+    const token = url.split('/').pop()
+    const accepted = await call(B, 'POST', '/api/v1/auth/invitations/accept', undefined, {
+      token,
+      password: 'a long cashier passphrase',
+    })
+    assert.equal(accepted.status, 200)
+    const { user_id: userId } = ((await accepted.json()) as { data: { user_id: string } }).data
+    const signedIn = await call(B, 'POST', '/api/v1/auth/login', undefined, {
+      email: 'cashier@fleet.example',
+      password: 'a long cashier passphrase',
+    })
+    const session = ((await signedIn.json()) as { data: { accessToken: string; refreshToken: string } }).data
+    assert.equal((await call(B, 'GET', '/api/v1/orders?limit=1', session.accessToken)).status, 200)
+
+    assert.equal((await call(A, 'PATCH', `/api/v1/users/${userId}`, owner, { active: false })).status, 200)
+    assert.equal((await call(B, 'GET', '/api/v1/orders?limit=1', session.accessToken)).status, 401)
+    const refresh = await call(B, 'POST', '/api/v1/auth/refresh', undefined, { refreshToken: session.refreshToken })
+    assert.equal(refresh.status, 401)
+  })
+
   it('shows an order made on one instance on the other’s kitchen feed', async () => {
     const token = await login(A)
     const location = (await (await call(A, 'POST', '/api/v1/locations', token, { name: 'Fleet shop' })).json()) as {

@@ -1,50 +1,13 @@
 import assert from 'node:assert/strict'
-import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
-import { SMTPServer } from 'smtp-server'
 import type { WebhookWorker } from '../../src/modules/webhooks/index.ts'
 import { LogMailer, SmtpMailer } from '../../src/platform/mail/index.ts'
 import { clientFor, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 import { HttpsReceiver } from '../support/https-receiver.ts'
+import { startSmtp } from '../support/smtp.ts'
 import { emitAs, RECEIVER_ENV, sleep, startTestWorker, subscriber } from '../support/webhook-fixtures.ts'
-
-interface Mail {
-  from: string
-  to: string[]
-  raw: string
-  /** What the API said about the endpoint while the mail was being received. */
-  statusSeen?: string
-}
-
-/** A plain SMTP server on 127.0.0.1 that keeps every message it is given. */
-async function startSmtp(onMail?: (mail: Mail) => Promise<void>) {
-  const mails: Mail[] = []
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = []
-      stream.on('data', (c: Buffer) => chunks.push(c))
-      stream.on('end', async () => {
-        const mail: Mail = {
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          // Undo quoted-printable soft line breaks, so tests match whole sentences.
-          raw: Buffer.concat(chunks).toString('utf8').replace(/=\r\n/g, ''),
-        }
-        await onMail?.(mail)
-        mails.push(mail)
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.server.address() as AddressInfo).port
-  return { mails, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) }
-}
 
 describe("the owner's notice when an endpoint is suspended", () => {
   let app: TestApp
