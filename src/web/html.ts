@@ -35,9 +35,9 @@ h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
 label{display:block;margin:.75rem 0 .25rem;font-weight:600}
 input[type=text],input[type=email],input[type=password],textarea{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
 button{font:inherit;padding:.5rem 1rem;margin:.5rem .5rem 0 0;cursor:pointer}
-.primary{background:#0a5;color:#fff;border:0;border-radius:4px}
+.primary{background:#00703c;color:#fff;border:0;border-radius:4px}
 .error{background:#fee;border:1px solid #c00;padding:.75rem;border-radius:4px}
-.notice{background:#efe;border:1px solid #0a5;padding:.75rem;border-radius:4px}
+.notice{background:#efe;border:1px solid #00703c;padding:.75rem;border-radius:4px}
 code,.secret{font-family:ui-monospace,monospace;word-break:break-all}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}
 nav a{margin-right:1rem}

@@ -27,7 +27,10 @@ export async function invitedAndSignedIn(app: TestApp, inviter: Api, role: Role)
   const invited = await inviter.post('/api/v1/users', { email, role, name: `A ${role}` })
   assert.equal(invited.status, 201, JSON.stringify(invited.body))
   const anonymous = clientFor(app.api)
-  const accepted = await anonymous.post('/api/v1/auth/invitations/accept', { token: tokenOf(invited.body.data.url), password })
+  const accepted = await anonymous.post('/api/v1/auth/invitations/accept', {
+    token: tokenOf(invited.body.data.url),
+    password,
+  })
   assert.equal(accepted.status, 200, JSON.stringify(accepted.body))
   return { id: accepted.body.data.user_id, email, password, ...(await signIn(app, email, password)) }
 }

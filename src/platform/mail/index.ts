@@ -12,4 +12,4 @@ export { SmtpMailer } from './smtp-mailer.ts'
 export function mailerFor(config: Config, log: FastifyBaseLogger): Mailer {
   return config.smtpUrl ? new SmtpMailer({ url: config.smtpUrl, from: config.mailFrom }) : new LogMailer(log)
 }
-export { queueMail, startMailOutbox } from './outbox.ts'
+export { type MailOutbox, queueMail, startMailOutbox } from './outbox.ts'

@@ -80,8 +80,10 @@ async function sendBatch({ database, secrets, mailer, log }: MailOutboxOptions):
   return claimed.length === BATCH
 }
 
+export type MailOutbox = Poller
+
 /** The worker that sends what `queueMail` queued: SMTP when SMTP_URL is set, else the log (recipient and subject). */
-export function startMailOutbox(options: MailOutboxOptions): Poller {
+export function startMailOutbox(options: MailOutboxOptions): MailOutbox {
   return startPoller({
     intervalMs: options.pollMs ?? POLL_MS,
     tick: () => sendBatch(options),
