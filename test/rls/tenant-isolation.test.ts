@@ -13,6 +13,9 @@ const SYSTEM_TABLES = new Set([
   'secrets_sealed', // one row for the deployment: whether every stored secret is sealed (read-only to the app)
 ])
 
+/** Tables the app's role may only insert into and read: no row of any org can be updated or deleted. */
+const APPEND_ONLY_TABLES = new Set(['audit_log'])
+
 /**
  * supabase/storage's table-driven cross-tenant test: it walks every table of the schema, so a table added later
  * without org_id or without its policies fails here.
@@ -126,6 +129,15 @@ describe('tenant isolation by row-level security', () => {
         await owner.query("SELECT set_config('app.org_id', $1, true)", [a.orgId])
         const leaked = await owner.query(`SELECT count(*)::int AS n FROM ${table.name} WHERE org_id <> $1`, [a.orgId])
         assert.equal(leaked.rows[0].n, 0, `${table.name} shows another org's rows`)
+        if (APPEND_ONLY_TABLES.has(table.name)) {
+          await owner.query('SAVEPOINT append_only')
+          await assert.rejects(
+            owner.query(`DELETE FROM ${table.name} WHERE org_id = $1`, [b.orgId]),
+            /permission denied/,
+          )
+          await owner.query('ROLLBACK TO SAVEPOINT append_only')
+          continue
+        }
         const updated = await owner.query(
           `UPDATE ${table.name} SET "${table.column}" = "${table.column}" WHERE org_id = $1`,
           [b.orgId],

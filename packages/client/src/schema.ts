@@ -4493,9 +4493,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
-                     *           "email": "owner-b0466c0c3b@example.test",
-                     *           "orgId": "org_01m8cvgvxvvdrb7n0vt6zd9czg"
+                     *           "id": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
+                     *           "email": "owner-0c8b3a4b12@example.test",
+                     *           "orgId": "org_01m8d2mzhv0w3e0n9x7s0t2w4e"
                      *         }
                      *       }
                      *     }
@@ -6921,7 +6921,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *           "id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -6935,8 +6935,8 @@ export interface operations {
                      *           "tags": [],
                      *           "is_active": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-26T21:17:27.557Z",
-                     *           "updated_at": "2026-11-26T21:17:27.557Z"
+                     *           "created_at": "2026-11-26T23:22:02.295Z",
+                     *           "updated_at": "2026-11-26T23:22:02.295Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7098,7 +7098,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *         "id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -7112,8 +7112,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T21:17:27.557Z",
-                     *         "updated_at": "2026-11-26T21:17:27.557Z"
+                     *         "created_at": "2026-11-26T23:22:02.295Z",
+                     *         "updated_at": "2026-11-26T23:22:02.295Z"
                      *       }
                      *     }
                      */
@@ -7299,7 +7299,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *         "id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -7313,8 +7313,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T21:17:27.557Z",
-                     *         "updated_at": "2026-11-26T21:17:27.557Z"
+                     *         "created_at": "2026-11-26T23:22:02.295Z",
+                     *         "updated_at": "2026-11-26T23:22:02.295Z"
                      *       }
                      *     }
                      */
@@ -14184,7 +14184,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                     *         "id": "loc_01m8d2mzn55xmp49739j9pvwyd",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -14195,8 +14195,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T21:17:27.525Z",
-                     *         "updated_at": "2026-11-26T21:17:27.525Z"
+                     *         "created_at": "2026-11-26T23:22:02.277Z",
+                     *         "updated_at": "2026-11-26T23:22:02.277Z"
                      *       }
                      *     }
                      */
@@ -14767,14 +14767,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8cvgw5erw3c74vxmftns1kh",
-                     *           "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *           "id": "lvl_01m8d2mzph3nja3evs6x4e9c67",
+                     *           "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                     *           "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-26T21:17:27.584Z"
+                     *           "updated_at": "2026-11-26T23:22:02.312Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -14900,8 +14900,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
-                 *       "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                 *       "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
+                 *       "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -14935,10 +14935,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8cvgw5atzr2xzb6p4kfr86w",
-                     *         "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *         "id": "imv_01m8d2mzpcangw2xrcwc44kesh",
+                     *         "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
+                     *         "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -14947,11 +14947,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
+                     *           "user_id": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-26T21:17:27.584Z",
-                     *         "created_at": "2026-11-26T21:17:27.584Z"
+                     *         "occurred_at": "2026-11-26T23:22:02.312Z",
+                     *         "created_at": "2026-11-26T23:22:02.312Z"
                      *       }
                      *     }
                      */
@@ -22359,7 +22359,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8cvgw7kh8k9xzy3fpyg9eh0",
+                     *         "id": "cus_01m8d2mzrdjgtwmbwh88ss0jbq",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -22370,8 +22370,8 @@ export interface operations {
                      *         "note": "",
                      *         "tags": [],
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T21:17:27.666Z",
-                     *         "updated_at": "2026-11-26T21:17:27.666Z"
+                     *         "created_at": "2026-11-26T23:22:02.375Z",
+                     *         "updated_at": "2026-11-26T23:22:02.375Z"
                      *       }
                      *     }
                      */
@@ -23233,11 +23233,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
-                 *       "customer_id": "cus_01m8cvgw7kh8k9xzy3fpyg9eh0",
+                 *       "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
+                 *       "customer_id": "cus_01m8d2mzrdjgtwmbwh88ss0jbq",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                 *           "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -23282,17 +23282,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8cvgwb7evqm6jv9jzjz4apc",
+                     *         "id": "ord_01m8d2mzv1ehkcgcg33e7zhwf1",
                      *         "status": "open",
-                     *         "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
-                     *         "customer_id": "cus_01m8cvgw7kh8k9xzy3fpyg9eh0",
+                     *         "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
+                     *         "customer_id": "cus_01m8d2mzrdjgtwmbwh88ss0jbq",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8cvgwb7evqm6jv9jzjz4ape",
-                     *             "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *             "id": "oli_01m8d2mzv2g5ngvsn39xtrra46",
+                     *             "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -23322,8 +23322,8 @@ export interface operations {
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T21:17:27.777Z",
-                     *         "updated_at": "2026-11-26T21:17:27.777Z",
+                     *         "created_at": "2026-11-26T23:22:02.460Z",
+                     *         "updated_at": "2026-11-26T23:22:02.460Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -23504,11 +23504,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
-                 *       "customer_id": "cus_01m8cvgw7kh8k9xzy3fpyg9eh0",
+                 *       "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
+                 *       "customer_id": "cus_01m8d2mzrdjgtwmbwh88ss0jbq",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                 *           "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -23557,7 +23557,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *             "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -23766,17 +23766,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8cvgwb7evqm6jv9jzjz4apc",
+                     *         "id": "ord_01m8d2mzv1ehkcgcg33e7zhwf1",
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
-                     *         "customer_id": "cus_01m8cvgw7kh8k9xzy3fpyg9eh0",
+                     *         "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
+                     *         "customer_id": "cus_01m8d2mzrdjgtwmbwh88ss0jbq",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8cvgwb7evqm6jv9jzjz4ape",
-                     *             "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *             "id": "oli_01m8d2mzv2g5ngvsn39xtrra46",
+                     *             "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -23806,17 +23806,17 @@ export interface operations {
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
                      *         "version": 3,
-                     *         "created_at": "2026-11-26T21:17:27.777Z",
-                     *         "updated_at": "2026-11-26T21:17:27.831Z",
-                     *         "completed_at": "2026-11-26T21:17:27.831Z",
+                     *         "created_at": "2026-11-26T23:22:02.460Z",
+                     *         "updated_at": "2026-11-26T23:22:02.517Z",
+                     *         "completed_at": "2026-11-26T23:22:02.517Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8cvgwcm1e08vrj5m7kgak0w",
+                     *             "id": "pay_01m8d2mzwhm07mqbcv3smp13hd",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-26T21:17:27.831Z"
+                     *             "created_at": "2026-11-26T23:22:02.517Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -23825,15 +23825,15 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
-                     *             "created_at": "2026-11-26T21:17:27.786Z"
+                     *             "actor": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
+                     *             "created_at": "2026-11-26T23:22:02.470Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
-                     *             "created_at": "2026-11-26T21:17:27.841Z"
+                     *             "actor": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
+                     *             "created_at": "2026-11-26T23:22:02.526Z"
                      *           }
                      *         ]
                      *       }
@@ -24207,7 +24207,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8cvgwb7evqm6jv9jzjz4ape",
+                 *           "line_id": "oli_01m8d2mzv2g5ngvsn39xtrra46",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -24245,17 +24245,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8cvgwb7evqm6jv9jzjz4apc",
+                     *         "id": "ord_01m8d2mzv1ehkcgcg33e7zhwf1",
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8cvgw34ty936h96vndjpbx2",
-                     *         "customer_id": "cus_01m8cvgw7kh8k9xzy3fpyg9eh0",
+                     *         "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
+                     *         "customer_id": "cus_01m8d2mzrdjgtwmbwh88ss0jbq",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8cvgwb7evqm6jv9jzjz4ape",
-                     *             "product_id": "prod_01m8cvgw49g9a4p07fg9aftfr4",
+                     *             "id": "oli_01m8d2mzv2g5ngvsn39xtrra46",
+                     *             "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -24285,23 +24285,23 @@ export interface operations {
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
                      *         "version": 5,
-                     *         "created_at": "2026-11-26T21:17:27.777Z",
-                     *         "updated_at": "2026-11-26T21:17:27.892Z",
-                     *         "completed_at": "2026-11-26T21:17:27.831Z",
+                     *         "created_at": "2026-11-26T23:22:02.460Z",
+                     *         "updated_at": "2026-11-26T23:22:02.585Z",
+                     *         "completed_at": "2026-11-26T23:22:02.517Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8cvgwcm1e08vrj5m7kgak0w",
+                     *             "id": "pay_01m8d2mzwhm07mqbcv3smp13hd",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-26T21:17:27.831Z"
+                     *             "created_at": "2026-11-26T23:22:02.517Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8cvgwed7cbrrr8v6rrd9srj",
-                     *             "order_id": "ord_01m8cvgwb7evqm6jv9jzjz4apc",
+                     *             "id": "ref_01m8d2mzyh8r74qn3wa0ry5cyb",
+                     *             "order_id": "ord_01m8d2mzv1ehkcgcg33e7zhwf1",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -24309,12 +24309,12 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8cvgwb7evqm6jv9jzjz4ape",
+                     *                 "line_id": "oli_01m8d2mzv2g5ngvsn39xtrra46",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
-                     *             "created_at": "2026-11-26T21:17:27.886Z"
+                     *             "created_at": "2026-11-26T23:22:02.577Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -24322,22 +24322,22 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
-                     *             "created_at": "2026-11-26T21:17:27.786Z"
+                     *             "actor": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
+                     *             "created_at": "2026-11-26T23:22:02.470Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
-                     *             "created_at": "2026-11-26T21:17:27.841Z"
+                     *             "actor": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
+                     *             "created_at": "2026-11-26T23:22:02.526Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8cvgvyyxkc2dkr4atqdcy5n",
-                     *             "created_at": "2026-11-26T21:17:27.899Z"
+                     *             "actor": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
+                     *             "created_at": "2026-11-26T23:22:02.594Z"
                      *           }
                      *         ]
                      *       }
@@ -24704,7 +24704,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8cvgwb7evqm6jv9jzjz4apc",
+                 *       "order_id": "ord_01m8d2mzv1ehkcgcg33e7zhwf1",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -24738,8 +24738,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8cvgwcm1e08vrj5m7kgak0w",
-                     *         "order_id": "ord_01m8cvgwb7evqm6jv9jzjz4apc",
+                     *         "id": "pay_01m8d2mzwhm07mqbcv3smp13hd",
+                     *         "order_id": "ord_01m8d2mzv1ehkcgcg33e7zhwf1",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -24747,15 +24747,15 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_ed28550b5bda27dced5cfefa",
+                     *         "processor_reference": "tp_40bdc3740ad1543ec9663dfe",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
                      *         "failure_message": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T21:17:27.831Z",
-                     *         "updated_at": "2026-11-26T21:17:27.831Z",
-                     *         "captured_at": "2026-11-26T21:17:27.831Z"
+                     *         "created_at": "2026-11-26T23:22:02.517Z",
+                     *         "updated_at": "2026-11-26T23:22:02.517Z",
+                     *         "captured_at": "2026-11-26T23:22:02.517Z"
                      *       }
                      *     }
                      */
@@ -25853,16 +25853,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8cvgwgj4rde2waaa69py88f",
-                     *         "code": "4XZ5-PT69-Y92T-DAKX",
+                     *         "id": "gc_01m8d2n011tbz15ex1ntrwfskn",
+                     *         "code": "DRYM-JTDM-77E8-EX9N",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T21:17:27.955Z",
-                     *         "updated_at": "2026-11-26T21:17:27.955Z"
+                     *         "created_at": "2026-11-26T23:22:02.658Z",
+                     *         "updated_at": "2026-11-26T23:22:02.658Z"
                      *       }
                      *     }
                      */

@@ -136,7 +136,7 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 
 /** Each area of the API, as the docs group the operations. */
 const TAGS: Record<string, string> = {
-  auth: 'Sign-in for people: login, refresh, logout, who am I',
+  auth: 'Sign-in for people: login, refresh, logout, who am I, passwords, invitations',
   oauth: 'OAuth 2.0 for apps: token, revocation, introspection, metadata',
   catalog: 'Products, variants, categories, modifiers, price lists, bundles, markdowns',
   locations: 'Shops and warehouses, each in its own time zone',
@@ -156,6 +156,9 @@ const TAGS: Record<string, string> = {
   kds: 'The live kitchen feed (server-sent events)',
   automations: 'Rules that act on events and schedules, and their runs',
   partners: 'Partner apps: tenant orgs',
+  users: 'Staff accounts: invitations, roles, deactivation',
+  settings: "The store's settings: name, address, time zone, receipts, tips",
+  audit: 'The audit log: who did what, when, at which till',
   graphql: 'The GraphQL catalog API',
   shifts: 'Register shifts: cash counts and movements',
   tax: 'Tax rates',
