@@ -4,7 +4,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { auditRoutes } from './modules/audit/index.ts'
-import { authRoutes, userRoutes } from './modules/auth/index.ts'
+import { authRoutes, deviceRoutes, userRoutes } from './modules/auth/index.ts'
 import { automationRoutes } from './modules/automations/index.ts'
 import { campaignRoutes } from './modules/campaigns/index.ts'
 import { catalogGraphql, documentGraphqlRoutes } from './modules/catalog/graphql/index.ts'
@@ -186,6 +186,7 @@ export async function buildApp(
         store: runtime.rateLimitStore,
       })
       await v1.register(userRoutes, { users: services.users })
+      await v1.register(deviceRoutes, { devices: services.devices, store: runtime.rateLimitStore })
       await v1.register(settingsRoutes, { settings: services.settings })
       await v1.register(auditRoutes, { audit: services.audit })
       await v1.register(catalogRoutes, { catalog: services.catalog })

@@ -1,6 +1,7 @@
 import { createAuditService } from './modules/audit/index.ts'
 import {
   createAuthService,
+  createDevicesService,
   createInvitationsService,
   createPasswordsService,
   createSessionEnding,
@@ -55,6 +56,11 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     orgName: async (ctx) => (await orgs.getOrg(ctx)).name,
   })
   const passwords = createPasswordsService(runtime, sessionEnding)
+  const devices = createDevicesService(runtime, {
+    auth,
+    sessions: sessionEnding,
+    locationOfRegister: async (ctx, id) => (await registers.getRegister(ctx, id)).location_id,
+  })
   const audit = createAuditService()
   const settings = createSettingsService()
   const partners = createPartnersService(orgs, oauth, invitations)
@@ -152,6 +158,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     invitations,
     users,
     passwords,
+    devices,
     audit,
     settings,
     partners,

@@ -317,6 +317,146 @@ export interface paths {
         patch: operations["updateUser"];
         trace?: never;
     };
+    "/api/v1/registers/{id}/pairing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A 6-digit code that pairs a till with this register (10 minutes, once) */
+        post: operations["createPairingCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Trade a pairing code for the till's device credential (shown once) */
+        post: operations["pairDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tills paired (or waiting to be) with the registers */
+        get: operations["listDevices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unpair a till: its credential stops working and every session opened on it ends at once */
+        delete: operations["unpairDevice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/{id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unlock a till locked after twenty wrong PINs in a row */
+        post: operations["unlockDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/staff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The till's user picker, with its device credential: active users and whether each has a PIN */
+        post: operations["listTillStaff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the signed-in user’s own till PIN (4 to 6 digits) */
+        put: operations["setMyPin"];
+        /**
+         * Sign a user in on a paired till with their PIN: tokens with the user's scopes and the till's register
+         * @description Five wrong PINs lock the user on this till for 15 minutes (429 PIN_LOCKED); twenty wrong in a row lock the till until a manager unlocks it (403 DEVICE_LOCKED). A PIN without the device credential signs in nowhere.
+         */
+        post: operations["signInWithPin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{id}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Clear a user's PIN (a manager clears, never sets one); they set a new one themselves */
+        delete: operations["clearUserPin"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings": {
         parameters: {
             query?: never;
@@ -2238,6 +2378,8 @@ export interface components {
             role: "owner" | "manager" | "staff";
             /** @description deactivated users sign in nowhere; their sessions ended when they were deactivated */
             status: "active" | "deactivated";
+            /** @description whether the user has set a till PIN (never shown) */
+            has_pin: boolean;
             /** @description optimistic concurrency version */
             version: number;
             /** Format: date-time */
@@ -2276,6 +2418,41 @@ export interface components {
             delivery: "email" | "link";
             /** @description the one-time link, only when delivery is `link` (no SMTP server is configured) */
             url?: string;
+        };
+        Device: {
+            id: string;
+            name: string;
+            register_id: string;
+            location_id: string;
+            /** @description pending: a pairing code waits; paired; locked: 20 wrong PINs in a row, a manager unlocks it; unpaired */
+            status: "pending" | "paired" | "locked" | "unpaired";
+            paired_at: string | null;
+            last_seen_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Pairing: {
+            device_id: string;
+            register_id: string;
+            /** @description six digits to type on the till; once, within 10 minutes */
+            code: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        PairedDevice: {
+            device_id: string;
+            /** @description the device credential: keep it on the till, shown only here */
+            device_token: string;
+            org_id: string;
+            register_id: string;
+            location_id: string;
+        };
+        TillStaff: {
+            id: string;
+            name: string;
+            role: string;
+            /** @description false: the user sets a PIN (PUT /auth/pin) before signing in at a till */
+            has_pin: boolean;
         };
         Settings: {
             /** @description the store's name, on receipts */
@@ -2323,7 +2500,7 @@ export interface components {
                 kind: "user" | "app" | "system";
                 /** @description the user who acted or approved the app */
                 user_id: string | null;
-                /** @description the OAuth client of an app, `first-party` for the API login and the web app */
+                /** @description the OAuth client of an app, `first-party` for the API login and the web app, the device (`dev_…`) for a till */
                 client_id: string | null;
             };
             /** @description the till, for actions taken at one */
@@ -2332,7 +2509,7 @@ export interface components {
              * @description what was done, a stable code
              * @enum {unknown}
              */
-            action: "order.voided" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated";
+            action: "order.voided" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated";
             /** @description the kind of record changed: order, product, user, settings… */
             record_type: string;
             record_id: string;
@@ -4493,9 +4670,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
-                     *           "email": "owner-0c8b3a4b12@example.test",
-                     *           "orgId": "org_01m8d2mzhv0w3e0n9x7s0t2w4e"
+                     *           "id": "usr_01m8d37he8hb1zymyyy9xnpkma",
+                     *           "email": "owner-6903aca7bf@example.test",
+                     *           "orgId": "org_01m8d37hcdh97tmze2x3wg783r"
                      *         }
                      *       }
                      *     }
@@ -4876,6 +5053,8 @@ export interface operations {
                             name: string;
                             role: string;
                             scopes: string[];
+                            /** @description the till's register, for a session opened there with a PIN */
+                            registerId: string | null;
                         };
                     };
                 };
@@ -6413,6 +6592,1361 @@ export interface operations {
             };
         };
     };
+    createPairingCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a unique key per intended write (a UUID): a retry with the same key and body gets the first answer, and the work is done once (docs/api-conventions.md "Idempotency") */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what the till is called, e.g. "Front counter" */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Pairing"];
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST, BODY_TOO_DEEP */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "BODY_TOO_DEEP";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                    };
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description URI Too Long: URI_TOO_LONG */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "URI_TOO_LONG";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    pairDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the pairing code a manager made */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PairedDevice"];
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST, BODY_TOO_DEEP */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "BODY_TOO_DEEP";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listDevices: {
+        parameters: {
+            query?: {
+                /** @description page size, 1 to 200 */
+                limit?: number;
+                /** @description opaque cursor from pagination.nextCursor */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Device"][];
+                        pagination: {
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    unpairDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description unpaired; empty body */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description URI Too Long: URI_TOO_LONG */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "URI_TOO_LONG";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    unlockDevice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a unique key per intended write (a UUID): a retry with the same key and body gets the first answer, and the work is done once (docs/api-conventions.md "Idempotency") */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Device"];
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                    };
+                };
+            };
+            /** @description URI Too Long: URI_TOO_LONG */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "URI_TOO_LONG";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listTillStaff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    device_token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TillStaff"][];
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST, BODY_TOO_DEEP */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "BODY_TOO_DEEP";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    setMyPin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 4 to 6 digits, not all the same nor a run */
+                    pin: string;
+                };
+            };
+        };
+        responses: {
+            /** @description set; empty body */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: BAD_REQUEST, BODY_TOO_DEEP */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "BODY_TOO_DEEP";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    signInWithPin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the credential of the paired till */
+                    device_token: string;
+                    /** @description chosen on the till's staff list */
+                    user_id: string;
+                    pin: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            accessToken: string;
+                            refreshToken: string;
+                            expiresIn: number;
+                            user: {
+                                id: string;
+                                email: string;
+                                orgId: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST, BODY_TOO_DEEP */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "BODY_TOO_DEEP";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: DEVICE_LOCKED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_LOCKED";
+                    };
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION";
+                    };
+                };
+            };
+            /** @description Too Many Requests: PIN_LOCKED, RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PIN_LOCKED" | "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    clearUserPin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description cleared; empty body */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: ROLE_NOT_ALLOWED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "ROLE_NOT_ALLOWED" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description URI Too Long: URI_TOO_LONG */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "URI_TOO_LONG";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     getSettings: {
         parameters: {
             query?: never;
@@ -6757,7 +8291,7 @@ export interface operations {
                 /** @description entries of this user */
                 user_id?: string;
                 /** @description what was done, a stable code */
-                action?: "order.voided" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated";
+                action?: "order.voided" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated";
                 /** @description entries about this record */
                 record_id?: string;
                 /** @description entries at or after this time */
@@ -6921,7 +8455,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
+                     *           "id": "prod_01m8d37hnb72rvzhg856kyjkjy",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -6935,8 +8469,8 @@ export interface operations {
                      *           "tags": [],
                      *           "is_active": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-26T23:22:02.295Z",
-                     *           "updated_at": "2026-11-26T23:22:02.295Z"
+                     *           "created_at": "2026-11-26T23:32:10.533Z",
+                     *           "updated_at": "2026-11-26T23:32:10.533Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -7098,7 +8632,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
+                     *         "id": "prod_01m8d37hnb72rvzhg856kyjkjy",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -7112,8 +8646,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:22:02.295Z",
-                     *         "updated_at": "2026-11-26T23:22:02.295Z"
+                     *         "created_at": "2026-11-26T23:32:10.533Z",
+                     *         "updated_at": "2026-11-26T23:32:10.533Z"
                      *       }
                      *     }
                      */
@@ -7299,7 +8833,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
+                     *         "id": "prod_01m8d37hnb72rvzhg856kyjkjy",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -7313,8 +8847,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:22:02.295Z",
-                     *         "updated_at": "2026-11-26T23:22:02.295Z"
+                     *         "created_at": "2026-11-26T23:32:10.533Z",
+                     *         "updated_at": "2026-11-26T23:32:10.533Z"
                      *       }
                      *     }
                      */
@@ -14184,7 +15718,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8d2mzn55xmp49739j9pvwyd",
+                     *         "id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -14195,8 +15729,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:22:02.277Z",
-                     *         "updated_at": "2026-11-26T23:22:02.277Z"
+                     *         "created_at": "2026-11-26T23:32:10.493Z",
+                     *         "updated_at": "2026-11-26T23:32:10.493Z"
                      *       }
                      *     }
                      */
@@ -14767,14 +16301,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8d2mzph3nja3evs6x4e9c67",
-                     *           "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
+                     *           "id": "lvl_01m8d37hq47jpynwaqhgq1e36b",
+                     *           "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
+                     *           "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-26T23:22:02.312Z"
+                     *           "updated_at": "2026-11-26T23:32:10.573Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -14900,8 +16434,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
-                 *       "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
+                 *       "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
+                 *       "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -14935,10 +16469,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8d2mzpcangw2xrcwc44kesh",
-                     *         "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
+                     *         "id": "imv_01m8d37hpqxemfdsfc3zkrtj72",
+                     *         "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
+                     *         "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -14947,11 +16481,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
+                     *           "user_id": "usr_01m8d37he8hb1zymyyy9xnpkma",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-26T23:22:02.312Z",
-                     *         "created_at": "2026-11-26T23:22:02.312Z"
+                     *         "occurred_at": "2026-11-26T23:32:10.573Z",
+                     *         "created_at": "2026-11-26T23:32:10.573Z"
                      *       }
                      *     }
                      */
@@ -22359,7 +23893,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8d2mzrdjgtwmbwh88ss0jbq",
+                     *         "id": "cus_01m8d37hsjeg4w4cmw203fhz2q",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -22370,8 +23904,8 @@ export interface operations {
                      *         "note": "",
                      *         "tags": [],
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:22:02.375Z",
-                     *         "updated_at": "2026-11-26T23:22:02.375Z"
+                     *         "created_at": "2026-11-26T23:32:10.672Z",
+                     *         "updated_at": "2026-11-26T23:32:10.672Z"
                      *       }
                      *     }
                      */
@@ -23233,11 +24767,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
-                 *       "customer_id": "cus_01m8d2mzrdjgtwmbwh88ss0jbq",
+                 *       "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
+                 *       "customer_id": "cus_01m8d37hsjeg4w4cmw203fhz2q",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
+                 *           "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -23282,17 +24816,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d2mzv1ehkcgcg33e7zhwf1",
+                     *         "id": "ord_01m8d37hxtc86n1va21yab5k5h",
                      *         "status": "open",
-                     *         "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
-                     *         "customer_id": "cus_01m8d2mzrdjgtwmbwh88ss0jbq",
+                     *         "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
+                     *         "customer_id": "cus_01m8d37hsjeg4w4cmw203fhz2q",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d2mzv2g5ngvsn39xtrra46",
-                     *             "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
+                     *             "id": "oli_01m8d37hxve1q0vbkq01mj7ftm",
+                     *             "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -23322,8 +24856,8 @@ export interface operations {
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:22:02.460Z",
-                     *         "updated_at": "2026-11-26T23:22:02.460Z",
+                     *         "created_at": "2026-11-26T23:32:10.800Z",
+                     *         "updated_at": "2026-11-26T23:32:10.800Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -23504,11 +25038,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
-                 *       "customer_id": "cus_01m8d2mzrdjgtwmbwh88ss0jbq",
+                 *       "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
+                 *       "customer_id": "cus_01m8d37hsjeg4w4cmw203fhz2q",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
+                 *           "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -23557,7 +25091,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
+                     *             "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -23766,17 +25300,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d2mzv1ehkcgcg33e7zhwf1",
+                     *         "id": "ord_01m8d37hxtc86n1va21yab5k5h",
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
-                     *         "customer_id": "cus_01m8d2mzrdjgtwmbwh88ss0jbq",
+                     *         "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
+                     *         "customer_id": "cus_01m8d37hsjeg4w4cmw203fhz2q",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d2mzv2g5ngvsn39xtrra46",
-                     *             "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
+                     *             "id": "oli_01m8d37hxve1q0vbkq01mj7ftm",
+                     *             "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -23806,17 +25340,17 @@ export interface operations {
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
                      *         "version": 3,
-                     *         "created_at": "2026-11-26T23:22:02.460Z",
-                     *         "updated_at": "2026-11-26T23:22:02.517Z",
-                     *         "completed_at": "2026-11-26T23:22:02.517Z",
+                     *         "created_at": "2026-11-26T23:32:10.800Z",
+                     *         "updated_at": "2026-11-26T23:32:10.872Z",
+                     *         "completed_at": "2026-11-26T23:32:10.872Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d2mzwhm07mqbcv3smp13hd",
+                     *             "id": "pay_01m8d37hzjynnsf26ys326x9n8",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-26T23:22:02.517Z"
+                     *             "created_at": "2026-11-26T23:32:10.872Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -23825,15 +25359,15 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
-                     *             "created_at": "2026-11-26T23:22:02.470Z"
+                     *             "actor": "usr_01m8d37he8hb1zymyyy9xnpkma",
+                     *             "created_at": "2026-11-26T23:32:10.814Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
-                     *             "created_at": "2026-11-26T23:22:02.526Z"
+                     *             "actor": "usr_01m8d37he8hb1zymyyy9xnpkma",
+                     *             "created_at": "2026-11-26T23:32:10.886Z"
                      *           }
                      *         ]
                      *       }
@@ -24207,7 +25741,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8d2mzv2g5ngvsn39xtrra46",
+                 *           "line_id": "oli_01m8d37hxve1q0vbkq01mj7ftm",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -24245,17 +25779,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d2mzv1ehkcgcg33e7zhwf1",
+                     *         "id": "ord_01m8d37hxtc86n1va21yab5k5h",
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8d2mzn55xmp49739j9pvwyd",
-                     *         "customer_id": "cus_01m8d2mzrdjgtwmbwh88ss0jbq",
+                     *         "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
+                     *         "customer_id": "cus_01m8d37hsjeg4w4cmw203fhz2q",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d2mzv2g5ngvsn39xtrra46",
-                     *             "product_id": "prod_01m8d2mznv3c0mnqvcbhs0ke7p",
+                     *             "id": "oli_01m8d37hxve1q0vbkq01mj7ftm",
+                     *             "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -24285,23 +25819,23 @@ export interface operations {
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
                      *         "version": 5,
-                     *         "created_at": "2026-11-26T23:22:02.460Z",
-                     *         "updated_at": "2026-11-26T23:22:02.585Z",
-                     *         "completed_at": "2026-11-26T23:22:02.517Z",
+                     *         "created_at": "2026-11-26T23:32:10.800Z",
+                     *         "updated_at": "2026-11-26T23:32:10.985Z",
+                     *         "completed_at": "2026-11-26T23:32:10.872Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d2mzwhm07mqbcv3smp13hd",
+                     *             "id": "pay_01m8d37hzjynnsf26ys326x9n8",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-26T23:22:02.517Z"
+                     *             "created_at": "2026-11-26T23:32:10.872Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8d2mzyh8r74qn3wa0ry5cyb",
-                     *             "order_id": "ord_01m8d2mzv1ehkcgcg33e7zhwf1",
+                     *             "id": "ref_01m8d37j302m465a2ct2c1a2ap",
+                     *             "order_id": "ord_01m8d37hxtc86n1va21yab5k5h",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -24309,12 +25843,12 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8d2mzv2g5ngvsn39xtrra46",
+                     *                 "line_id": "oli_01m8d37hxve1q0vbkq01mj7ftm",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
-                     *             "created_at": "2026-11-26T23:22:02.577Z"
+                     *             "created_at": "2026-11-26T23:32:10.976Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -24322,22 +25856,22 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
-                     *             "created_at": "2026-11-26T23:22:02.470Z"
+                     *             "actor": "usr_01m8d37he8hb1zymyyy9xnpkma",
+                     *             "created_at": "2026-11-26T23:32:10.814Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
-                     *             "created_at": "2026-11-26T23:22:02.526Z"
+                     *             "actor": "usr_01m8d37he8hb1zymyyy9xnpkma",
+                     *             "created_at": "2026-11-26T23:32:10.886Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8d2mzjp52v06h5yqn2rbj8w",
-                     *             "created_at": "2026-11-26T23:22:02.594Z"
+                     *             "actor": "usr_01m8d37he8hb1zymyyy9xnpkma",
+                     *             "created_at": "2026-11-26T23:32:10.993Z"
                      *           }
                      *         ]
                      *       }
@@ -24704,7 +26238,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8d2mzv1ehkcgcg33e7zhwf1",
+                 *       "order_id": "ord_01m8d37hxtc86n1va21yab5k5h",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -24738,8 +26272,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8d2mzwhm07mqbcv3smp13hd",
-                     *         "order_id": "ord_01m8d2mzv1ehkcgcg33e7zhwf1",
+                     *         "id": "pay_01m8d37hzjynnsf26ys326x9n8",
+                     *         "order_id": "ord_01m8d37hxtc86n1va21yab5k5h",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -24747,15 +26281,15 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_40bdc3740ad1543ec9663dfe",
+                     *         "processor_reference": "tp_1916b7d0d5f76ba1a74e3cda",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
                      *         "failure_message": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:22:02.517Z",
-                     *         "updated_at": "2026-11-26T23:22:02.517Z",
-                     *         "captured_at": "2026-11-26T23:22:02.517Z"
+                     *         "created_at": "2026-11-26T23:32:10.872Z",
+                     *         "updated_at": "2026-11-26T23:32:10.872Z",
+                     *         "captured_at": "2026-11-26T23:32:10.872Z"
                      *       }
                      *     }
                      */
@@ -25853,16 +27387,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8d2n011tbz15ex1ntrwfskn",
-                     *         "code": "DRYM-JTDM-77E8-EX9N",
+                     *         "id": "gc_01m8d37j6eaf20hmfnag0bryrm",
+                     *         "code": "FRVE-SU5M-E92Z-H66W",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:22:02.658Z",
-                     *         "updated_at": "2026-11-26T23:22:02.658Z"
+                     *         "created_at": "2026-11-26T23:32:11.087Z",
+                     *         "updated_at": "2026-11-26T23:32:11.087Z"
                      *       }
                      *     }
                      */

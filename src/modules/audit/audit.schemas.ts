@@ -20,6 +20,13 @@ export const AUDIT_ACTIONS = [
   'user.reactivated',
   'user.password_changed',
   'user.password_reset',
+  'user.pin_set',
+  'user.pin_cleared',
+  'user.pin_locked_out',
+  'device.paired',
+  'device.unpaired',
+  'device.locked',
+  'device.unlocked',
   'app.consented',
   'app.disconnected',
   'webhook.secret_rotated',
@@ -39,7 +46,8 @@ export const AuditEntrySchema = Type.Object(
         kind: Type.Union([Type.Literal('user'), Type.Literal('app'), Type.Literal('system')]),
         user_id: Type.Union([Type.String(), Type.Null()], { description: 'the user who acted or approved the app' }),
         client_id: Type.Union([Type.String(), Type.Null()], {
-          description: 'the OAuth client of an app, `first-party` for the API login and the web app',
+          description:
+            'the OAuth client of an app, `first-party` for the API login and the web app, the device (`dev_…`) for a till',
         }),
       },
       { description: 'who acted' },

@@ -6,9 +6,6 @@ import * as repo from './audit.repo.ts'
 import type { AuditAction, AuditEntry, AuditLogQuery } from './audit.schemas.ts'
 import type { AuditRow } from './audit.tables.ts'
 
-/** The login tokens' client id (auth module): such a caller is a person, not an app. */
-const FIRST_PARTY = 'first-party'
-
 export interface AuditRecord {
   action: AuditAction
   record: { type: string; id: string }
@@ -30,8 +27,8 @@ export async function recordAudit(
     id: newId('aud'),
     actor_kind: byApp ? 'app' : ctx.actor.userId ? 'user' : 'system',
     actor_user_id: ctx.actor.userId,
-    actor_client_id: byApp || ctx.actor.clientId === FIRST_PARTY ? ctx.actor.clientId : null,
-    register_id: null,
+    actor_client_id: ctx.actor.clientId,
+    register_id: ctx.actor.registerId ?? null,
     action: entry.action,
     record_type: entry.record.type,
     record_id: entry.record.id,

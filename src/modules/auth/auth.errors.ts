@@ -8,4 +8,8 @@ export const AuthErrors = {
   ROLE_NOT_ALLOWED: createError('ROLE_NOT_ALLOWED', 'forbidden'),
   /** An org always keeps at least one active owner. */
   LAST_OWNER: createError('LAST_OWNER', 'conflict'),
+  /** Twenty wrong PINs in a row locked the till until a manager unlocks it. */
+  DEVICE_LOCKED: createError('DEVICE_LOCKED', 'forbidden'),
+  /** Five wrong PINs locked this user on this till for 15 minutes. */
+  PIN_LOCKED: createError('PIN_LOCKED', 'rate-limited'),
 } as const

@@ -57,14 +57,20 @@ export async function emailTaken(q: Queryable, email: string): Promise<boolean> 
 
 export async function insertSession(
   q: Queryable,
-  s: { id: string; orgId: string; userId: string; scopes: string[] },
+  s: {
+    id: string
+    orgId: string
+    userId: string
+    scopes: string[]
+    deviceId: string | null
+    registerId: string | null
+  },
 ): Promise<void> {
-  await q.query('INSERT INTO auth_sessions (id, org_id, user_id, scopes) VALUES ($1, $2, $3, $4)', [
-    s.id,
-    s.orgId,
-    s.userId,
-    s.scopes,
-  ])
+  await q.query(
+    `INSERT INTO auth_sessions (id, org_id, user_id, scopes, device_id, register_id)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [s.id, s.orgId, s.userId, s.scopes, s.deviceId, s.registerId],
+  )
 }
 
 export async function insertRefreshToken(
@@ -81,7 +87,7 @@ export async function insertRefreshToken(
 /** Locks the token row, so of two parallel refreshes with one token the second sees it used. */
 export async function lockRefreshToken(q: Queryable, orgId: string, hash: string): Promise<RefreshRow | undefined> {
   const result = await q.query<RefreshRow>(
-    `SELECT rt.session_id, s.user_id, rt.expires_at <= now() AS expired, rt.used_at IS NOT NULL AS used,
+    `SELECT rt.session_id, s.user_id, s.register_id, rt.expires_at <= now() AS expired, rt.used_at IS NOT NULL AS used,
             s.revoked_at IS NOT NULL AS revoked
      FROM refresh_tokens rt JOIN auth_sessions s ON s.id = rt.session_id AND s.org_id = rt.org_id
      WHERE rt.org_id = $1 AND rt.token_hash = $2

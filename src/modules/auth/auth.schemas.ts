@@ -32,6 +32,9 @@ export const MeSchema = Type.Object({
     name: Type.String(),
     role: Type.String(),
     scopes: Type.Array(Type.String()),
+    registerId: Type.Union([Type.String(), Type.Null()], {
+      description: "the till's register, for a session opened there with a PIN",
+    }),
   }),
 })
 export type Me = Static<typeof MeSchema>['data']

@@ -40,18 +40,18 @@ export function createAuthService(runtime: Runtime) {
   async function issue(
     orgId: string,
     user: UserRow,
-    sessionId: string,
-    scopes: string[],
+    session: { id: string; registerId: string | null },
     refreshToken: string,
   ): Promise<LoginSession> {
     const accessToken = await accessTokens.sign({
       sub: user.id,
       orgId,
-      scopes,
-      sid: sessionId,
+      scopes: scopesOfRole(user.role),
+      sid: session.id,
       clientId: FIRST_PARTY_CLIENT,
       actorKind: 'user',
       userId: user.id,
+      registerId: session.registerId,
     })
     return {
       accessToken,
@@ -69,6 +69,25 @@ export function createAuthService(runtime: Runtime) {
 
   async function revokeEverywhere(sessionId: string): Promise<void> {
     await revocations.revoke(sessionId, Date.now() + config.accessTokenTtlS * 1000)
+  }
+
+  /** A new session of `user` with its first refresh token, in the caller's transaction; a till's names its device. */
+  async function openSession(
+    q: Queryable,
+    orgId: string,
+    user: UserRow,
+    till: { deviceId: string; registerId: string } | null,
+  ): Promise<{ id: string; registerId: string | null; refreshToken: string }> {
+    const id = newId('sess')
+    await repo.insertSession(q, {
+      id,
+      orgId,
+      userId: user.id,
+      scopes: scopesOfRole(user.role),
+      deviceId: till?.deviceId ?? null,
+      registerId: till?.registerId ?? null,
+    })
+    return { id, registerId: till?.registerId ?? null, refreshToken: await newRefreshToken(q, orgId, id) }
   }
 
   return {
@@ -108,13 +127,8 @@ export function createAuthService(runtime: Runtime) {
       }
       const user = await database.read(orgId, (q) => repo.userByEmail(q, orgId, email))
       if (!user || !(await verifyPassword(user.password_hash, password)) || user.deactivated) throw badCredentials()
-      const scopes = scopesOfRole(user.role)
-      const sessionId = newId('sess')
-      const refreshToken = await database.transaction(orgId, async (q) => {
-        await repo.insertSession(q, { id: sessionId, orgId, userId: user.id, scopes })
-        return newRefreshToken(q, orgId, sessionId)
-      })
-      return issue(orgId, user, sessionId, scopes, refreshToken)
+      const session = await database.transaction(orgId, (q) => openSession(q, orgId, user, null))
+      return issue(orgId, user, session, session.refreshToken)
     },
 
     /**
@@ -146,7 +160,8 @@ export function createAuthService(runtime: Runtime) {
       if (outcome.kind === 'refused') throw badRefresh()
       // The scopes of the user's role today, not the session's: a role changed outside the API, or scopes added
       // since the login (users:*, audit:read), apply from the next refresh on.
-      return issue(orgId, outcome.user, outcome.row.session_id, scopesOfRole(outcome.user.role), outcome.next)
+      const { row } = outcome
+      return issue(orgId, outcome.user, { id: row.session_id, registerId: row.register_id }, outcome.next)
     },
 
     /** Revokes the caller's session: its refresh tokens and, at once on every instance, its access tokens. */
@@ -166,10 +181,21 @@ export function createAuthService(runtime: Runtime) {
         name: user.name,
         role: user.role,
         scopes: [...ctx.scopes],
+        registerId: ctx.actor.registerId ?? null,
       }
     },
 
     revokeSession: revokeEverywhere,
+
+    /** Signs `user` in on a paired till (a PIN sign-in): a session bound to the device and its register. */
+    async signInAtTill(
+      orgId: string,
+      user: UserRow,
+      till: { deviceId: string; registerId: string },
+    ): Promise<LoginSession> {
+      const session = await database.transaction(orgId, (q) => openSession(q, orgId, user, till))
+      return issue(orgId, user, session, session.refreshToken)
+    },
 
     /**
      * What each user of the org can still do: the scopes of their role today, or none once deactivated. Users

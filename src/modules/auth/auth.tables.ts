@@ -11,13 +11,15 @@ export interface UserRow {
   password_hash: string | null
   /** Deactivated users sign in nowhere and their rules stop (db/migrations/0134). */
   deactivated: boolean
+  /** argon2id of the user's till PIN (db/migrations/0140), or null. */
+  pin_hash: string | null
   version: number
   created_at: Date
   updated_at: Date
 }
 
 export const userColumns =
-  'id, org_id, email, name, role, password_hash, deactivated_at IS NOT NULL AS deactivated, version, created_at, updated_at'
+  'id, org_id, email, name, role, password_hash, deactivated_at IS NOT NULL AS deactivated, pin_hash, version, created_at, updated_at'
 
 /** The account an invitation makes when it is accepted (its email, name and role columns). */
 export interface Invitee {
@@ -48,6 +50,7 @@ export const invitationColumns = `id, org_id, email, name, role, invited_by, exp
 export interface RefreshRow {
   session_id: string
   user_id: string
+  register_id: string | null
   expired: boolean
   used: boolean
   revoked: boolean

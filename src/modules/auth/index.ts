@@ -7,6 +7,8 @@ export {
   createAuthService,
   ownerEmailOf,
 } from './auth.service.ts'
+export { deviceRoutes } from './devices.routes.ts'
+export { createDevicesService, type DevicesService } from './devices.service.ts'
 export { createInvitationsService, type InvitationsService } from './invitations.service.ts'
 export { createPasswordsService, type PasswordsService } from './passwords.service.ts'
 export { CONSENT_SCOPE, MERCHANT_SCOPES, scopesOfRole } from './scopes.ts'

@@ -9,6 +9,7 @@ export function userResource(row: UserRow): User {
     name: row.name,
     role: row.role,
     status: row.deactivated ? 'deactivated' : 'active',
+    has_pin: row.pin_hash !== null,
     version: row.version,
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -14,6 +14,7 @@ export const UserSchema = Type.Object(
     status: Type.Union([Type.Literal('active'), Type.Literal('deactivated')], {
       description: 'deactivated users sign in nowhere; their sessions ended when they were deactivated',
     }),
+    has_pin: Type.Boolean({ description: 'whether the user has set a till PIN (never shown)' }),
     version: Version,
     created_at: Timestamp,
     updated_at: Timestamp,

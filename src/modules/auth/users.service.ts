@@ -13,6 +13,7 @@ import * as invitationsRepo from './invitations.repo.ts'
 import type { InvitationsService } from './invitations.service.ts'
 import type { SessionEnding } from './session-ending.ts'
 import { invitationResource, userResource } from './user-resource.ts'
+import { mayManage, roleOfCaller } from './user-roles.ts'
 import type {
   Invitation,
   InvitationListQuery,
@@ -22,11 +23,6 @@ import type {
   User,
   UserListQuery,
 } from './users.schemas.ts'
-
-/** Which roles a role may invite or manage: owners any, managers staff only (docs/people-and-settings.md). */
-function mayManage(actor: Role, target: Role): boolean {
-  return actor === 'owner' || target === 'staff'
-}
 
 const roleNotAllowed = (detail: string, field = 'role') =>
   AuthErrors.ROLE_NOT_ALLOWED(detail, { errors: [{ field, message: detail, code: 'role_not_allowed' }] })
@@ -51,14 +47,6 @@ export function createUsersService(
 ) {
   const { config, secrets } = runtime
   const { endSessions, revokeAccessTokens } = deps.sessions
-
-  /** The role the caller acts with: its user's (an app's, the user who approved it); managers' without one. */
-  async function actorRole(q: Queryable, ctx: RequestContext): Promise<Role> {
-    if (!ctx.actor.userId) return 'manager'
-    const user = await repo.userById(q, ctx.orgId, ctx.actor.userId)
-    if (!user || user.deactivated) throw AuthErrors.ROLE_NOT_ALLOWED('the user behind this credential is not active')
-    return user.role
-  }
 
   return {
     async list(ctx: RequestContext, query: UserListQuery): Promise<Page<User>> {
@@ -94,7 +82,7 @@ export function createUsersService(
       const orgName = await deps.orgName(ctx)
       const email = body.email.trim()
       return ctx.db.tx(async (q) => {
-        const role = await actorRole(q, ctx)
+        const role = await roleOfCaller(q, ctx)
         if (!mayManage(role, body.role)) throw roleNotAllowed(`a ${role} can invite staff only`)
         if (await repo.userByEmail(q, ctx.orgId, email))
           throw AuthErrors.EMAIL_TAKEN('a user of this org already has this e-mail', {
@@ -120,7 +108,7 @@ export function createUsersService(
       await ctx.db.tx(async (q) => {
         const invitation = await invitationsRepo.invitationById(q, ctx.orgId, id)
         if (!invitation || invitation.accepted || invitation.revoked) throw notFound('invitation')
-        const role = await actorRole(q, ctx)
+        const role = await roleOfCaller(q, ctx)
         if (!mayManage(role, invitation.role)) throw roleNotAllowed(`a ${role} can revoke invitations of staff only`)
         await invitationsRepo.revokeInvitations(q, ctx.orgId, { id })
         await recordAudit(q, ctx, { action: 'user.invitation_revoked', record: { type: 'invitation', id } })
@@ -133,7 +121,7 @@ export function createUsersService(
      */
     async update(ctx: RequestContext, id: string, body: UpdateUserBody, expected?: number): Promise<User> {
       const { user, ended } = await ctx.db.tx(async (q) => {
-        const role = await actorRole(q, ctx)
+        const role = await roleOfCaller(q, ctx)
         const before = await repo.lockUser(q, ctx.orgId, id)
         if (!before) throw notFound('user')
         if (expected !== undefined && expected !== before.version) throw staleVersion(before.version)

@@ -14,6 +14,8 @@ interface AccessClaims {
   clientId: string
   actorKind: 'user' | 'app'
   userId: string | null
+  /** The register of the till the session was opened on (a PIN sign-in on a paired device). */
+  registerId?: string | null
 }
 
 export interface VerifiedAccess extends AccessClaims {
@@ -27,6 +29,7 @@ interface Payload extends JWTPayload {
   client_id?: string
   act?: 'user' | 'app'
   uid?: string | null
+  reg?: string
 }
 
 /** Signs and verifies ES256 access tokens; verification results are cached by token until they expire. */
@@ -50,6 +53,7 @@ export class AccessTokens {
       client_id: claims.clientId,
       act: claims.actorKind,
       uid: claims.userId,
+      ...(claims.registerId ? { reg: claims.registerId } : {}),
     })
       .setProtectedHeader({ alg: 'ES256', kid: this.keys.current.kid, typ: ACCESS_TOKEN_TYPE })
       .setIssuer(this.issuer)
@@ -91,6 +95,7 @@ export class AccessTokens {
       clientId: payload.client_id,
       actorKind: payload.act === 'app' ? 'app' : 'user',
       userId: typeof payload.uid === 'string' ? payload.uid : null,
+      registerId: typeof payload.reg === 'string' ? payload.reg : null,
       exp: payload.exp,
     }
     if (this.cache.size >= 10_000) this.cache.clear()

@@ -38,7 +38,12 @@ export function contextOf(
 ): RequestContext {
   return {
     orgId: claims.orgId,
-    actor: { kind: claims.actorKind, userId: claims.userId, clientId: claims.clientId },
+    actor: {
+      kind: claims.actorKind,
+      userId: claims.userId,
+      clientId: claims.clientId,
+      registerId: claims.registerId ?? null,
+    },
     scopes: new Set(claims.scopes),
     sessionId: claims.sid,
     requestId: String(request.id),

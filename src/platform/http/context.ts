@@ -9,6 +9,8 @@ interface Actor {
   userId: string | null
   /** The OAuth client for app tokens, `first-party` for login tokens. */
   clientId: string
+  /** The till's register, for a session opened there with a PIN (docs/people-and-settings.md). */
+  registerId?: string | null
 }
 
 /** What a request may touch: its org's data, through the scopes of its credential. */

@@ -9,6 +9,10 @@ export const CREDENTIAL_LIMITS = {
   /** Password reset requests: an address cannot flood an inbox, nor probe many addresses quickly. */
   resetPerAccount: { perMinute: 1, burst: 3 },
   resetPerAddress: { perMinute: 10, burst: 20 },
+  /** Pairing codes are 6 digits: an address gets few guesses. */
+  pairingPerAddress: { perMinute: 10, burst: 20 },
+  /** PIN sign-ins at a till; lock-outs per user and per device bound the guesses further. */
+  pinPerAddress: { perMinute: 60, burst: 120 },
   /** GraphQL requests without a valid token: they can only read the refusal, so a few suffice. */
   anonymousGraphqlPerAddress: { perMinute: 60, burst: 120 },
 } satisfies Record<string, Limit>

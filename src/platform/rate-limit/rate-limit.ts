@@ -92,3 +92,9 @@ export async function passwordResetLimit(store: RateLimitStore, ip: string, emai
     'for this e-mail',
   )
 }
+
+/** The till's unauthenticated endpoints (pairing, PIN sign-in), per address. */
+export function tillLimit(store: RateLimitStore, ip: string, kind: 'pairing' | 'pin'): Promise<void> {
+  const limit = kind === 'pairing' ? CREDENTIAL_LIMITS.pairingPerAddress : CREDENTIAL_LIMITS.pinPerAddress
+  return take(store, null, `${kind}:ip:${ip}`, limit, 'from this address')
+}

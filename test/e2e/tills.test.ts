@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
+import { type Api, invitedAndSignedIn, type Person } from '../support/people.ts'
+
+describe('sign-in at a paired till with a PIN', () => {
+  let app: TestApp
+  let merchant: Merchant
+  let owner: Api
+  let manager: Person
+  let cashiers: Person[]
+  let registerId: string
+  const anonymous = () => clientFor(app.api)
+
+  before(async () => {
+    app = await startTestApp()
+    merchant = await createMerchant(app)
+    owner = clientFor(app.api, merchant.token)
+    manager = await invitedAndSignedIn(app, owner, 'manager')
+    cashiers = [
+      await invitedAndSignedIn(app, manager.api, 'staff'),
+      await invitedAndSignedIn(app, manager.api, 'staff'),
+    ]
+    const location = await owner.post('/api/v1/locations', { name: 'Cafe' })
+    const register = await owner.post('/api/v1/registers', { location_id: location.body.data.id, name: 'Front' })
+    assert.equal(register.status, 201, JSON.stringify(register.body))
+    registerId = register.body.data.id
+  })
+  after(() => app.close())
+
+  async function pairedTill(): Promise<{ deviceId: string; deviceToken: string }> {
+    const pairing = await manager.api.post(`/api/v1/registers/${registerId}/pairing`, { name: 'Front counter' })
+    assert.equal(pairing.status, 201, JSON.stringify(pairing.body))
+    assert.match(pairing.body.data.code, /^\d{6}$/)
+    const paired = await anonymous().post('/api/v1/devices/pair', { code: pairing.body.data.code })
+    assert.equal(paired.status, 201, JSON.stringify(paired.body))
+    assert.equal(paired.body.data.register_id, registerId)
+    // The code works once.
+    assert.equal((await anonymous().post('/api/v1/devices/pair', { code: pairing.body.data.code })).status, 401)
+    return { deviceId: paired.body.data.device_id, deviceToken: paired.body.data.device_token }
+  }
+
+  const signIn = (deviceToken: string, userId: string, pin: string) =>
+    anonymous().post('/api/v1/auth/pin', { device_token: deviceToken, user_id: userId, pin })
+
+  it('pairs a till once, lists its staff without PIN hashes, and signs cashiers in with their own PINs', async () => {
+    const till = await pairedTill()
+    assert.equal((await cashiers[0].api.put('/api/v1/auth/pin', { pin: '1234' })).body.errors[0].code, 'too_simple')
+    assert.equal((await cashiers[0].api.put('/api/v1/auth/pin', { pin: '12a4' })).body.errors[0].code, 'invalid_format')
+    assert.equal((await cashiers[0].api.put('/api/v1/auth/pin', { pin: '2580' })).status, 204)
+    assert.equal((await cashiers[1].api.put('/api/v1/auth/pin', { pin: '739146' })).status, 204)
+
+    const staff = await anonymous().post('/api/v1/devices/staff', { device_token: till.deviceToken })
+    assert.equal(staff.status, 200)
+    const first = staff.body.data.find((s: { id: string }) => s.id === cashiers[0].id)
+    assert.deepEqual(Object.keys(first).sort(), ['has_pin', 'id', 'name', 'role'])
+    assert.equal(first.has_pin, true)
+    assert.ok(!JSON.stringify(staff.body).includes('argon2'))
+
+    const session = await signIn(till.deviceToken, cashiers[0].id, '2580')
+    assert.equal(session.status, 200, JSON.stringify(session.body))
+    const me = await clientFor(app.api, session.body.data.accessToken).get('/api/v1/auth/me')
+    assert.deepEqual([me.body.data.id, me.body.data.role, me.body.data.registerId], [cashiers[0].id, 'staff', registerId])
+    // The register survives a refresh.
+    const refreshed = await anonymous().post('/api/v1/auth/refresh', { refreshToken: session.body.data.refreshToken })
+    const again = await clientFor(app.api, refreshed.body.data.accessToken).get('/api/v1/auth/me')
+    assert.equal(again.body.data.registerId, registerId)
+
+    // Another cashier's PIN is not this one's, and a PIN without the device credential signs in nowhere.
+    assert.equal((await signIn(till.deviceToken, cashiers[1].id, '2580')).status, 401)
+    assert.equal((await signIn('otd_not-a-device', cashiers[0].id, '2580')).status, 401)
+    assert.equal((await signIn(till.deviceToken, cashiers[1].id, '739146')).status, 200)
+  })
+
+  it('records the till where an action was taken: the owner sees who refunded what, when, at which till', async () => {
+    const till = await pairedTill()
+    const session = await signIn(till.deviceToken, manager.id, '4826')
+    assert.equal(session.status, 401, 'no PIN set yet')
+    await manager.api.put('/api/v1/auth/pin', { pin: '4826' })
+    const atTill = clientFor(app.api, (await signIn(till.deviceToken, manager.id, '4826')).body.data.accessToken)
+    const card = await atTill.post('/api/v1/gift-cards', { initial_balance: 20 })
+    assert.equal(card.status, 201)
+    const entry = (await owner.get(`/api/v1/audit-log?record_id=${card.body.data.id}`)).body.data[0]
+    assert.deepEqual([entry.actor.user_id, entry.register_id], [manager.id, registerId])
+  })
+
+  it('locks a user on a till after five wrong PINs, even sent at once, and the till after twenty', async () => {
+    const till = await pairedTill()
+    const answers = await Promise.all(Array.from({ length: 8 }, () => signIn(till.deviceToken, cashiers[0].id, '0001')))
+    const statuses = answers.map((a) => a.status).sort()
+    assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429, 429, 429])
+    // Locked: even the right PIN is refused on this till, with Retry-After.
+    const locked = await signIn(till.deviceToken, cashiers[0].id, '2580')
+    assert.equal(locked.status, 429)
+    assert.equal(locked.body.code, 'PIN_LOCKED')
+    assert.ok(Number(locked.headers['retry-after']) > 800)
+    const lockout = await owner.get(`/api/v1/audit-log?action=user.pin_locked_out&record_id=${cashiers[0].id}`)
+    assert.equal(lockout.body.data.length, 1)
+    assert.equal(lockout.body.data[0].register_id, registerId)
+    // On another till the same cashier still signs in.
+    const other = await pairedTill()
+    assert.equal((await signIn(other.deviceToken, cashiers[0].id, '2580')).status, 200)
+
+    // Twenty wrong in a row, whoever types them (four each: no user is locked), lock the till for everyone.
+    const users = [cashiers[1].id, manager.id, merchant.userId, 'usr_nobody_1', 'usr_nobody_2']
+    const wrong = []
+    for (let i = 0; i < 20; i++) wrong.push((await signIn(other.deviceToken, users[i % 5], '9999')).status)
+    assert.deepEqual(new Set(wrong), new Set([401]))
+    const refused = await signIn(other.deviceToken, cashiers[1].id, '739146')
+    assert.equal(refused.status, 403)
+    assert.equal(refused.body.code, 'DEVICE_LOCKED')
+    const devices = await owner.get('/api/v1/devices?limit=200')
+    assert.equal(devices.body.data.find((d: { id: string }) => d.id === other.deviceId).status, 'locked')
+    assert.equal((await cashiers[0].api.post(`/api/v1/devices/${other.deviceId}/unlock`)).status, 403)
+    assert.equal((await manager.api.post(`/api/v1/devices/${other.deviceId}/unlock`)).body.data.status, 'paired')
+    assert.equal((await signIn(other.deviceToken, cashiers[1].id, '739146')).status, 200)
+  })
+
+  it('ends every session of a till when it is unpaired, and of a cashier let go', async () => {
+    const till = await pairedTill()
+    const session = await signIn(till.deviceToken, cashiers[1].id, '739146')
+    const atTill = clientFor(app.api, session.body.data.accessToken)
+    assert.equal((await atTill.get('/api/v1/orders')).status, 200)
+    assert.equal((await manager.api.delete(`/api/v1/devices/${till.deviceId}`)).status, 204)
+    assert.equal((await atTill.get('/api/v1/orders')).status, 401)
+    assert.equal((await anonymous().post('/api/v1/auth/refresh', { refreshToken: session.body.data.refreshToken })).status, 401)
+    assert.equal((await signIn(till.deviceToken, cashiers[1].id, '739146')).status, 401)
+
+    const next = await pairedTill()
+    const cashier = clientFor(app.api, (await signIn(next.deviceToken, cashiers[1].id, '739146')).body.data.accessToken)
+    assert.equal((await manager.api.patch(`/api/v1/users/${cashiers[1].id}`, { active: false })).status, 200)
+    assert.equal((await cashier.get('/api/v1/orders')).status, 401)
+    assert.equal((await signIn(next.deviceToken, cashiers[1].id, '739146')).status, 401)
+    const staff = await anonymous().post('/api/v1/devices/staff', { device_token: next.deviceToken })
+    assert.ok(!staff.body.data.some((s: { id: string }) => s.id === cashiers[1].id))
+  })
+
+  it('lets a manager clear a PIN (never set one), and only of staff', async () => {
+    assert.equal((await manager.api.delete(`/api/v1/users/${merchant.userId}/pin`)).status, 403)
+    assert.equal((await manager.api.delete(`/api/v1/users/${cashiers[0].id}/pin`)).status, 204)
+    const user = await owner.get(`/api/v1/users/${cashiers[0].id}`)
+    assert.equal(user.body.data.has_pin, false)
+    assert.equal((await cashiers[0].api.delete(`/api/v1/users/${cashiers[0].id}/pin`)).status, 403)
+  })
+})
