@@ -10,6 +10,7 @@ describe('sign-in at a paired till with a PIN', () => {
   let manager: Person
   let cashiers: Person[]
   let registerId: string
+  let locationId: string
   const anonymous = () => clientFor(app.api)
 
   before(async () => {
@@ -22,7 +23,8 @@ describe('sign-in at a paired till with a PIN', () => {
       await invitedAndSignedIn(app, manager.api, 'staff'),
     ]
     const location = await owner.post('/api/v1/locations', { name: 'Cafe' })
-    const register = await owner.post('/api/v1/registers', { location_id: location.body.data.id, name: 'Front' })
+    locationId = location.body.data.id
+    const register = await owner.post('/api/v1/registers', { location_id: locationId, name: 'Front' })
     assert.equal(register.status, 201, JSON.stringify(register.body))
     registerId = register.body.data.id
   })
@@ -60,7 +62,10 @@ describe('sign-in at a paired till with a PIN', () => {
     const session = await signIn(till.deviceToken, cashiers[0].id, '2580')
     assert.equal(session.status, 200, JSON.stringify(session.body))
     const me = await clientFor(app.api, session.body.data.accessToken).get('/api/v1/auth/me')
-    assert.deepEqual([me.body.data.id, me.body.data.role, me.body.data.registerId], [cashiers[0].id, 'staff', registerId])
+    assert.deepEqual(
+      [me.body.data.id, me.body.data.role, me.body.data.registerId],
+      [cashiers[0].id, 'staff', registerId],
+    )
     // The register survives a refresh.
     const refreshed = await anonymous().post('/api/v1/auth/refresh', { refreshToken: session.body.data.refreshToken })
     const again = await clientFor(app.api, refreshed.body.data.accessToken).get('/api/v1/auth/me')
@@ -82,6 +87,25 @@ describe('sign-in at a paired till with a PIN', () => {
     assert.equal(card.status, 201)
     const entry = (await owner.get(`/api/v1/audit-log?record_id=${card.body.data.id}`)).body.data[0]
     assert.deepEqual([entry.actor.user_id, entry.register_id], [manager.id, registerId])
+    // A sale records who made it and at which register; one made with a login token has no register.
+    const product = await owner.post('/api/v1/products', { name: 'Flat white', sku: 'FW-1', base_price: 4.5 })
+    await owner.post('/api/v1/inventory/adjust', {
+      product_id: product.body.data.id,
+      location_id: locationId,
+      quantity: 10,
+      reason: 'received',
+    })
+    const sale = await atTill.post('/api/v1/orders', {
+      location_id: locationId,
+      lines: [{ product_id: product.body.data.id, quantity: 1 }],
+    })
+    assert.equal(sale.status, 201, JSON.stringify(sale.body))
+    assert.deepEqual([sale.body.data.sold_by, sale.body.data.register_id], [manager.id, registerId])
+    const online = await owner.post('/api/v1/orders', {
+      location_id: locationId,
+      lines: [{ product_id: product.body.data.id, quantity: 1 }],
+    })
+    assert.deepEqual([online.body.data.sold_by, online.body.data.register_id], [merchant.userId, null])
   })
 
   it('locks a user on a till after five wrong PINs, even sent at once, and the till after twenty', async () => {
@@ -123,7 +147,10 @@ describe('sign-in at a paired till with a PIN', () => {
     assert.equal((await atTill.get('/api/v1/orders')).status, 200)
     assert.equal((await manager.api.delete(`/api/v1/devices/${till.deviceId}`)).status, 204)
     assert.equal((await atTill.get('/api/v1/orders')).status, 401)
-    assert.equal((await anonymous().post('/api/v1/auth/refresh', { refreshToken: session.body.data.refreshToken })).status, 401)
+    assert.equal(
+      (await anonymous().post('/api/v1/auth/refresh', { refreshToken: session.body.data.refreshToken })).status,
+      401,
+    )
     assert.equal((await signIn(till.deviceToken, cashiers[1].id, '739146')).status, 401)
 
     const next = await pairedTill()

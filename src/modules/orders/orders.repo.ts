@@ -27,6 +27,8 @@ export interface NewOrder {
   capturedTotal: bigint
   discount: unknown
   note: string
+  soldBy: string | null
+  registerId: string | null
 }
 
 export interface NewLine {
@@ -61,11 +63,11 @@ interface OrderInsert {
  * exactly what a read of the order returns.
  */
 const eventSql = outboxInsertSql({
-  id: '$34',
+  id: '$36',
   orgId: 'o.org_id',
-  type: '$35',
+  type: '$37',
   // to_char of a NULL completed_at is NULL, which jsonb_build_object writes as JSON null.
-  data: `$36::jsonb || jsonb_build_object('version', o.version, 'loyalty_points_earned', o.loyalty_points_earned,
+  data: `$38::jsonb || jsonb_build_object('version', o.version, 'loyalty_points_earned', o.loyalty_points_earned,
     'created_at', ${jsonTimestampSql('o.created_at')}, 'updated_at', ${jsonTimestampSql('o.updated_at')},
     'completed_at', ${jsonTimestampSql('o.completed_at')})`,
   from: 'o',
@@ -85,8 +87,9 @@ export async function insertOrder(
     event ? 'order_insert_event' : 'order_insert',
     `WITH o AS (
        INSERT INTO orders (id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total,
-         tax_total, total, captured_total, discount, note, completed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, CASE WHEN $6 = 'completed' THEN now() END)
+         tax_total, total, captured_total, discount, note, sold_by, register_id, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $34, $35,
+         CASE WHEN $6 = 'completed' THEN now() END)
        RETURNING ${orderColumns}
      ), l AS (
        INSERT INTO order_lines (id, org_id, order_id, position, product_id, variant_id, name, quantity, base_price, unit_price, modifiers,
@@ -136,6 +139,8 @@ export async function insertOrder(
       history.id,
       history.reason,
       history.actor,
+      o.soldBy,
+      o.registerId,
       ...(event ? [event.id, event.type, JSON.stringify(event.data)] : []),
     ],
   )

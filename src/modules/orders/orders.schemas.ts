@@ -185,6 +185,8 @@ export const OrderSchema = Type.Object(
     balance_due: Type.Number({ description: 'total minus captured, never negative' }),
     note: Type.String(),
     loyalty_points_earned: Type.Integer(),
+    sold_by: Nullable(Type.String({ description: 'the user who made the sale; null for an app or an older order' })),
+    register_id: Nullable(Type.String({ description: "the till's register, for a sale made at a paired till" })),
     payments: Type.Optional(Type.Array(OrderPayment)),
     refunds: Type.Optional(Type.Array(Type.Ref('Refund'))),
     status_history: Type.Optional(Type.Array(HistorySchema)),

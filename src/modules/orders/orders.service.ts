@@ -79,6 +79,8 @@ function provisionalRow(orgId: string, o: repo.NewOrder): OrderRow {
     discount: o.discount,
     note: o.note,
     loyalty_points_earned: 0,
+    sold_by: o.soldBy,
+    register_id: o.registerId,
     version: 1,
     created_at: epoch,
     updated_at: epoch,
@@ -551,6 +553,9 @@ export function createOrdersService(deps: OrdersDeps) {
       capturedTotal: o.capturedTotal,
       discount: null,
       note: o.note,
+      // A person's sale (a web shop's app is nobody's), and the till's register for a PIN session.
+      soldBy: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
+      registerId: ctx.actor.registerId ?? null,
     }
     const lineIds = priced.quoted.map(() => newId('oli'))
     const discounts = storedDiscounts(priced, lineIds)

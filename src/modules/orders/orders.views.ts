@@ -143,6 +143,8 @@ export function toOrder(
     balance_due: toMajor(due > 0n ? due : 0n, c),
     note: row.note,
     loyalty_points_earned: row.loyalty_points_earned,
+    sold_by: row.sold_by,
+    register_id: row.register_id,
     ...(extra.payments ? { payments: extra.payments } : {}),
     ...(extra.refunds ? { refunds: extra.refunds.map((r) => toRefund(r, c)) } : {}),
     ...(extra.history ? { status_history: extra.history.map(toHistory) } : {}),
