@@ -56,13 +56,14 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     orgName: async (ctx) => (await orgs.getOrg(ctx)).name,
   })
   const passwords = createPasswordsService(runtime, sessionEnding)
+  const audit = createAuditService()
+  const settings = createSettingsService()
   const devices = createDevicesService(runtime, {
     auth,
     sessions: sessionEnding,
     locationOfRegister: async (ctx, id) => (await registers.getRegister(ctx, id)).location_id,
+    approvalSettings: async (ctx) => (await settings.get(ctx)).manager_approval,
   })
-  const audit = createAuditService()
-  const settings = createSettingsService()
   const partners = createPartnersService(orgs, oauth, invitations)
   // Commerce: orders and payments call each other, so each side reaches the other through a late-bound getter.
   const tax = createTaxService(orgs)
@@ -91,6 +92,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     campaigns,
     loyalty: () => loyalty,
     payments: () => payments.orderPort,
+    approvals: devices,
   })
   const payments = createPaymentsService({
     orgs,
@@ -104,6 +106,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     inventory,
     payments: () => payments.orderPort,
     loyalty: () => loyalty,
+    approvals: devices,
   })
   const laybys = createLaybysService({
     orgs,

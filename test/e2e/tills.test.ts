@@ -140,6 +140,97 @@ describe('sign-in at a paired till with a PIN', () => {
     assert.equal((await signIn(other.deviceToken, cashiers[1].id, '739146')).status, 200)
   })
 
+  it("refuses a cashier's refund, void or large discount without a manager's PIN on the same till", async () => {
+    const till = await pairedTill()
+    const cashier = clientFor(app.api, (await signIn(till.deviceToken, cashiers[0].id, '2580')).body.data.accessToken)
+    const product = await owner.post('/api/v1/products', { name: 'Bagel', sku: 'BG-1', base_price: 10 })
+    const productId = product.body.data.id
+    await owner.post('/api/v1/inventory/adjust', {
+      product_id: productId,
+      location_id: locationId,
+      quantity: 50,
+      reason: 'received',
+    })
+    const sell = (body: object = {}) =>
+      cashier.post('/api/v1/orders', {
+        location_id: locationId,
+        lines: [{ product_id: productId, quantity: 2 }],
+        ...body,
+      })
+    const manager_ = { user_id: manager.id, pin: '4826' }
+
+    // Refund: refused alone, refused with a wrong PIN, done with the manager's; both people are recorded.
+    const paid = (await sell()).body.data
+    const payment = await cashier.post('/api/v1/payments', {
+      order_id: paid.id,
+      amount: paid.total,
+      method: 'card',
+      payment_method_token: 'pm_card_visa',
+      capture: true,
+    })
+    assert.equal(payment.status, 201, JSON.stringify(payment.body))
+    const alone = await cashier.post(`/api/v1/orders/${paid.id}/refund`, { amount: 5, reason: 'cold' })
+    assert.deepEqual(
+      [alone.status, alone.body.code, alone.body.errors[0].field],
+      [403, 'APPROVAL_REQUIRED', 'approval'],
+    )
+    const wrong = await cashier.post(`/api/v1/orders/${paid.id}/refund`, {
+      amount: 5,
+      reason: 'cold',
+      approval: { user_id: manager.id, pin: '1357' },
+    })
+    assert.deepEqual([wrong.status, wrong.body.errors[0].field], [422, 'approval.pin'])
+    const byStaff = await cashier.post(`/api/v1/orders/${paid.id}/refund`, {
+      amount: 5,
+      approval: { user_id: cashiers[0].id, pin: '2580' },
+    })
+    assert.equal(byStaff.status, 403, 'a cashier cannot approve')
+    const approved = await cashier.post(`/api/v1/orders/${paid.id}/refund`, {
+      amount: 5,
+      reason: 'cold',
+      approval: manager_,
+    })
+    assert.equal(approved.status, 201, JSON.stringify(approved.body))
+    assert.equal(approved.body.data.refunds.at(-1).approved_by, manager.id)
+    const entry = (await owner.get(`/api/v1/audit-log?record_id=${paid.id}&action=order.refunded`)).body.data[0]
+    assert.deepEqual(
+      [entry.actor.user_id, entry.changes.approved_by, entry.register_id],
+      [cashiers[0].id, manager.id, registerId],
+    )
+    // A manager's own session needs nobody.
+    assert.equal((await manager.api.post(`/api/v1/orders/${paid.id}/refund`, { amount: 1 })).status, 201)
+
+    // Void: the same.
+    const open = (await sell()).body.data
+    assert.equal((await cashier.patch(`/api/v1/orders/${open.id}/status`, { status: 'voided' })).status, 403)
+    const voided = await cashier.patch(`/api/v1/orders/${open.id}/status`, { status: 'voided', approval: manager_ })
+    assert.equal(voided.status, 200, JSON.stringify(voided.body))
+    const history = (await owner.get(`/api/v1/orders/${open.id}`)).body.data.status_history
+    assert.deepEqual([history.at(-1).to_status, history.at(-1).approved_by], ['voided', manager.id])
+    const voidEntry = (await owner.get(`/api/v1/audit-log?record_id=${open.id}&action=order.voided`)).body.data[0]
+    assert.equal(voidEntry.changes.approved_by, manager.id)
+
+    // Discounts: up to the store's limit (20%) alone, above it with a manager.
+    const small = await sell({ discounts: [{ type: 'percentage', value: 10, reason: 'regular' }] })
+    assert.equal(small.status, 201)
+    const large = await sell({ discounts: [{ type: 'amount', value: 6, reason: 'friend' }] })
+    assert.deepEqual([large.status, large.body.code], [403, 'APPROVAL_REQUIRED'])
+    const allowed = await sell({ discounts: [{ type: 'amount', value: 6, reason: 'friend' }], approval: manager_ })
+    assert.equal(allowed.status, 201, JSON.stringify(allowed.body))
+    assert.equal(allowed.body.data.discounts[0].approved_by, manager.id)
+
+    // A manager's PIN approves at a paired till only, and the store decides what needs it.
+    const atDesk = await cashiers[0].api.post(`/api/v1/orders/${paid.id}/refund`, { amount: 1, approval: manager_ })
+    assert.deepEqual([atDesk.status, atDesk.body.code], [403, 'APPROVAL_REQUIRED'])
+    const relaxed = await owner.patch('/api/v1/settings', {
+      manager_approval: { voids: false, refunds: true, discount_percent_above: null },
+    })
+    assert.equal(relaxed.status, 200)
+    const another = (await sell()).body.data
+    assert.equal((await cashier.patch(`/api/v1/orders/${another.id}/status`, { status: 'voided' })).status, 200)
+    assert.equal((await sell({ discounts: [{ type: 'percentage', value: 90, reason: 'staff meal' }] })).status, 201)
+  })
+
   it('ends every session of a till when it is unpaired, and of a cashier let go', async () => {
     const till = await pairedTill()
     const session = await signIn(till.deviceToken, cashiers[1].id, '739146')

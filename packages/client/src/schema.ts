@@ -2484,6 +2484,15 @@ export interface components {
                 /** @description whether a percentage applies to the total before or after tax */
                 base: "before_tax" | "after_tax";
             };
+            /** @description what staff may not do alone: a manager's PIN on the same till, or a manager, approves it */
+            manager_approval: {
+                /** @description a void by staff needs a manager */
+                voids: boolean;
+                /** @description a refund by staff needs a manager */
+                refunds: boolean;
+                /** @description order discounts by staff above this share of the subtotal need a manager; null: never */
+                discount_percent_above: number | null;
+            };
             /** @description ISO 4217, chosen when the org was made; not changed through the API */
             currency: string;
             /** @description optimistic concurrency version */
@@ -3058,6 +3067,7 @@ export interface components {
                 /** @description decimal amount in the currency major unit */
                 amount: number;
             }[];
+            approved_by: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -3125,6 +3135,8 @@ export interface components {
                 voucher_code?: string | null;
                 /** @description a points_multiplier rule: loyalty points × this */
                 points_multiplier?: number;
+                /** @description the manager who approved a staff member's discount */
+                approved_by?: string;
             }[];
             /** @description decimal amount in the currency major unit */
             subtotal: number;
@@ -3144,6 +3156,8 @@ export interface components {
             balance_due: number;
             note: string;
             loyalty_points_earned: number;
+            sold_by: string | null;
+            register_id: string | null;
             payments?: {
                 id: string;
                 method: string;
@@ -3161,6 +3175,7 @@ export interface components {
                 to_status: "open" | "completed" | "voided" | "partially_refunded" | "refunded";
                 reason: string;
                 actor: string;
+                approved_by: string | null;
                 /** Format: date-time */
                 created_at: string;
             }[];
@@ -3224,6 +3239,8 @@ export interface components {
                 voucher_code?: string | null;
                 /** @description a points_multiplier rule: loyalty points × this */
                 points_multiplier?: number;
+                /** @description the manager who approved a staff member's discount */
+                approved_by?: string;
             }[];
             campaigns: {
                 applied: {
@@ -4670,9 +4687,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8d37he8hb1zymyyy9xnpkma",
-                     *           "email": "owner-6903aca7bf@example.test",
-                     *           "orgId": "org_01m8d37hcdh97tmze2x3wg783r"
+                     *           "id": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *           "email": "owner-f41a3d5979@example.test",
+                     *           "orgId": "org_01m8d3kvt0z9d6rnnwj89mxxv1"
                      *         }
                      *       }
                      *     }
@@ -8092,6 +8109,15 @@ export interface operations {
                         /** @description whether a percentage applies to the total before or after tax */
                         base: "before_tax" | "after_tax";
                     };
+                    /** @description what staff may not do alone: a manager's PIN on the same till, or a manager, approves it */
+                    manager_approval?: {
+                        /** @description a void by staff needs a manager */
+                        voids: boolean;
+                        /** @description a refund by staff needs a manager */
+                        refunds: boolean;
+                        /** @description order discounts by staff above this share of the subtotal need a manager; null: never */
+                        discount_percent_above: number | null;
+                    };
                     /** @description optimistic concurrency version */
                     version?: number;
                 };
@@ -8455,7 +8481,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8d37hnb72rvzhg856kyjkjy",
+                     *           "id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -8469,8 +8495,8 @@ export interface operations {
                      *           "tags": [],
                      *           "is_active": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-26T23:32:10.533Z",
-                     *           "updated_at": "2026-11-26T23:32:10.533Z"
+                     *           "created_at": "2026-11-26T23:38:54.331Z",
+                     *           "updated_at": "2026-11-26T23:38:54.331Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8632,7 +8658,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d37hnb72rvzhg856kyjkjy",
+                     *         "id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8646,8 +8672,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:32:10.533Z",
-                     *         "updated_at": "2026-11-26T23:32:10.533Z"
+                     *         "created_at": "2026-11-26T23:38:54.331Z",
+                     *         "updated_at": "2026-11-26T23:38:54.331Z"
                      *       }
                      *     }
                      */
@@ -8833,7 +8859,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d37hnb72rvzhg856kyjkjy",
+                     *         "id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8847,8 +8873,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:32:10.533Z",
-                     *         "updated_at": "2026-11-26T23:32:10.533Z"
+                     *         "created_at": "2026-11-26T23:38:54.331Z",
+                     *         "updated_at": "2026-11-26T23:38:54.331Z"
                      *       }
                      *     }
                      */
@@ -15718,7 +15744,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
+                     *         "id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -15729,8 +15755,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:32:10.493Z",
-                     *         "updated_at": "2026-11-26T23:32:10.493Z"
+                     *         "created_at": "2026-11-26T23:38:54.304Z",
+                     *         "updated_at": "2026-11-26T23:38:54.304Z"
                      *       }
                      *     }
                      */
@@ -16301,14 +16327,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8d37hq47jpynwaqhgq1e36b",
-                     *           "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
+                     *           "id": "lvl_01m8d3kw0q4g5nb9jyrd6kbkgq",
+                     *           "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
+                     *           "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-26T23:32:10.573Z"
+                     *           "updated_at": "2026-11-26T23:38:54.347Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -16434,8 +16460,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
-                 *       "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
+                 *       "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
+                 *       "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -16469,10 +16495,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8d37hpqxemfdsfc3zkrtj72",
-                     *         "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
+                     *         "id": "imv_01m8d3kw0g4mj9gdpm17v8zxbc",
+                     *         "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
+                     *         "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -16481,11 +16507,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8d37he8hb1zymyyy9xnpkma",
+                     *           "user_id": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-26T23:32:10.573Z",
-                     *         "created_at": "2026-11-26T23:32:10.573Z"
+                     *         "occurred_at": "2026-11-26T23:38:54.347Z",
+                     *         "created_at": "2026-11-26T23:38:54.347Z"
                      *       }
                      *     }
                      */
@@ -23893,7 +23919,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8d37hsjeg4w4cmw203fhz2q",
+                     *         "id": "cus_01m8d3kw31bfs5dzcr4zjpgvne",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -23904,8 +23930,8 @@ export interface operations {
                      *         "note": "",
                      *         "tags": [],
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:32:10.672Z",
-                     *         "updated_at": "2026-11-26T23:32:10.672Z"
+                     *         "created_at": "2026-11-26T23:38:54.431Z",
+                     *         "updated_at": "2026-11-26T23:38:54.431Z"
                      *       }
                      *     }
                      */
@@ -24767,11 +24793,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
-                 *       "customer_id": "cus_01m8d37hsjeg4w4cmw203fhz2q",
+                 *       "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
+                 *       "customer_id": "cus_01m8d3kw31bfs5dzcr4zjpgvne",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
+                 *           "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -24800,6 +24826,11 @@ export interface operations {
                     /** @description one voucher the customer presents: the same as voucher_codes with one code (both may be given) */
                     voucher_code?: string;
                     note?: string;
+                    /** @description a manager's approval at the till: their user id and PIN, typed on the same paired till (voids, refunds and large discounts by staff) */
+                    approval?: {
+                        user_id: string;
+                        pin: string;
+                    };
                 };
             };
         };
@@ -24816,17 +24847,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d37hxtc86n1va21yab5k5h",
+                     *         "id": "ord_01m8d3kw6gwd36vxjj482hzqpq",
                      *         "status": "open",
-                     *         "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
-                     *         "customer_id": "cus_01m8d37hsjeg4w4cmw203fhz2q",
+                     *         "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
+                     *         "customer_id": "cus_01m8d3kw31bfs5dzcr4zjpgvne",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d37hxve1q0vbkq01mj7ftm",
-                     *             "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
+                     *             "id": "oli_01m8d3kw6hk39edz1jatqrterf",
+                     *             "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -24855,9 +24886,11 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
+                     *         "sold_by": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *         "register_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:32:10.800Z",
-                     *         "updated_at": "2026-11-26T23:32:10.800Z",
+                     *         "created_at": "2026-11-26T23:38:54.532Z",
+                     *         "updated_at": "2026-11-26T23:38:54.532Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -24897,7 +24930,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN */
+            /** @description Forbidden: APPROVAL_REQUIRED, ROLE_NOT_ALLOWED, DEVICE_LOCKED, FORBIDDEN */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -24908,7 +24941,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "APPROVAL_REQUIRED" | "ROLE_NOT_ALLOWED" | "DEVICE_LOCKED" | "FORBIDDEN";
                     };
                 };
             };
@@ -24972,7 +25005,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too Many Requests: RATE_LIMITED */
+            /** @description Too Many Requests: PIN_LOCKED, RATE_LIMITED */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -24984,7 +25017,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "PIN_LOCKED" | "RATE_LIMITED";
                     };
                 };
             };
@@ -25038,11 +25071,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
-                 *       "customer_id": "cus_01m8d37hsjeg4w4cmw203fhz2q",
+                 *       "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
+                 *       "customer_id": "cus_01m8d3kw31bfs5dzcr4zjpgvne",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
+                 *           "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25071,6 +25104,11 @@ export interface operations {
                     /** @description one voucher the customer presents: the same as voucher_codes with one code (both may be given) */
                     voucher_code?: string;
                     note?: string;
+                    /** @description a manager's approval at the till: their user id and PIN, typed on the same paired till (voids, refunds and large discounts by staff) */
+                    approval?: {
+                        user_id: string;
+                        pin: string;
+                    };
                 };
             };
         };
@@ -25091,7 +25129,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
+                     *             "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25300,17 +25338,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d37hxtc86n1va21yab5k5h",
+                     *         "id": "ord_01m8d3kw6gwd36vxjj482hzqpq",
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
-                     *         "customer_id": "cus_01m8d37hsjeg4w4cmw203fhz2q",
+                     *         "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
+                     *         "customer_id": "cus_01m8d3kw31bfs5dzcr4zjpgvne",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d37hxve1q0vbkq01mj7ftm",
-                     *             "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
+                     *             "id": "oli_01m8d3kw6hk39edz1jatqrterf",
+                     *             "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25339,18 +25377,20 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
+                     *         "sold_by": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *         "register_id": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-26T23:32:10.800Z",
-                     *         "updated_at": "2026-11-26T23:32:10.872Z",
-                     *         "completed_at": "2026-11-26T23:32:10.872Z",
+                     *         "created_at": "2026-11-26T23:38:54.532Z",
+                     *         "updated_at": "2026-11-26T23:38:54.614Z",
+                     *         "completed_at": "2026-11-26T23:38:54.614Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d37hzjynnsf26ys326x9n8",
+                     *             "id": "pay_01m8d3kw8g7gqrkznk4cdr613w",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-26T23:32:10.872Z"
+                     *             "created_at": "2026-11-26T23:38:54.614Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -25359,15 +25399,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d37he8hb1zymyyy9xnpkma",
-                     *             "created_at": "2026-11-26T23:32:10.814Z"
+                     *             "actor": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *             "approved_by": null,
+                     *             "created_at": "2026-11-26T23:38:54.550Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d37he8hb1zymyyy9xnpkma",
-                     *             "created_at": "2026-11-26T23:32:10.886Z"
+                     *             "actor": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *             "approved_by": null,
+                     *             "created_at": "2026-11-26T23:38:54.625Z"
                      *           }
                      *         ]
                      *       }
@@ -25521,6 +25563,11 @@ export interface operations {
                     reason?: string;
                     /** @description optimistic concurrency version */
                     version?: number;
+                    /** @description a manager's approval at the till: their user id and PIN, typed on the same paired till (voids, refunds and large discounts by staff) */
+                    approval?: {
+                        user_id: string;
+                        pin: string;
+                    };
                 };
             };
         };
@@ -25569,7 +25616,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN */
+            /** @description Forbidden: APPROVAL_REQUIRED, ROLE_NOT_ALLOWED, DEVICE_LOCKED, FORBIDDEN */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -25580,7 +25627,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "APPROVAL_REQUIRED" | "ROLE_NOT_ALLOWED" | "DEVICE_LOCKED" | "FORBIDDEN";
                     };
                 };
             };
@@ -25674,7 +25721,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too Many Requests: RATE_LIMITED */
+            /** @description Too Many Requests: PIN_LOCKED, RATE_LIMITED */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -25686,7 +25733,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "PIN_LOCKED" | "RATE_LIMITED";
                     };
                 };
             };
@@ -25741,7 +25788,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8d37hxve1q0vbkq01mj7ftm",
+                 *           "line_id": "oli_01m8d3kw6hk39edz1jatqrterf",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -25763,6 +25810,11 @@ export interface operations {
                     /** @default  */
                     reason?: string;
                     shift_id?: string;
+                    /** @description a manager's approval at the till: their user id and PIN, typed on the same paired till (voids, refunds and large discounts by staff) */
+                    approval?: {
+                        user_id: string;
+                        pin: string;
+                    };
                 };
             };
         };
@@ -25779,17 +25831,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d37hxtc86n1va21yab5k5h",
+                     *         "id": "ord_01m8d3kw6gwd36vxjj482hzqpq",
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8d37hkwe82yn6yvy5mh1wz7",
-                     *         "customer_id": "cus_01m8d37hsjeg4w4cmw203fhz2q",
+                     *         "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
+                     *         "customer_id": "cus_01m8d3kw31bfs5dzcr4zjpgvne",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d37hxve1q0vbkq01mj7ftm",
-                     *             "product_id": "prod_01m8d37hnb72rvzhg856kyjkjy",
+                     *             "id": "oli_01m8d3kw6hk39edz1jatqrterf",
+                     *             "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25818,24 +25870,26 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
+                     *         "sold_by": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *         "register_id": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-26T23:32:10.800Z",
-                     *         "updated_at": "2026-11-26T23:32:10.985Z",
-                     *         "completed_at": "2026-11-26T23:32:10.872Z",
+                     *         "created_at": "2026-11-26T23:38:54.532Z",
+                     *         "updated_at": "2026-11-26T23:38:54.718Z",
+                     *         "completed_at": "2026-11-26T23:38:54.614Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d37hzjynnsf26ys326x9n8",
+                     *             "id": "pay_01m8d3kw8g7gqrkznk4cdr613w",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-26T23:32:10.872Z"
+                     *             "created_at": "2026-11-26T23:38:54.614Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8d37j302m465a2ct2c1a2ap",
-                     *             "order_id": "ord_01m8d37hxtc86n1va21yab5k5h",
+                     *             "id": "ref_01m8d3kwbnw1pyee003cvf1a5g",
+                     *             "order_id": "ord_01m8d3kw6gwd36vxjj482hzqpq",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -25843,12 +25897,13 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8d37hxve1q0vbkq01mj7ftm",
+                     *                 "line_id": "oli_01m8d3kw6hk39edz1jatqrterf",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
-                     *             "created_at": "2026-11-26T23:32:10.976Z"
+                     *             "approved_by": null,
+                     *             "created_at": "2026-11-26T23:38:54.709Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -25856,22 +25911,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d37he8hb1zymyyy9xnpkma",
-                     *             "created_at": "2026-11-26T23:32:10.814Z"
+                     *             "actor": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *             "approved_by": null,
+                     *             "created_at": "2026-11-26T23:38:54.550Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d37he8hb1zymyyy9xnpkma",
-                     *             "created_at": "2026-11-26T23:32:10.886Z"
+                     *             "actor": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *             "approved_by": null,
+                     *             "created_at": "2026-11-26T23:38:54.625Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8d37he8hb1zymyyy9xnpkma",
-                     *             "created_at": "2026-11-26T23:32:10.993Z"
+                     *             "actor": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *             "approved_by": null,
+                     *             "created_at": "2026-11-26T23:38:54.731Z"
                      *           }
                      *         ]
                      *       }
@@ -25912,7 +25970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN */
+            /** @description Forbidden: APPROVAL_REQUIRED, ROLE_NOT_ALLOWED, DEVICE_LOCKED, FORBIDDEN */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -25923,7 +25981,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "APPROVAL_REQUIRED" | "ROLE_NOT_ALLOWED" | "DEVICE_LOCKED" | "FORBIDDEN";
                     };
                 };
             };
@@ -26017,7 +26075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too Many Requests: RATE_LIMITED */
+            /** @description Too Many Requests: PIN_LOCKED, RATE_LIMITED */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -26029,7 +26087,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "PIN_LOCKED" | "RATE_LIMITED";
                     };
                 };
             };
@@ -26238,7 +26296,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8d37hxtc86n1va21yab5k5h",
+                 *       "order_id": "ord_01m8d3kw6gwd36vxjj482hzqpq",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -26272,8 +26330,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8d37hzjynnsf26ys326x9n8",
-                     *         "order_id": "ord_01m8d37hxtc86n1va21yab5k5h",
+                     *         "id": "pay_01m8d3kw8g7gqrkznk4cdr613w",
+                     *         "order_id": "ord_01m8d3kw6gwd36vxjj482hzqpq",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -26281,15 +26339,15 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_1916b7d0d5f76ba1a74e3cda",
+                     *         "processor_reference": "tp_02412a1c5e09595baa0d9772",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
                      *         "failure_message": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:32:10.872Z",
-                     *         "updated_at": "2026-11-26T23:32:10.872Z",
-                     *         "captured_at": "2026-11-26T23:32:10.872Z"
+                     *         "created_at": "2026-11-26T23:38:54.614Z",
+                     *         "updated_at": "2026-11-26T23:38:54.614Z",
+                     *         "captured_at": "2026-11-26T23:38:54.614Z"
                      *       }
                      *     }
                      */
@@ -27387,16 +27445,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8d37j6eaf20hmfnag0bryrm",
-                     *         "code": "FRVE-SU5M-E92Z-H66W",
+                     *         "id": "gc_01m8d3kwejb9ngdns15g34pecr",
+                     *         "code": "YNFK-4Z37-8CUZ-9VAS",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:32:11.087Z",
-                     *         "updated_at": "2026-11-26T23:32:11.087Z"
+                     *         "created_at": "2026-11-26T23:38:54.803Z",
+                     *         "updated_at": "2026-11-26T23:38:54.803Z"
                      *       }
                      *     }
                      */

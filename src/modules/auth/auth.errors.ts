@@ -8,6 +8,8 @@ export const AuthErrors = {
   ROLE_NOT_ALLOWED: createError('ROLE_NOT_ALLOWED', 'forbidden'),
   /** An org always keeps at least one active owner. */
   LAST_OWNER: createError('LAST_OWNER', 'conflict'),
+  /** A void, a refund or a large discount by staff needs a manager's PIN on the same till (or a manager). */
+  APPROVAL_REQUIRED: createError('APPROVAL_REQUIRED', 'forbidden'),
   /** Twenty wrong PINs in a row locked the till until a manager unlocks it. */
   DEVICE_LOCKED: createError('DEVICE_LOCKED', 'forbidden'),
   /** Five wrong PINs locked this user on this till for 15 minutes. */

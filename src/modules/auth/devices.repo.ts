@@ -212,3 +212,12 @@ export async function tillStaff(q: Queryable, orgId: string) {
   )
   return result.rows
 }
+
+/** The device a session was opened on (a PIN sign-in), or null. */
+export async function deviceOfSession(q: Queryable, orgId: string, sessionId: string): Promise<string | null> {
+  const result = await q.query<{ device_id: string | null }>(
+    'SELECT device_id FROM auth_sessions WHERE org_id = $1 AND id = $2',
+    [orgId, sessionId],
+  )
+  return result.rows[0]?.device_id ?? null
+}

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto'
 import { newId } from '../../platform/crypto/ids.ts'
 import { randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
-import { forbidden, notFound, unauthorized } from '../../platform/errors/app-error.ts'
+import { AppError, forbidden, invalid, notFound, unauthorized } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { Runtime } from '../../platform/runtime.ts'
@@ -10,6 +10,7 @@ import { AuthErrors } from './auth.errors.ts'
 import * as authRepo from './auth.repo.ts'
 import type { LoginSession } from './auth.schemas.ts'
 import type { AuthService } from './auth.service.ts'
+import type { UserRow } from './auth.tables.ts'
 import * as repo from './devices.repo.ts'
 import type { Device, PairedDevice, Pairing, TillStaff } from './devices.schemas.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
@@ -23,6 +24,20 @@ const USER_PIN_TRIES = 5
 const USER_LOCK_S = 15 * 60
 /** Wrong PINs in a row on one till, whoever typed them, before the till is locked until a manager unlocks it. */
 const DEVICE_PIN_TRIES = 20
+
+/** What a member of staff asks to do that may need a manager's approval. */
+export type ApprovalAction = { kind: 'void' | 'refund' } | { kind: 'discount'; percent: number }
+
+export interface ApprovalSettings {
+  voids: boolean
+  refunds: boolean
+  discount_percent_above: number | null
+}
+
+const approvalRequired = (detail: string) =>
+  AuthErrors.APPROVAL_REQUIRED(detail, {
+    errors: [{ field: 'approval', message: detail, code: 'approval_required' }],
+  })
 
 const badDevice = () => unauthorized('the device is not paired (or no longer): pair it again')
 const wrongPin = () => unauthorized('the PIN is incorrect')
@@ -64,6 +79,8 @@ export function createDevicesService(
     sessions: SessionEnding
     /** The register's location, or a 404 naming the register (the registers module). */
     locationOfRegister(ctx: RequestContext, registerId: string): Promise<string>
+    /** The store's rules on what staff may not do alone (the settings). */
+    approvalSettings(ctx: RequestContext): Promise<ApprovalSettings>
   },
 ) {
   const { database, config } = runtime
@@ -74,6 +91,59 @@ export function createDevicesService(
     const device = orgId ? await database.read(orgId, (q) => repo.deviceByToken(q, orgId, tokenHash)) : undefined
     if (!device || device.unpaired_at) throw badDevice()
     return device
+  }
+
+  /**
+   * Checks a user's PIN on a till. The attempt is counted before the PIN is checked, so guesses sent at once cannot
+   * pass the limits: five wrong for one user lock that user on this till for 15 minutes, twenty wrong in a row lock
+   * the till until a manager unlocks it. Answers the user when the PIN is theirs.
+   */
+  async function rightPin(device: repo.DeviceRow, userId: string, pin: string): Promise<UserRow> {
+    const orgId = device.org_id
+    if (device.locked_at)
+      throw AuthErrors.DEVICE_LOCKED('this till is locked after too many wrong PINs; a manager unlocks it')
+    const { attempt, user } = await database.transaction(orgId, async (q) => {
+      const attempt = await repo.countAttempt(q, orgId, device.id, userId)
+      return { attempt, user: await authRepo.userById(q, orgId, userId) }
+    })
+    // Guesses beyond the limits are refused without being checked, even those sent before the lock was set.
+    if (attempt.device_failures > DEVICE_PIN_TRIES) {
+      await database.transaction(orgId, (q) => repo.lockDevice(q, orgId, device.id))
+      throw AuthErrors.DEVICE_LOCKED('this till is locked after too many wrong PINs; a manager unlocks it')
+    }
+    if (attempt.locked_until || attempt.failures > USER_PIN_TRIES) {
+      const until = attempt.locked_until?.getTime() ?? Date.now() + USER_LOCK_S * 1000
+      if (!attempt.locked_until)
+        await database.transaction(orgId, (q) => repo.lockUserOnDevice(q, orgId, device.id, userId, USER_LOCK_S))
+      const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000))
+      throw AuthErrors.PIN_LOCKED(`too many wrong PINs for this user on this till; retry after ${seconds} s`, {
+        headers: { 'retry-after': String(seconds) },
+      })
+    }
+    const right = (await verifyPassword(user?.pin_hash, pin)) && user !== undefined && !user.deactivated
+    if (right) {
+      await database.transaction(orgId, (q) => repo.clearFailures(q, orgId, device.id, userId))
+      return user
+    }
+    await database.transaction(orgId, async (q) => {
+      if (attempt.failures >= USER_PIN_TRIES && user) {
+        await repo.lockUserOnDevice(q, orgId, device.id, userId, USER_LOCK_S)
+        await recordAudit(q, tillActor(device), {
+          action: 'user.pin_locked_out',
+          record: { type: 'user', id: userId },
+          changes: { device_id: device.id, failures: attempt.failures, locked_for_s: USER_LOCK_S },
+        })
+      }
+      if (attempt.device_failures >= DEVICE_PIN_TRIES) {
+        await repo.lockDevice(q, orgId, device.id)
+        await recordAudit(q, tillActor(device), {
+          action: 'device.locked',
+          record: { type: 'device', id: device.id },
+          changes: { failures: attempt.device_failures },
+        })
+      }
+    })
+    throw wrongPin()
   }
 
   return {
@@ -160,58 +230,50 @@ export function createDevicesService(
       return database.read(device.org_id, (q) => repo.tillStaff(q, device.org_id))
     },
 
-    /**
-     * Signs a user in on a paired till with their PIN. The attempt is counted before the PIN is checked, so guesses
-     * sent at once cannot pass the limits: five wrong for one user lock that user on this till for 15 minutes,
-     * twenty wrong in a row lock the till until a manager unlocks it.
-     */
+    /** Signs a user in on a paired till with their PIN (`rightPin`'s limits). */
     async signInWithPin(deviceToken: string, userId: string, pin: string): Promise<LoginSession> {
       const device = await deviceOfToken(deviceToken)
-      const orgId = device.org_id
-      if (device.locked_at)
-        throw AuthErrors.DEVICE_LOCKED('this till is locked after too many wrong PINs; a manager unlocks it')
-      const { attempt, user } = await database.transaction(orgId, async (q) => {
-        const attempt = await repo.countAttempt(q, orgId, device.id, userId)
-        return { attempt, user: await authRepo.userById(q, orgId, userId) }
+      const user = await rightPin(device, userId, pin)
+      return deps.auth.signInAtTill(device.org_id, user, { deviceId: device.id, registerId: device.register_id })
+    },
+
+    /**
+     * A manager's (or owner's) PIN typed on the till of the caller's session, approving what a member of staff does
+     * there: answers the approver's id. The same counts and lock-outs as a sign-in apply.
+     */
+    async approverAtTill(ctx: RequestContext, approval: { user_id: string; pin: string }): Promise<string> {
+      const deviceId = await ctx.db.read((q) => repo.deviceOfSession(q, ctx.orgId, ctx.sessionId))
+      const device = deviceId ? await ctx.db.read((q) => repo.deviceById(q, ctx.orgId, deviceId)) : undefined
+      if (!device || device.unpaired_at) throw approvalRequired("a manager's PIN approves at a paired till only")
+      // A wrong PIN is the approval's fault, not the caller's credential's: a 422 on the field, never a 401.
+      const approver = await rightPin(device, approval.user_id, approval.pin).catch((error: unknown) => {
+        if (error instanceof AppError && error.status === 401)
+          throw invalid('approval.pin', 'is not the PIN of this user', 'incorrect')
+        throw error
       })
-      // Guesses beyond the limits are refused without being checked, even those sent before the lock was set.
-      if (attempt.device_failures > DEVICE_PIN_TRIES) {
-        await database.transaction(orgId, (q) => repo.lockDevice(q, orgId, device.id))
-        throw AuthErrors.DEVICE_LOCKED('this till is locked after too many wrong PINs; a manager unlocks it')
-      }
-      if (attempt.locked_until || attempt.failures > USER_PIN_TRIES) {
-        const until = attempt.locked_until?.getTime() ?? Date.now() + USER_LOCK_S * 1000
-        if (!attempt.locked_until)
-          await database.transaction(orgId, (q) => repo.lockUserOnDevice(q, orgId, device.id, userId, USER_LOCK_S))
-        const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000))
-        throw AuthErrors.PIN_LOCKED(`too many wrong PINs for this user on this till; retry after ${seconds} s`, {
-          headers: { 'retry-after': String(seconds) },
-        })
-      }
-      const right = (await verifyPassword(user?.pin_hash, pin)) && user !== undefined && !user.deactivated
-      if (right) {
-        await database.transaction(orgId, (q) => repo.clearFailures(q, orgId, device.id, userId))
-        return deps.auth.signInAtTill(orgId, user, { deviceId: device.id, registerId: device.register_id })
-      }
-      await database.transaction(orgId, async (q) => {
-        if (attempt.failures >= USER_PIN_TRIES && user) {
-          await repo.lockUserOnDevice(q, orgId, device.id, userId, USER_LOCK_S)
-          await recordAudit(q, tillActor(device), {
-            action: 'user.pin_locked_out',
-            record: { type: 'user', id: userId },
-            changes: { device_id: device.id, failures: attempt.failures, locked_for_s: USER_LOCK_S },
-          })
-        }
-        if (attempt.device_failures >= DEVICE_PIN_TRIES) {
-          await repo.lockDevice(q, orgId, device.id)
-          await recordAudit(q, tillActor(device), {
-            action: 'device.locked',
-            record: { type: 'device', id: device.id },
-            changes: { failures: attempt.device_failures },
-          })
-        }
-      })
-      throw wrongPin()
+      if (approver.role === 'staff') throw approvalRequired('the approver must be a manager or an owner')
+      return approver.id
+    },
+
+    /**
+     * Refuses what a member of staff may not do alone (the store's `manager_approval` settings) unless a manager
+     * approved it; owners, managers and apps act on their own authority.
+     */
+    async assertApproved(ctx: RequestContext, action: ApprovalAction, approverId: string | null): Promise<void> {
+      if (approverId || ctx.actor.kind !== 'user' || !ctx.actor.userId) return
+      const role = await ctx.db.read((q) => roleOfCaller(q, ctx))
+      if (role !== 'staff') return
+      const rules = await deps.approvalSettings(ctx)
+      const needed =
+        action.kind === 'discount'
+          ? rules.discount_percent_above !== null && action.percent > rules.discount_percent_above
+          : rules[action.kind === 'void' ? 'voids' : 'refunds']
+      if (needed)
+        throw approvalRequired(
+          action.kind === 'discount'
+            ? `a discount above ${rules.discount_percent_above}% needs a manager's approval`
+            : `a ${action.kind} by staff needs a manager's approval`,
+        )
     },
 
     /** The caller sets their own PIN (a person, not an app). */

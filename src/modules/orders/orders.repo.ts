@@ -175,12 +175,21 @@ export function writtenLines(orderId: string, lines: readonly NewLine[]): LineRo
 export async function insertHistory(
   q: Queryable,
   orgId: string,
-  h: { id: string; orderId: string; from: string | null; to: string; reason: string; actor: string },
+  h: {
+    id: string
+    orderId: string
+    from: string | null
+    to: string
+    reason: string
+    actor: string
+    approvedBy: string | null
+  },
 ): Promise<void> {
   await q.prepared(
     'order_history_insert',
-    'INSERT INTO order_status_history (id, org_id, order_id, from_status, to_status, reason, actor) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-    [h.id, orgId, h.orderId, h.from, h.to, h.reason, h.actor],
+    `INSERT INTO order_status_history (id, org_id, order_id, from_status, to_status, reason, actor, approved_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [h.id, orgId, h.orderId, h.from, h.to, h.reason, h.actor, h.approvedBy],
   )
 }
 
@@ -335,11 +344,20 @@ export async function addLineRefund(
 export async function insertRefund(
   q: Queryable,
   orgId: string,
-  r: { id: string; orderId: string; amount: bigint; reason: string; restock: boolean; lines: unknown[] },
+  r: {
+    id: string
+    orderId: string
+    amount: bigint
+    reason: string
+    restock: boolean
+    lines: unknown[]
+    approvedBy: string | null
+  },
 ): Promise<void> {
   await q.query(
-    `INSERT INTO refunds (id, org_id, order_id, amount, reason, restock, lines, status) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')`,
-    [r.id, orgId, r.orderId, r.amount.toString(), r.reason, r.restock, JSON.stringify(r.lines)],
+    `INSERT INTO refunds (id, org_id, order_id, amount, reason, restock, lines, status, approved_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8)`,
+    [r.id, orgId, r.orderId, r.amount.toString(), r.reason, r.restock, JSON.stringify(r.lines), r.approvedBy],
   )
 }
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { AuthErrors } from '../auth/index.ts'
 import { CampaignErrors } from '../campaigns/index.ts'
 import { InventoryErrors } from '../inventory/index.ts'
 import { OrderErrors } from './orders.errors.ts'
@@ -18,6 +19,14 @@ import {
 } from './orders.schemas.ts'
 import type { OrdersService } from './orders.service.ts'
 import type { RefundsService } from './refunds.service.ts'
+
+/** What a staff member's void, refund or large discount may answer beyond a 422 on `approval.pin`. */
+const APPROVAL_ERRORS = [
+  AuthErrors.APPROVAL_REQUIRED,
+  AuthErrors.ROLE_NOT_ALLOWED,
+  AuthErrors.PIN_LOCKED,
+  AuthErrors.DEVICE_LOCKED,
+] as const
 
 const tags = ['orders']
 const Order = Type.Ref('Order')
@@ -61,6 +70,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
             CampaignErrors.USAGE_LIMIT_REACHED,
             CampaignErrors.CUSTOMER_LIMIT_REACHED,
             InventoryErrors.INSUFFICIENT_STOCK,
+            ...APPROVAL_ERRORS,
           ),
         },
       },
@@ -122,6 +132,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
             OrderErrors.HAS_PAYMENTS,
             OrderErrors.PROCESSOR_REFUSED,
             OrderErrors.PROCESSOR_TIMEOUT,
+            ...APPROVAL_ERRORS,
           ),
         },
       },
@@ -154,6 +165,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
             OrderErrors.REFUND_EXCEEDS_CAPTURED,
             OrderErrors.PROCESSOR_REFUSED,
             OrderErrors.PROCESSOR_TIMEOUT,
+            ...APPROVAL_ERRORS,
           ),
         },
       },

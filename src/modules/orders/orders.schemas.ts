@@ -17,6 +17,19 @@ export const OrderLineInput = Type.Object(
 )
 export type OrderLineInput = Static<typeof OrderLineInput>
 
+/** A manager's PIN typed on the till where a member of staff asks for what they may not do alone. */
+export const ApprovalInput = Type.Object(
+  {
+    user_id: Id,
+    pin: Type.String({ minLength: 1, maxLength: 12 }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "a manager's approval at the till: their user id and PIN, typed on the same paired till (voids, refunds and large discounts by staff)",
+  },
+)
+
 export const DiscountInput = Type.Object(
   {
     type: Type.Union([Type.Literal('amount'), Type.Literal('percentage')]),
@@ -52,6 +65,7 @@ export const CreateOrderBody = Type.Object(
       }),
     ),
     note: Type.Optional(Type.String({ maxLength: 2000 })),
+    approval: Type.Optional(ApprovalInput),
   },
   { additionalProperties: false },
 )
@@ -115,6 +129,7 @@ const DiscountSchema = Type.Object({
   rule_type: Type.Optional(Type.String()),
   voucher_code: Type.Optional(Nullable(Type.String())),
   points_multiplier: Type.Optional(Type.Number({ description: 'a points_multiplier rule: loyalty points × this' })),
+  approved_by: Type.Optional(Type.String({ description: "the manager who approved a staff member's discount" })),
 })
 
 /** Every state an order can be in (docs/commerce.md). */
@@ -139,6 +154,7 @@ export const RefundSchema = Type.Object(
     }),
     failure_reason: Nullable(Type.String()),
     lines: Type.Array(Type.Object({ line_id: Type.String(), quantity: Type.Integer(), amount: Money })),
+    approved_by: Nullable(Type.String({ description: "the manager who approved a staff member's refund" })),
     created_at: Timestamp,
   },
   { $id: 'Refund' },
@@ -149,6 +165,7 @@ const HistorySchema = Type.Object({
   to_status: OrderStatusName,
   reason: Type.String(),
   actor: Type.String(),
+  approved_by: Nullable(Type.String({ description: "the manager who approved a staff member's void" })),
   created_at: Timestamp,
 })
 
@@ -256,6 +273,7 @@ export const StatusBody = Type.Object(
     status: OrderStatusName,
     reason: Type.Optional(Type.String({ maxLength: 500 })),
     version: Type.Optional(Version),
+    approval: Type.Optional(ApprovalInput),
   },
   { additionalProperties: false },
 )
@@ -276,6 +294,7 @@ export const RefundBody = Type.Object(
     restock: Type.Optional(Type.Boolean({ default: false, description: 'put the refunded lines back on hand' })),
     reason: Type.Optional(Type.String({ maxLength: 500, default: '' })),
     shift_id: Type.Optional(Id),
+    approval: Type.Optional(ApprovalInput),
   },
   { additionalProperties: false },
 )

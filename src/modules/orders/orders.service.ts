@@ -22,6 +22,7 @@ import type {
 import type { LineRow, OrderRow } from './orders.tables.ts'
 import { type Order, pointsMultiplierE4, type StoredDiscount, toOrder } from './orders.views.ts'
 import type {
+  ApprovalsPort,
   CampaignsPort,
   CustomersPort,
   InventoryPort,
@@ -53,6 +54,7 @@ interface OrdersDeps {
   loyalty: () => LoyaltyPort
   /** Late-bound: payments also depend on orders. */
   payments: () => OrderPaymentsPort
+  approvals: ApprovalsPort
 }
 
 /**
@@ -111,6 +113,7 @@ export function createOrdersService(deps: OrdersDeps) {
     row: OrderRow,
     to: OrderStatus,
     reason: string,
+    approvedBy: string | null = null,
   ): Promise<OrderRow> {
     const moved = await repo.setStatus(q, ctx.orgId, row.id, to)
     await repo.insertHistory(q, ctx.orgId, {
@@ -120,6 +123,7 @@ export function createOrdersService(deps: OrdersDeps) {
       to,
       reason,
       actor: actorOf(ctx),
+      approvedBy,
     })
     return moved
   }
@@ -148,6 +152,18 @@ export function createOrdersService(deps: OrdersDeps) {
     return points > 0 ? repo.setLoyaltyPoints(q, ctx.orgId, row.id, points) : row
   }
 
+  /**
+   * The till's own order discounts, as a share of the subtotal, against the store's approval limit for staff; an
+   * approved discount records its approver.
+   */
+  async function approveDiscounts(ctx: RequestContext, priced: PricedOrder, approvedBy: string | null) {
+    const taken = priced.discounts.reduce((sum, d) => sum + BigInt(d.amount), 0n)
+    const subtotal = priced.totals.subtotal
+    const percent = subtotal > 0n ? Number((taken * 1_000_000n) / subtotal) / 10_000 : 0
+    await deps.approvals.assertApproved(ctx, { kind: 'discount', percent }, approvedBy)
+    if (approvedBy) for (const d of priced.discounts) if (d.type !== 'campaign') d.approved_by = approvedBy
+  }
+
   async function validateRefs(ctx: RequestContext, input: { location_id: string; customer_id?: string | null }) {
     await deps.locations.assertExists(ctx, input.location_id, 'location_id')
     if (input.customer_id) await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
@@ -159,10 +175,16 @@ export function createOrdersService(deps: OrdersDeps) {
    * inventory's sale statement and COMMIT follows it at once, so the level rows it locks are held for the
    * statement and the commit only, not for another round trip to this process.
    */
-  function createOnce(ctx: RequestContext, input: CreateOrderBody, shortcut: boolean): Promise<Order> {
+  function createOnce(
+    ctx: RequestContext,
+    input: CreateOrderBody,
+    shortcut: boolean,
+    approvedBy: string | null,
+  ): Promise<Order> {
     return ctx.db.tx(async (q, commitNow) => {
       const [, priced] = await allInOrder(validateRefs(ctx, input), priceOrder(ctx, deps, input))
       refuseUsedUpVouchers(priced)
+      if (priced.discounts.length > 0) await approveDiscounts(ctx, priced, approvedBy)
       const orderId = newId('ord')
       const changes = priced.quoted.map((l, i) => ({
         productId: l.productId,
@@ -226,11 +248,13 @@ export function createOrdersService(deps: OrdersDeps) {
      * emit), nothing was written and the order is made again on the full path, which answers those cases.
      */
     async create(ctx: RequestContext, input: CreateOrderBody): Promise<Order> {
+      // A manager's PIN is checked (slowly) before the order's transaction, which then only compares.
+      const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
       try {
-        return await createOnce(ctx, input, true)
+        return await createOnce(ctx, input, true, approvedBy)
       } catch (error) {
         if (!deps.inventory.isSaleRefusal(error)) throw error
-        return createOnce(ctx, input, false)
+        return createOnce(ctx, input, false, approvedBy)
       }
     },
 
@@ -306,7 +330,13 @@ export function createOrdersService(deps: OrdersDeps) {
       input: Omit<StatusBody, 'version'>,
       expectedVersion: number | undefined,
     ): Promise<Order> {
-      if (input.status === 'voided') await deps.payments().voidOpenIntents(ctx, id)
+      let approvedBy: string | null = null
+      if (input.status === 'voided') {
+        // Checked first: a void staff may not make alone changes nothing, not even the open intents.
+        approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
+        await deps.approvals.assertApproved(ctx, { kind: 'void' }, approvedBy)
+        await deps.payments().voidOpenIntents(ctx, id)
+      }
       if (input.status !== 'completed' && input.status !== 'voided') {
         const current = await ctx.db.read((q) => repo.orderById(q, ctx.orgId, id))
         if (!current) throw notFound('order')
@@ -336,7 +366,7 @@ export function createOrdersService(deps: OrdersDeps) {
         if (BigInt(row.captured_total) !== BigInt(row.refunded_total)) {
           throw OrderErrors.HAS_PAYMENTS('the order has captured payments: refund them before voiding it')
         }
-        const moved = await moveStatus(q, ctx, row, 'voided', input.reason ?? '')
+        const moved = await moveStatus(q, ctx, row, 'voided', input.reason ?? '', approvedBy)
         await deps.campaigns.release(q, ctx, id)
         await deps.loyalty().returnRedemptions(q, ctx, id)
         if (!row.layby_id) {
@@ -363,6 +393,7 @@ export function createOrdersService(deps: OrdersDeps) {
             status: { from: row.status, to: 'voided' },
             total_minor: Number(row.total),
             reason: input.reason ?? '',
+            approved_by: approvedBy,
           },
         })
         return voided

@@ -65,10 +65,11 @@ export interface HistoryRow {
   to_status: OrderStatus
   reason: string
   actor: string
+  approved_by: string | null
   created_at: Date
 }
 
-export const historyColumns = 'id, from_status, to_status, reason, actor, created_at'
+export const historyColumns = 'id, from_status, to_status, reason, actor, approved_by, created_at'
 
 /** refunds (db/migrations/0042_orders.sql). */
 export interface RefundRow {
@@ -80,7 +81,9 @@ export interface RefundRow {
   lines: { line_id: string; quantity: number; amount: string }[]
   status: 'pending' | 'succeeded' | 'failed'
   failure_reason: string | null
+  approved_by: string | null
   created_at: Date
 }
 
-export const refundColumns = 'id, order_id, amount, reason, restock, lines, status, failure_reason, created_at'
+export const refundColumns =
+  'id, order_id, amount, reason, restock, lines, status, failure_reason, approved_by, created_at'

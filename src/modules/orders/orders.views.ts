@@ -10,7 +10,7 @@ import type { HistoryRow, LineRow, OrderRow, RefundRow } from './orders.tables.t
  * applied, with what it took off each line.
  */
 export type StoredDiscount =
-  | { type: 'amount' | 'percentage'; value: number; reason: string; amount: string }
+  | { type: 'amount' | 'percentage'; value: number; reason: string; amount: string; approved_by?: string }
   | {
       type: 'campaign'
       campaign_id: string
@@ -38,7 +38,13 @@ export function discountView(d: StoredDiscount, currency: string) {
         voucher_code: d.voucher_code,
         ...(d.points_multiplier_e4 ? { points_multiplier: Number(d.points_multiplier_e4) / 10_000 } : {}),
       }
-    : { type: d.type, value: d.value, reason: d.reason, amount }
+    : {
+        type: d.type,
+        value: d.value,
+        reason: d.reason,
+        amount,
+        ...(d.approved_by ? { approved_by: d.approved_by } : {}),
+      }
 }
 
 export function lineDiscountView(
@@ -92,6 +98,7 @@ function toRefund(row: RefundRow, currency: string) {
     status: row.status,
     failure_reason: row.failure_reason,
     lines: row.lines.map((l) => ({ line_id: l.line_id, quantity: l.quantity, amount: toMajor(l.amount, currency) })),
+    approved_by: row.approved_by,
     created_at: row.created_at,
   }
 }
@@ -102,6 +109,7 @@ function toHistory(row: HistoryRow) {
     to_status: row.to_status,
     reason: row.reason,
     actor: row.actor,
+    approved_by: row.approved_by,
     created_at: row.created_at.toISOString(),
   }
 }

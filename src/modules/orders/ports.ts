@@ -68,3 +68,14 @@ export type CampaignsPort = Pick<CampaignsService, 'prepare' | 'claim' | 'releas
 
 /** Loyalty: points accrue in the completing order's transaction and a refund takes its share back. */
 export type LoyaltyPort = Pick<LoyaltyService, 'accrueForOrder' | 'reverseForRefund' | 'returnRedemptions'>
+
+/** What a member of staff does that may need a manager's approval (the auth module's tills and PINs). */
+export type ApprovalAction = { kind: 'void' | 'refund' } | { kind: 'discount'; percent: number }
+
+/** Approvals at the till: a manager's PIN on the same till, checked against the store's rules. */
+export interface ApprovalsPort {
+  /** The approver's id, from a manager's PIN typed on the till of the caller's session. */
+  approverAtTill(ctx: RequestContext, approval: { user_id: string; pin: string }): Promise<string>
+  /** Refuses what staff may not do alone unless approved. */
+  assertApproved(ctx: RequestContext, action: ApprovalAction, approverId: string | null): Promise<void>
+}

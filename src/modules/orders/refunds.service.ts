@@ -11,7 +11,7 @@ import type { OrderStatus, RefundBody } from './orders.schemas.ts'
 import type { OrdersService } from './orders.service.ts'
 import type { LineRow } from './orders.tables.ts'
 import { type Order, toOrder } from './orders.views.ts'
-import type { InventoryPort, LoyaltyPort, OrderPaymentsPort, RefundPart } from './ports.ts'
+import type { ApprovalsPort, InventoryPort, LoyaltyPort, OrderPaymentsPort, RefundPart } from './ports.ts'
 import { lineRefundAmount } from './totals.ts'
 
 interface PlannedLine {
@@ -40,6 +40,7 @@ const REFUNDABLE: readonly OrderStatus[] = ['open', 'completed', 'partially_refu
  */
 export function createRefundsService(deps: {
   orders: OrdersService
+  approvals: ApprovalsPort
   inventory: InventoryPort
   payments: () => OrderPaymentsPort
   loyalty: () => LoyaltyPort
@@ -79,7 +80,7 @@ export function createRefundsService(deps: {
   async function finish(
     ctx: RequestContext,
     reserved: Reserved,
-    how: { restock: boolean; reason: string; shiftId: string | null },
+    how: { restock: boolean; reason: string; shiftId: string | null; approvedBy: string | null },
   ): Promise<void> {
     const { refundId, orderId } = reserved
     const outcome = await deps.payments().executeRefund(ctx, refundId, reserved.parts)
@@ -145,6 +146,7 @@ export function createRefundsService(deps: {
           amount_minor: Number(reserved.amount),
           restock: how.restock,
           reason: how.reason,
+          approved_by: how.approvedBy,
         },
       })
     })
@@ -154,6 +156,8 @@ export function createRefundsService(deps: {
     async refund(ctx: RequestContext, orderId: string, request: RefundBody): Promise<Order> {
       // Stripe's and Square's defaults: nothing goes back on the shelf unless asked, and no reason is needed.
       const input = { ...request, restock: request.restock ?? false, reason: request.reason ?? '' }
+      const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
+      await deps.approvals.assertApproved(ctx, { kind: 'refund' }, approvedBy)
       const refundId = newId('ref')
       // Step 1: reserve.
       const reserved = await ctx.db.tx(async (q) => {
@@ -185,13 +189,19 @@ export function createRefundsService(deps: {
           reason: input.reason,
           restock: input.restock,
           lines: planned.map((p) => ({ line_id: p.line.id, quantity: p.quantity, amount: p.amount.toString() })),
+          approvedBy,
         })
         await repo.addRefunded(q, ctx.orgId, orderId, amount)
         for (const p of planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, p.quantity, p.amount)
         const parts = await deps.payments().reserveRefund(ctx, orderId, refundId, amount)
         return { refundId, orderId, amount, planned, parts, locationId: row.location_id }
       })
-      await finish(ctx, reserved, { restock: input.restock, reason: input.reason, shiftId: input.shift_id ?? null })
+      await finish(ctx, reserved, {
+        restock: input.restock,
+        reason: input.reason,
+        shiftId: input.shift_id ?? null,
+        approvedBy,
+      })
       return deps.orders.get(ctx, orderId)
     },
 
@@ -223,7 +233,12 @@ export function createRefundsService(deps: {
       })
       if (!reserved) return
       const { refund } = reserved
-      await finish(ctx, reserved.reserved, { restock: refund.restock, reason: refund.reason, shiftId: null })
+      await finish(ctx, reserved.reserved, {
+        restock: refund.restock,
+        reason: refund.reason,
+        shiftId: null,
+        approvedBy: refund.approved_by,
+      })
     },
   }
 }

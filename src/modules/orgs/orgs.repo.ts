@@ -50,7 +50,7 @@ export async function updateSettings(
 ) {
   const result = await q.query<OrgRow>(
     `UPDATE orgs SET name = $2, phone = $3, address = $4, timezone = $5, receipt_header = $6, receipt_footer = $7,
-       prices_include_tax = $8, tips = $9, version = version + 1, updated_at = now()
+       prices_include_tax = $8, tips = $9, manager_approval = $10, version = version + 1, updated_at = now()
      WHERE id = $1 RETURNING ${orgColumns}`,
     [
       id,
@@ -62,6 +62,7 @@ export async function updateSettings(
       s.receipt_footer,
       s.prices_include_tax,
       JSON.stringify(s.tips),
+      JSON.stringify(s.manager_approval),
     ],
   )
   return result.rows[0]

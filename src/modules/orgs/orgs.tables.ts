@@ -18,10 +18,11 @@ export interface OrgRow {
   receipt_header: string
   receipt_footer: string
   tips: Settings['tips']
+  manager_approval: Settings['manager_approval']
   version: number
   created_at: Date
   updated_at: Date
 }
 
 export const orgColumns =
-  'id, name, plan, currency, allow_negative_stock, prices_include_tax, rate_limit_per_minute, rate_limit_burst, phone, address, timezone, receipt_header, receipt_footer, tips, version, created_at, updated_at'
+  'id, name, plan, currency, allow_negative_stock, prices_include_tax, rate_limit_per_minute, rate_limit_burst, phone, address, timezone, receipt_header, receipt_footer, tips, manager_approval, version, created_at, updated_at'

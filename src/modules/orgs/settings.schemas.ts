@@ -30,6 +30,20 @@ const TipsSchema = Type.Object(
   { additionalProperties: false },
 )
 
+const ManagerApprovalSchema = Type.Object(
+  {
+    voids: Type.Boolean({ description: 'a void by staff needs a manager' }),
+    refunds: Type.Boolean({ description: 'a refund by staff needs a manager' }),
+    discount_percent_above: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()], {
+      description: 'order discounts by staff above this share of the subtotal need a manager; null: never',
+    }),
+  },
+  {
+    additionalProperties: false,
+    description: "what staff may not do alone: a manager's PIN on the same till, or a manager, approves it",
+  },
+)
+
 const settingsFields = {
   name: Type.String({ minLength: 1, maxLength: 200, description: "the store's name, on receipts" }),
   phone: Text(50),
@@ -43,6 +57,7 @@ const settingsFields = {
   receipt_footer: Text(1000, 'printed at the bottom of every receipt'),
   prices_include_tax: Type.Boolean({ description: 'whether catalog prices already contain the tax' }),
   tips: TipsSchema,
+  manager_approval: ManagerApprovalSchema,
 }
 
 export const SettingsSchema = Type.Object(
@@ -66,6 +81,7 @@ export const UpdateSettingsBody = Type.Object(
     receipt_footer: Type.Optional(settingsFields.receipt_footer),
     prices_include_tax: Type.Optional(settingsFields.prices_include_tax),
     tips: Type.Optional(TipsSchema),
+    manager_approval: Type.Optional(ManagerApprovalSchema),
     version: Type.Optional(Version),
   },
   { additionalProperties: false, minProperties: 1 },

@@ -15,6 +15,7 @@ const EDITABLE = [
   'receipt_footer',
   'prices_include_tax',
   'tips',
+  'manager_approval',
 ] as const
 
 function toSettings(org: OrgRow): Settings {
@@ -27,6 +28,7 @@ function toSettings(org: OrgRow): Settings {
     receipt_footer: org.receipt_footer,
     prices_include_tax: org.prices_include_tax,
     tips: org.tips,
+    manager_approval: org.manager_approval,
     currency: org.currency,
     version: org.version,
     updated_at: org.updated_at,
