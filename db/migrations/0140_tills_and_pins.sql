@@ -25,7 +25,7 @@ CREATE TABLE devices (
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (id, org_id)
 );
-CREATE UNIQUE INDEX devices_token ON devices (token_hash) WHERE token_hash IS NOT NULL;
+CREATE UNIQUE INDEX devices_token ON devices (token_hash, org_id) WHERE token_hash IS NOT NULL;
 -- Codes are short: a live one is unique across orgs, and an expired one gives its code back (devices_forget_…).
 CREATE UNIQUE INDEX devices_pairing_code ON devices (pairing_code_hash) WHERE pairing_code_hash IS NOT NULL;
 CREATE INDEX devices_pairing_expiry ON devices (pairing_expires_at) WHERE pairing_code_hash IS NOT NULL;
