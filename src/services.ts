@@ -67,7 +67,17 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
   const partners = createPartnersService(orgs, oauth, invitations)
   // Commerce: orders and payments call each other, so each side reaches the other through a late-bound getter.
   const tax = createTaxService(orgs)
-  const customers = createCustomersService(orgs, () => orders)
+  const customers = createCustomersService(
+    orgs,
+    () => orders,
+    () => ({
+      mayErase: async (ctx) => (await auth.callerRole(ctx)) !== 'staff',
+      async eraseTraces(q, ctx, customerId) {
+        await webhooks.deliveries.erasePayloads(q, ctx, await events.eraseCustomer(q, ctx, customerId))
+        await automations.eraseCustomerRuns(q, ctx, customerId)
+      },
+    }),
+  )
   const giftCards = createGiftCardsService(orgs, customers)
   const loyalty = createLoyaltyService({
     orgs,

@@ -1491,7 +1491,8 @@ export interface paths {
         get: operations["getCustomer"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Erase a customer on request (owners and managers): personal fields blanked everywhere they are kept; orders keep the id and amounts */
+        delete: operations["eraseCustomer"];
         options?: never;
         head?: never;
         /** Update fields and preferences; If-Match or version guards against lost updates */
@@ -2518,7 +2519,7 @@ export interface components {
              * @description what was done, a stable code
              * @enum {unknown}
              */
-            action: "order.voided" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated";
+            action: "order.voided" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated" | "customer.erased";
             /** @description the kind of record changed: order, product, user, settings… */
             record_type: string;
             record_id: string;
@@ -3013,6 +3014,7 @@ export interface components {
             note: string;
             /** @description set by the API or by automations (tag a customer) */
             tags: string[];
+            erased_at: string | null;
             /** @description optimistic concurrency version */
             version: number;
             /** Format: date-time */
@@ -3034,6 +3036,7 @@ export interface components {
             note: string;
             /** @description set by the API or by automations (tag a customer) */
             tags: string[];
+            erased_at: string | null;
             /** @description optimistic concurrency version */
             version: number;
             /** Format: date-time */
@@ -4687,9 +4690,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
-                     *           "email": "owner-f41a3d5979@example.test",
-                     *           "orgId": "org_01m8d3kvt0z9d6rnnwj89mxxv1"
+                     *           "id": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
+                     *           "email": "owner-383c7c7ab5@example.test",
+                     *           "orgId": "org_01m8d46kz4jzh1gjmbv6akvyep"
                      *         }
                      *       }
                      *     }
@@ -8317,7 +8320,7 @@ export interface operations {
                 /** @description entries of this user */
                 user_id?: string;
                 /** @description what was done, a stable code */
-                action?: "order.voided" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated";
+                action?: "order.voided" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated" | "customer.erased";
                 /** @description entries about this record */
                 record_id?: string;
                 /** @description entries at or after this time */
@@ -8481,7 +8484,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
+                     *           "id": "prod_01m8d46m4290392wpmvz4kjvay",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -8495,8 +8498,8 @@ export interface operations {
                      *           "tags": [],
                      *           "is_active": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-26T23:38:54.331Z",
-                     *           "updated_at": "2026-11-26T23:38:54.331Z"
+                     *           "created_at": "2026-11-26T23:49:08.865Z",
+                     *           "updated_at": "2026-11-26T23:49:08.865Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8658,7 +8661,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
+                     *         "id": "prod_01m8d46m4290392wpmvz4kjvay",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8672,8 +8675,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:38:54.331Z",
-                     *         "updated_at": "2026-11-26T23:38:54.331Z"
+                     *         "created_at": "2026-11-26T23:49:08.865Z",
+                     *         "updated_at": "2026-11-26T23:49:08.865Z"
                      *       }
                      *     }
                      */
@@ -8859,7 +8862,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
+                     *         "id": "prod_01m8d46m4290392wpmvz4kjvay",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8873,8 +8876,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:38:54.331Z",
-                     *         "updated_at": "2026-11-26T23:38:54.331Z"
+                     *         "created_at": "2026-11-26T23:49:08.865Z",
+                     *         "updated_at": "2026-11-26T23:49:08.865Z"
                      *       }
                      *     }
                      */
@@ -15744,7 +15747,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
+                     *         "id": "loc_01m8d46m2y626enr0zn0564v9h",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -15755,8 +15758,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:38:54.304Z",
-                     *         "updated_at": "2026-11-26T23:38:54.304Z"
+                     *         "created_at": "2026-11-26T23:49:08.830Z",
+                     *         "updated_at": "2026-11-26T23:49:08.830Z"
                      *       }
                      *     }
                      */
@@ -16327,14 +16330,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8d3kw0q4g5nb9jyrd6kbkgq",
-                     *           "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
+                     *           "id": "lvl_01m8d46m4wt0q2k84g9hmc6a33",
+                     *           "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
+                     *           "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-26T23:38:54.347Z"
+                     *           "updated_at": "2026-11-26T23:49:08.878Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -16460,8 +16463,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
-                 *       "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
+                 *       "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
+                 *       "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -16495,10 +16498,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8d3kw0g4mj9gdpm17v8zxbc",
-                     *         "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
+                     *         "id": "imv_01m8d46m4hqgaznga6rpvcskqk",
+                     *         "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
+                     *         "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -16507,11 +16510,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *           "user_id": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-26T23:38:54.347Z",
-                     *         "created_at": "2026-11-26T23:38:54.347Z"
+                     *         "occurred_at": "2026-11-26T23:49:08.878Z",
+                     *         "created_at": "2026-11-26T23:49:08.878Z"
                      *       }
                      *     }
                      */
@@ -23919,7 +23922,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8d3kw31bfs5dzcr4zjpgvne",
+                     *         "id": "cus_01m8d46m7fsd8nv27tntqrnwn5",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -23929,9 +23932,10 @@ export interface operations {
                      *         "loyalty_member_id": null,
                      *         "note": "",
                      *         "tags": [],
+                     *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:38:54.431Z",
-                     *         "updated_at": "2026-11-26T23:38:54.431Z"
+                     *         "created_at": "2026-11-26T23:49:08.974Z",
+                     *         "updated_at": "2026-11-26T23:49:08.974Z"
                      *       }
                      *     }
                      */
@@ -24132,6 +24136,151 @@ export interface operations {
                         data: components["schemas"]["CustomerProfile"];
                     };
                 };
+            };
+            /** @description Bad Request: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description URI Too Long: URI_TOO_LONG */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "URI_TOO_LONG";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    eraseCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description erased; empty body */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: BAD_REQUEST */
             400: {
@@ -24793,11 +24942,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
-                 *       "customer_id": "cus_01m8d3kw31bfs5dzcr4zjpgvne",
+                 *       "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
+                 *       "customer_id": "cus_01m8d46m7fsd8nv27tntqrnwn5",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
+                 *           "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -24847,17 +24996,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d3kw6gwd36vxjj482hzqpq",
+                     *         "id": "ord_01m8d46mb9kfc8jmk53997c9mw",
                      *         "status": "open",
-                     *         "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
-                     *         "customer_id": "cus_01m8d3kw31bfs5dzcr4zjpgvne",
+                     *         "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
+                     *         "customer_id": "cus_01m8d46m7fsd8nv27tntqrnwn5",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d3kw6hk39edz1jatqrterf",
-                     *             "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
+                     *             "id": "oli_01m8d46mb9kfc8jmk53997c9my",
+                     *             "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -24886,11 +25035,11 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *         "sold_by": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
                      *         "register_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:38:54.532Z",
-                     *         "updated_at": "2026-11-26T23:38:54.532Z",
+                     *         "created_at": "2026-11-26T23:49:09.089Z",
+                     *         "updated_at": "2026-11-26T23:49:09.089Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -25071,11 +25220,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
-                 *       "customer_id": "cus_01m8d3kw31bfs5dzcr4zjpgvne",
+                 *       "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
+                 *       "customer_id": "cus_01m8d46m7fsd8nv27tntqrnwn5",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
+                 *           "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25129,7 +25278,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
+                     *             "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25338,17 +25487,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d3kw6gwd36vxjj482hzqpq",
+                     *         "id": "ord_01m8d46mb9kfc8jmk53997c9mw",
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
-                     *         "customer_id": "cus_01m8d3kw31bfs5dzcr4zjpgvne",
+                     *         "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
+                     *         "customer_id": "cus_01m8d46m7fsd8nv27tntqrnwn5",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d3kw6hk39edz1jatqrterf",
-                     *             "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
+                     *             "id": "oli_01m8d46mb9kfc8jmk53997c9my",
+                     *             "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25377,20 +25526,20 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *         "sold_by": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
                      *         "register_id": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-26T23:38:54.532Z",
-                     *         "updated_at": "2026-11-26T23:38:54.614Z",
-                     *         "completed_at": "2026-11-26T23:38:54.614Z",
+                     *         "created_at": "2026-11-26T23:49:09.089Z",
+                     *         "updated_at": "2026-11-26T23:49:09.156Z",
+                     *         "completed_at": "2026-11-26T23:49:09.156Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d3kw8g7gqrkznk4cdr613w",
+                     *             "id": "pay_01m8d46mczpg9zv81dtc7gad52",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-26T23:38:54.614Z"
+                     *             "created_at": "2026-11-26T23:49:09.156Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -25399,17 +25548,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *             "actor": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:38:54.550Z"
+                     *             "created_at": "2026-11-26T23:49:09.102Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *             "actor": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:38:54.625Z"
+                     *             "created_at": "2026-11-26T23:49:09.164Z"
                      *           }
                      *         ]
                      *       }
@@ -25788,7 +25937,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8d3kw6hk39edz1jatqrterf",
+                 *           "line_id": "oli_01m8d46mb9kfc8jmk53997c9my",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -25831,17 +25980,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d3kw6gwd36vxjj482hzqpq",
+                     *         "id": "ord_01m8d46mb9kfc8jmk53997c9mw",
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8d3kvz0dt52dsvfrk281wp6",
-                     *         "customer_id": "cus_01m8d3kw31bfs5dzcr4zjpgvne",
+                     *         "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
+                     *         "customer_id": "cus_01m8d46m7fsd8nv27tntqrnwn5",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d3kw6hk39edz1jatqrterf",
-                     *             "product_id": "prod_01m8d3kvzwaha32mk6jt5nxgmy",
+                     *             "id": "oli_01m8d46mb9kfc8jmk53997c9my",
+                     *             "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25870,26 +26019,26 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *         "sold_by": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
                      *         "register_id": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-26T23:38:54.532Z",
-                     *         "updated_at": "2026-11-26T23:38:54.718Z",
-                     *         "completed_at": "2026-11-26T23:38:54.614Z",
+                     *         "created_at": "2026-11-26T23:49:09.089Z",
+                     *         "updated_at": "2026-11-26T23:49:09.246Z",
+                     *         "completed_at": "2026-11-26T23:49:09.156Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d3kw8g7gqrkznk4cdr613w",
+                     *             "id": "pay_01m8d46mczpg9zv81dtc7gad52",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-26T23:38:54.614Z"
+                     *             "created_at": "2026-11-26T23:49:09.156Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8d3kwbnw1pyee003cvf1a5g",
-                     *             "order_id": "ord_01m8d3kw6gwd36vxjj482hzqpq",
+                     *             "id": "ref_01m8d46mfndba0yw7krgcra2tt",
+                     *             "order_id": "ord_01m8d46mb9kfc8jmk53997c9mw",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -25897,13 +26046,13 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8d3kw6hk39edz1jatqrterf",
+                     *                 "line_id": "oli_01m8d46mb9kfc8jmk53997c9my",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:38:54.709Z"
+                     *             "created_at": "2026-11-26T23:49:09.238Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -25911,25 +26060,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *             "actor": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:38:54.550Z"
+                     *             "created_at": "2026-11-26T23:49:09.102Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *             "actor": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:38:54.625Z"
+                     *             "created_at": "2026-11-26T23:49:09.164Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8d3kvw0q8p920wg2qsz0qz4",
+                     *             "actor": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:38:54.731Z"
+                     *             "created_at": "2026-11-26T23:49:09.256Z"
                      *           }
                      *         ]
                      *       }
@@ -26296,7 +26445,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8d3kw6gwd36vxjj482hzqpq",
+                 *       "order_id": "ord_01m8d46mb9kfc8jmk53997c9mw",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -26330,8 +26479,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8d3kw8g7gqrkznk4cdr613w",
-                     *         "order_id": "ord_01m8d3kw6gwd36vxjj482hzqpq",
+                     *         "id": "pay_01m8d46mczpg9zv81dtc7gad52",
+                     *         "order_id": "ord_01m8d46mb9kfc8jmk53997c9mw",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -26339,15 +26488,15 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_02412a1c5e09595baa0d9772",
+                     *         "processor_reference": "tp_c6bb1d0b172d80fac1a69db8",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
                      *         "failure_message": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:38:54.614Z",
-                     *         "updated_at": "2026-11-26T23:38:54.614Z",
-                     *         "captured_at": "2026-11-26T23:38:54.614Z"
+                     *         "created_at": "2026-11-26T23:49:09.156Z",
+                     *         "updated_at": "2026-11-26T23:49:09.156Z",
+                     *         "captured_at": "2026-11-26T23:49:09.156Z"
                      *       }
                      *     }
                      */
@@ -27445,16 +27594,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8d3kwejb9ngdns15g34pecr",
-                     *         "code": "YNFK-4Z37-8CUZ-9VAS",
+                     *         "id": "gc_01m8d46mjmjqqzcpszycvbwzrq",
+                     *         "code": "U6XC-8VV3-X2V3-Z4WD",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:38:54.803Z",
-                     *         "updated_at": "2026-11-26T23:38:54.803Z"
+                     *         "created_at": "2026-11-26T23:49:09.333Z",
+                     *         "updated_at": "2026-11-26T23:49:09.333Z"
                      *       }
                      *     }
                      */

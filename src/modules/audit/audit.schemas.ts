@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'app.disconnected',
   'webhook.secret_rotated',
   'settings.updated',
+  'customer.erased',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

@@ -10,6 +10,7 @@ import type { LoginSession, Me } from './auth.schemas.ts'
 import type { UserRow } from './auth.tables.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
 import { scopesOfRole } from './scopes.ts'
+import { roleOfCaller } from './user-roles.ts'
 
 /** The client id of tokens from the login endpoint, as opposed to OAuth apps. */
 const FIRST_PARTY_CLIENT = 'first-party'
@@ -186,6 +187,9 @@ export function createAuthService(runtime: Runtime) {
     },
 
     revokeSession: revokeEverywhere,
+
+    /** The role the caller acts with (an app's: the user who approved it); `manager` for an app with no user. */
+    callerRole: (ctx: RequestContext): Promise<Role> => ctx.db.read((q) => roleOfCaller(q, ctx)),
 
     /** Signs `user` in on a paired till (a PIN sign-in): a session bound to the device and its register. */
     async signInAtTill(

@@ -404,3 +404,12 @@ export async function scheduleRules(q: Queryable): Promise<ScheduleRuleRow[]> {
 export async function setScheduleCursor(q: Queryable, orgId: string, id: string, at: Date): Promise<void> {
   await q.query('UPDATE automations SET schedule_cursor = $3 WHERE org_id = $1 AND id = $2', [orgId, id, at])
 }
+
+/** Blanks the trigger data of runs started by the customer's own events, for an erasure on request. */
+export async function eraseCustomerRuns(q: Queryable, orgId: string, customerId: string): Promise<void> {
+  await q.query(
+    `UPDATE automation_runs SET data = jsonb_build_object('id', $2::text, 'erased', true)
+     WHERE org_id = $1 AND event LIKE 'customer.%' AND data->>'id' = $2`,
+    [orgId, customerId],
+  )
+}

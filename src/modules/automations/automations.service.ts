@@ -347,6 +347,11 @@ export function createAutomationsService(deps: AutomationsDeps) {
   }
 
   return {
+    /** An erasure on request: runs started by the customer's own events keep only its id. */
+    eraseCustomerRuns(q: Queryable, ctx: RequestContext, customerId: string): Promise<void> {
+      return repo.eraseCustomerRuns(q, ctx.orgId, customerId)
+    },
+
     async list(ctx: RequestContext, query: AutomationListQuery): Promise<Page<Automation>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>

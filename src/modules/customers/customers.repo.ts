@@ -178,3 +178,15 @@ export async function addTag(q: Queryable, orgId: string, id: string, tag: strin
   )
   return result.rows[0]
 }
+
+/** Blanks every personal field of the customer, once; the row stays for the orders and payments that name it. */
+export async function erase(q: Queryable, orgId: string, id: string): Promise<CustomerRow | undefined> {
+  const result = await q.query<CustomerRow>(
+    `UPDATE customers SET first_name = '', last_name = '', email = NULL, phone = NULL, email_key = NULL,
+       phone_key = NULL, preferences = '{}', birthday = NULL, note = '', tags = '{}',
+       erased_at = coalesce(erased_at, now()), version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 RETURNING ${customerColumns}`,
+    [orgId, id],
+  )
+  return result.rows[0]
+}

@@ -88,6 +88,25 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{
     async (request) => ({ data: await customers.profile(request.ctx, request.params.id) }),
   )
 
+  app.delete(
+    '/customers/:id',
+    {
+      config: { scope: 'customers:write' },
+      schema: {
+        operationId: 'eraseCustomer',
+        tags,
+        summary:
+          'Erase a customer on request (owners and managers): personal fields blanked everywhere they are kept; orders keep the id and amounts',
+        params: IdParams,
+        response: { 204: { type: 'null', description: 'erased; empty body' }, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      await customers.erase(request.ctx, request.params.id)
+      return reply.code(204).send(null)
+    },
+  )
+
   app.patch(
     '/customers/:id',
     {

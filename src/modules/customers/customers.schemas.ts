@@ -16,6 +16,12 @@ export const CustomerSchema = Type.Object(
     loyalty_member_id: Nullable(Type.String()),
     note: Type.String(),
     tags: Type.Array(Type.String(), { description: 'set by the API or by automations (tag a customer)' }),
+    erased_at: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'when the customer was erased on request: every personal field is blank; orders keep the id',
+      }),
+    ),
     version: Version,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -23,7 +29,7 @@ export const CustomerSchema = Type.Object(
   { $id: 'Customer' },
 )
 /** As the service builds it: Dates, which the serializer writes as ISO strings. */
-export type Customer = Dated<Static<typeof CustomerSchema>, 'created_at' | 'updated_at'>
+export type Customer = Dated<Static<typeof CustomerSchema>, 'created_at' | 'updated_at' | 'erased_at'>
 
 const PurchaseHistorySchema = Type.Object({
   order_count: Type.Integer(),

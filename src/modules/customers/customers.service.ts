@@ -1,10 +1,12 @@
 import { newId } from '../../platform/crypto/ids.ts'
-import { invalid, notFound } from '../../platform/errors/app-error.ts'
+import type { Queryable } from '../../platform/db/database.ts'
+import { forbidden, invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
+import { recordAudit } from '../audit/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import { CustomerErrors } from './customers.errors.ts'
 import * as repo from './customers.repo.ts'
@@ -24,6 +26,14 @@ interface CustomerOrdersPort {
   purchaseSummary(ctx: RequestContext, customerId: string): Promise<PurchaseSummary>
 }
 
+/** What an erasure needs beyond the customer's own row (wired in services.ts, where every module is known). */
+export interface CustomerErasurePort {
+  /** Whether the caller may erase customers: owners and managers (and apps they approved), never staff. */
+  mayErase(ctx: RequestContext): Promise<boolean>
+  /** Blanks the customer's personal data everywhere else it is kept, in the erasure's transaction. */
+  eraseTraces(q: Queryable, ctx: RequestContext, customerId: string): Promise<void>
+}
+
 function toCustomer(row: CustomerRow): Customer {
   return {
     id: row.id,
@@ -36,6 +46,7 @@ function toCustomer(row: CustomerRow): Customer {
     loyalty_member_id: row.loyalty_member_id,
     note: row.note,
     tags: row.tags,
+    erased_at: row.erased_at,
     version: row.version,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -77,7 +88,11 @@ const taken = (error: unknown): never => {
   throw error
 }
 
-export function createCustomersService(orgs: OrgsService, orders: () => CustomerOrdersPort) {
+export function createCustomersService(
+  orgs: OrgsService,
+  orders: () => CustomerOrdersPort,
+  erasure: () => CustomerErasurePort,
+) {
   // Pricing an order asks about its customer twice (does it exist, which tags has it): one read per request.
   const tagsByRequest = new WeakMap<RequestContext, Map<string, Promise<string[] | null>>>()
   const tagsOrNull = (ctx: RequestContext, id: string) => {
@@ -89,6 +104,22 @@ export function createCustomersService(orgs: OrgsService, orders: () => Customer
   }
 
   return {
+    /**
+     * Erases a customer on request (GDPR art. 17): every personal field is blanked, here and in the events, webhook
+     * deliveries and automation runs that kept it, in one transaction; orders and payments keep the id and amounts.
+     */
+    async erase(ctx: RequestContext, id: string): Promise<void> {
+      if (!(await erasure().mayErase(ctx)))
+        throw forbidden('erasing a customer is for owners and managers')
+      await ctx.db.tx(async (q) => {
+        const row = await repo.erase(q, ctx.orgId, id)
+        if (!row) throw notFound('customer')
+        await erasure().eraseTraces(q, ctx, id)
+        await emitEvent(q, ctx.orgId, 'customer.updated', toCustomer(row))
+        await recordAudit(q, ctx, { action: 'customer.erased', record: { type: 'customer', id } })
+      })
+    },
+
     async list(ctx: RequestContext, query: CustomerListQuery): Promise<Page<Customer>> {
       const afterId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>

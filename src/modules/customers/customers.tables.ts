@@ -12,6 +12,8 @@ export interface CustomerRow {
   loyalty_member_id: string | null
   note: string
   tags: string[]
+  /** When the customer was erased on request (db/migrations/0142), or null. */
+  erased_at: Date | null
   version: number
   created_at: Date
   updated_at: Date
@@ -19,4 +21,4 @@ export interface CustomerRow {
 
 /** birthday leaves as a plain YYYY-MM-DD text, never a timezone-shifted Date. */
 export const customerColumns =
-  "id, org_id, first_name, last_name, email, phone, preferences, to_char(birthday, 'YYYY-MM-DD') AS birthday, loyalty_member_id, note, tags, version, created_at, updated_at"
+  "id, org_id, first_name, last_name, email, phone, preferences, to_char(birthday, 'YYYY-MM-DD') AS birthday, loyalty_member_id, note, tags, erased_at, version, created_at, updated_at"

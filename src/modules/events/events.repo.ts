@@ -74,3 +74,16 @@ export async function purgeExpired(
   )
   return result.rows[0].purged
 }
+
+/**
+ * Blanks the data of the customer's own events (customer.created, customer.updated) to their id, for an erasure on
+ * request; answers the events' ids, whose webhook payloads are blanked too.
+ */
+export async function eraseCustomerEvents(q: Queryable, orgId: string, customerId: string): Promise<string[]> {
+  const result = await q.query<{ id: string }>(
+    `UPDATE events SET data = jsonb_build_object('id', $2::text, 'erased', true)
+     WHERE org_id = $1 AND type LIKE 'customer.%' AND data->>'id' = $2 RETURNING id`,
+    [orgId, customerId],
+  )
+  return result.rows.map((r) => r.id)
+}

@@ -1,3 +1,4 @@
+import type { Queryable } from '../../platform/db/database.ts'
 import { badRequest, notFound } from '../../platform/errors/app-error.ts'
 import { canonicalEvent, type EventEnvelope } from '../../platform/events/catalog.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
@@ -21,6 +22,11 @@ function typeFilter(types: string[] | undefined): string[] | undefined {
 /** `retentionDays`, how long the API serves an event, is the configuration's (EVENT_RETENTION_DAYS; 30 by default). */
 export function createEventsService(retentionDays: number) {
   return {
+    /** An erasure on request: the customer's own events keep only its id; answers their ids. */
+    eraseCustomer(q: Queryable, ctx: RequestContext, customerId: string): Promise<string[]> {
+      return repo.eraseCustomerEvents(q, ctx.orgId, customerId)
+    },
+
     /** The org's events of the retention period (30 days by default) in commit order, oldest first, filtered by type and time. */
     async list(ctx: RequestContext, query: EventListQuery): Promise<Page<EventEnvelope>> {
       const key = decodeCursor(query.cursor, 2)

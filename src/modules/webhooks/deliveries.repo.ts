@@ -172,3 +172,14 @@ export async function cancelPending(q: Queryable, orgId: string, endpointIds: re
   )
   return result.rowCount ?? 0
 }
+
+/** Blanks the `data` of the deliveries of erased events (pending, failed and replayable alike). */
+export async function erasePayloads(q: Queryable, orgId: string, eventIds: readonly string[]): Promise<void> {
+  if (eventIds.length === 0) return
+  await q.query(
+    `UPDATE webhook_deliveries
+     SET payload = jsonb_set(payload::jsonb, '{data}', jsonb_build_object('id', payload::jsonb->'data'->'id', 'erased', true))::text
+     WHERE org_id = $1 AND event_id = ANY($2)`,
+    [orgId, eventIds],
+  )
+}

@@ -1,3 +1,4 @@
+import type { Queryable } from '../../platform/db/database.ts'
 import { notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
@@ -13,6 +14,11 @@ const REPLAY_WINDOW_MS = 72 * 3_600_000
 /** The delivery log, failed events and their replay. */
 export function createDeliveriesService() {
   return {
+    /** An erasure on request: the deliveries of the erased events carry only the customer's id. */
+    erasePayloads(q: Queryable, ctx: RequestContext, eventIds: readonly string[]): Promise<void> {
+      return repo.erasePayloads(q, ctx.orgId, eventIds)
+    },
+
     async listAttempts(ctx: RequestContext, query: AttemptListQuery): Promise<Page<WebhookAttempt>> {
       const beforeId = afterIdOf(query.cursor)
       const rows = await ctx.db.read((q) =>
