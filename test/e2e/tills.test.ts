@@ -231,6 +231,78 @@ describe('sign-in at a paired till with a PIN', () => {
     assert.equal((await sell({ discounts: [{ type: 'percentage', value: 90, reason: 'staff meal' }] })).status, 201)
   })
 
+  it('reports sales, refunds and voids by member of staff and by register', async () => {
+    const shop = (await owner.post('/api/v1/locations', { name: 'Kiosk' })).body.data.id
+    const kiosk = (await owner.post('/api/v1/registers', { location_id: shop, name: 'Kiosk' })).body.data.id
+    const code = (await manager.api.post(`/api/v1/registers/${kiosk}/pairing`)).body.data.code
+    const device = (await anonymous().post('/api/v1/devices/pair', { code })).body.data
+    const cashier = clientFor(
+      app.api,
+      (await signIn(device.device_token, cashiers[0].id, '2580')).body.data.accessToken,
+    )
+    const product = (await owner.post('/api/v1/products', { name: 'Scone', sku: 'SC-1', base_price: 10 })).body.data.id
+    await owner.post('/api/v1/inventory/adjust', {
+      product_id: product,
+      location_id: shop,
+      quantity: 10,
+      reason: 'received',
+    })
+    const sale = async (api: Api) => {
+      const order = (
+        await api.post('/api/v1/orders', { location_id: shop, lines: [{ product_id: product, quantity: 1 }] })
+      ).body.data
+      return order
+    }
+    const pay = (api: Api, order: { id: string; total: number }) =>
+      api.post('/api/v1/payments', { order_id: order.id, amount: order.total, method: 'cash', capture: true })
+
+    const sold = await sale(cashier)
+    assert.equal((await pay(cashier, sold)).status, 201)
+    const refund = await cashier.post(`/api/v1/orders/${sold.id}/refund`, {
+      amount: 4,
+      approval: { user_id: manager.id, pin: '4826' },
+    })
+    assert.equal(refund.status, 201, JSON.stringify(refund.body))
+    const voided = await sale(cashier)
+    assert.equal((await cashier.patch(`/api/v1/orders/${voided.id}/status`, { status: 'voided' })).status, 200)
+    assert.equal((await pay(owner, await sale(owner))).status, 201)
+
+    const report = async (by: string) =>
+      (await owner.get(`/api/v1/reports/staff?group_by=${by}&location_id=${shop}`)).body.data
+    const byUser = await report('user')
+    const figures = { orders: 1, sales: 10, discounts: 0 }
+    assert.deepEqual(
+      byUser.rows.find((r: { user_id: string }) => r.user_id === cashiers[0].id),
+      { user_id: cashiers[0].id, ...figures, refunds: 1, refunded: 4, voids: 1, voided: 10 },
+    )
+    assert.deepEqual(
+      byUser.rows.find((r: { user_id: string }) => r.user_id === merchant.userId),
+      { user_id: merchant.userId, ...figures, refunds: 0, refunded: 0, voids: 0, voided: 0 },
+    )
+    assert.deepEqual(byUser.totals, {
+      orders: 2,
+      sales: 20,
+      discounts: 0,
+      refunds: 1,
+      refunded: 4,
+      voids: 1,
+      voided: 10,
+    })
+    const byRegister = await report('register')
+    assert.deepEqual(
+      byRegister.rows.map((r: { register_id: string | null; orders: number; refunds: number }) => [
+        r.register_id,
+        r.orders,
+        r.refunds,
+      ]),
+      // Biggest sales first, then by register (unknown first).
+      [
+        [null, 1, 0],
+        [kiosk, 1, 1],
+      ],
+    )
+  })
+
   it('ends every session of a till when it is unpaired, and of a cashier let go', async () => {
     const till = await pairedTill()
     const session = await signIn(till.deviceToken, cashiers[1].id, '739146')

@@ -2229,6 +2229,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/staff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sales, refunds, voids and discounts by member of staff (group_by=user) or by register, over local days */
+        get: operations["getStaffReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports/payments": {
         parameters: {
             query?: never;
@@ -3728,6 +3745,81 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        StaffReport: {
+            /** @enum {string} */
+            report: "staff";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            /** @enum {string} */
+            group_by: "user";
+            rows: {
+                /** @description the user; null: unknown (before staff were recorded, or an app's) */
+                user_id: string | null;
+                orders: number;
+                /** @description the completed orders’ totals */
+                sales: number;
+                /** @description decimal amount in the currency major unit */
+                discounts: number;
+                refunds: number;
+                /** @description decimal amount in the currency major unit */
+                refunded: number;
+                voids: number;
+                /** @description the voided orders’ totals */
+                voided: number;
+            }[];
+            totals: {
+                orders: number;
+                /** @description the completed orders’ totals */
+                sales: number;
+                /** @description decimal amount in the currency major unit */
+                discounts: number;
+                refunds: number;
+                /** @description decimal amount in the currency major unit */
+                refunded: number;
+                voids: number;
+                /** @description the voided orders’ totals */
+                voided: number;
+            };
+        } | {
+            /** @enum {string} */
+            report: "staff";
+            currency: string;
+            from?: string;
+            to?: string;
+            location_id: string | null;
+            /** @enum {string} */
+            group_by: "register";
+            rows: {
+                /** @description the register; null: unknown (before staff were recorded, or an app's) */
+                register_id: string | null;
+                orders: number;
+                /** @description the completed orders’ totals */
+                sales: number;
+                /** @description decimal amount in the currency major unit */
+                discounts: number;
+                refunds: number;
+                /** @description decimal amount in the currency major unit */
+                refunded: number;
+                voids: number;
+                /** @description the voided orders’ totals */
+                voided: number;
+            }[];
+            totals: {
+                orders: number;
+                /** @description the completed orders’ totals */
+                sales: number;
+                /** @description decimal amount in the currency major unit */
+                discounts: number;
+                refunds: number;
+                /** @description decimal amount in the currency major unit */
+                refunded: number;
+                voids: number;
+                /** @description the voided orders’ totals */
+                voided: number;
+            };
+        };
         SalesReport: {
             /** @enum {string} */
             report: "sales";
@@ -4690,9 +4782,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
-                     *           "email": "owner-383c7c7ab5@example.test",
-                     *           "orgId": "org_01m8d46kz4jzh1gjmbv6akvyep"
+                     *           "id": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
+                     *           "email": "owner-c024848d82@example.test",
+                     *           "orgId": "org_01m8d4c3z2wpzjkt719qqxew4j"
                      *         }
                      *       }
                      *     }
@@ -8484,7 +8576,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8d46m4290392wpmvz4kjvay",
+                     *           "id": "prod_01m8d4c438f0d3676bdacfc7vv",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -8498,8 +8590,8 @@ export interface operations {
                      *           "tags": [],
                      *           "is_active": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-26T23:49:08.865Z",
-                     *           "updated_at": "2026-11-26T23:49:08.865Z"
+                     *           "created_at": "2026-11-26T23:52:09.063Z",
+                     *           "updated_at": "2026-11-26T23:52:09.063Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8661,7 +8753,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d46m4290392wpmvz4kjvay",
+                     *         "id": "prod_01m8d4c438f0d3676bdacfc7vv",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8675,8 +8767,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:49:08.865Z",
-                     *         "updated_at": "2026-11-26T23:49:08.865Z"
+                     *         "created_at": "2026-11-26T23:52:09.063Z",
+                     *         "updated_at": "2026-11-26T23:52:09.063Z"
                      *       }
                      *     }
                      */
@@ -8862,7 +8954,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d46m4290392wpmvz4kjvay",
+                     *         "id": "prod_01m8d4c438f0d3676bdacfc7vv",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8876,8 +8968,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:49:08.865Z",
-                     *         "updated_at": "2026-11-26T23:49:08.865Z"
+                     *         "created_at": "2026-11-26T23:52:09.063Z",
+                     *         "updated_at": "2026-11-26T23:52:09.063Z"
                      *       }
                      *     }
                      */
@@ -15747,7 +15839,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8d46m2y626enr0zn0564v9h",
+                     *         "id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -15758,8 +15850,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:49:08.830Z",
-                     *         "updated_at": "2026-11-26T23:49:08.830Z"
+                     *         "created_at": "2026-11-26T23:52:09.042Z",
+                     *         "updated_at": "2026-11-26T23:52:09.042Z"
                      *       }
                      *     }
                      */
@@ -16330,14 +16422,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8d46m4wt0q2k84g9hmc6a33",
-                     *           "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
+                     *           "id": "lvl_01m8d4c43yqgcfx9fbd8k7e5tq",
+                     *           "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
+                     *           "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-26T23:49:08.878Z"
+                     *           "updated_at": "2026-11-26T23:52:09.075Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -16463,8 +16555,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
-                 *       "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
+                 *       "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
+                 *       "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -16498,10 +16590,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8d46m4hqgaznga6rpvcskqk",
-                     *         "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
+                     *         "id": "imv_01m8d4c43szb2wzzcm0fhhwqc0",
+                     *         "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
+                     *         "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -16510,11 +16602,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
+                     *           "user_id": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-26T23:49:08.878Z",
-                     *         "created_at": "2026-11-26T23:49:08.878Z"
+                     *         "occurred_at": "2026-11-26T23:52:09.075Z",
+                     *         "created_at": "2026-11-26T23:52:09.075Z"
                      *       }
                      *     }
                      */
@@ -23922,7 +24014,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8d46m7fsd8nv27tntqrnwn5",
+                     *         "id": "cus_01m8d4c46w2f860smwfg7kx133",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -23934,8 +24026,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:49:08.974Z",
-                     *         "updated_at": "2026-11-26T23:49:08.974Z"
+                     *         "created_at": "2026-11-26T23:52:09.179Z",
+                     *         "updated_at": "2026-11-26T23:52:09.179Z"
                      *       }
                      *     }
                      */
@@ -24942,11 +25034,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
-                 *       "customer_id": "cus_01m8d46m7fsd8nv27tntqrnwn5",
+                 *       "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
+                 *       "customer_id": "cus_01m8d4c46w2f860smwfg7kx133",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
+                 *           "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -24996,17 +25088,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d46mb9kfc8jmk53997c9mw",
+                     *         "id": "ord_01m8d4c4ad2my1xkma5dc1ezrx",
                      *         "status": "open",
-                     *         "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
-                     *         "customer_id": "cus_01m8d46m7fsd8nv27tntqrnwn5",
+                     *         "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
+                     *         "customer_id": "cus_01m8d4c46w2f860smwfg7kx133",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d46mb9kfc8jmk53997c9my",
-                     *             "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
+                     *             "id": "oli_01m8d4c4ad2my1xkma5dc1ezrz",
+                     *             "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25035,11 +25127,11 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
+                     *         "sold_by": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
                      *         "register_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:49:09.089Z",
-                     *         "updated_at": "2026-11-26T23:49:09.089Z",
+                     *         "created_at": "2026-11-26T23:52:09.287Z",
+                     *         "updated_at": "2026-11-26T23:52:09.287Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -25220,11 +25312,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
-                 *       "customer_id": "cus_01m8d46m7fsd8nv27tntqrnwn5",
+                 *       "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
+                 *       "customer_id": "cus_01m8d4c46w2f860smwfg7kx133",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
+                 *           "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25278,7 +25370,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
+                     *             "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25487,17 +25579,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d46mb9kfc8jmk53997c9mw",
+                     *         "id": "ord_01m8d4c4ad2my1xkma5dc1ezrx",
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
-                     *         "customer_id": "cus_01m8d46m7fsd8nv27tntqrnwn5",
+                     *         "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
+                     *         "customer_id": "cus_01m8d4c46w2f860smwfg7kx133",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d46mb9kfc8jmk53997c9my",
-                     *             "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
+                     *             "id": "oli_01m8d4c4ad2my1xkma5dc1ezrz",
+                     *             "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25526,20 +25618,20 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
+                     *         "sold_by": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
                      *         "register_id": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-26T23:49:09.089Z",
-                     *         "updated_at": "2026-11-26T23:49:09.156Z",
-                     *         "completed_at": "2026-11-26T23:49:09.156Z",
+                     *         "created_at": "2026-11-26T23:52:09.287Z",
+                     *         "updated_at": "2026-11-26T23:52:09.367Z",
+                     *         "completed_at": "2026-11-26T23:52:09.367Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d46mczpg9zv81dtc7gad52",
+                     *             "id": "pay_01m8d4c4cacxcz9qz4wq498nq3",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-26T23:49:09.156Z"
+                     *             "created_at": "2026-11-26T23:52:09.367Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -25548,17 +25640,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
+                     *             "actor": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:49:09.102Z"
+                     *             "created_at": "2026-11-26T23:52:09.298Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
+                     *             "actor": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:49:09.164Z"
+                     *             "created_at": "2026-11-26T23:52:09.394Z"
                      *           }
                      *         ]
                      *       }
@@ -25937,7 +26029,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8d46mb9kfc8jmk53997c9my",
+                 *           "line_id": "oli_01m8d4c4ad2my1xkma5dc1ezrz",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -25980,17 +26072,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d46mb9kfc8jmk53997c9mw",
+                     *         "id": "ord_01m8d4c4ad2my1xkma5dc1ezrx",
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8d46m2y626enr0zn0564v9h",
-                     *         "customer_id": "cus_01m8d46m7fsd8nv27tntqrnwn5",
+                     *         "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
+                     *         "customer_id": "cus_01m8d4c46w2f860smwfg7kx133",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d46mb9kfc8jmk53997c9my",
-                     *             "product_id": "prod_01m8d46m4290392wpmvz4kjvay",
+                     *             "id": "oli_01m8d4c4ad2my1xkma5dc1ezrz",
+                     *             "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26019,26 +26111,26 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
+                     *         "sold_by": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
                      *         "register_id": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-26T23:49:09.089Z",
-                     *         "updated_at": "2026-11-26T23:49:09.246Z",
-                     *         "completed_at": "2026-11-26T23:49:09.156Z",
+                     *         "created_at": "2026-11-26T23:52:09.287Z",
+                     *         "updated_at": "2026-11-26T23:52:09.518Z",
+                     *         "completed_at": "2026-11-26T23:52:09.367Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d46mczpg9zv81dtc7gad52",
+                     *             "id": "pay_01m8d4c4cacxcz9qz4wq498nq3",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-26T23:49:09.156Z"
+                     *             "created_at": "2026-11-26T23:52:09.367Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8d46mfndba0yw7krgcra2tt",
-                     *             "order_id": "ord_01m8d46mb9kfc8jmk53997c9mw",
+                     *             "id": "ref_01m8d4c4h29cvdm8z43pytx2tz",
+                     *             "order_id": "ord_01m8d4c4ad2my1xkma5dc1ezrx",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -26046,13 +26138,13 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8d46mb9kfc8jmk53997c9my",
+                     *                 "line_id": "oli_01m8d4c4ad2my1xkma5dc1ezrz",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:49:09.238Z"
+                     *             "created_at": "2026-11-26T23:52:09.506Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -26060,25 +26152,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
+                     *             "actor": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:49:09.102Z"
+                     *             "created_at": "2026-11-26T23:52:09.298Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
+                     *             "actor": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:49:09.164Z"
+                     *             "created_at": "2026-11-26T23:52:09.394Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8d46kzsvj8rv2n2wh99f3p2",
+                     *             "actor": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:49:09.256Z"
+                     *             "created_at": "2026-11-26T23:52:09.531Z"
                      *           }
                      *         ]
                      *       }
@@ -26445,7 +26537,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8d46mb9kfc8jmk53997c9mw",
+                 *       "order_id": "ord_01m8d4c4ad2my1xkma5dc1ezrx",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -26479,8 +26571,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8d46mczpg9zv81dtc7gad52",
-                     *         "order_id": "ord_01m8d46mb9kfc8jmk53997c9mw",
+                     *         "id": "pay_01m8d4c4cacxcz9qz4wq498nq3",
+                     *         "order_id": "ord_01m8d4c4ad2my1xkma5dc1ezrx",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -26488,15 +26580,15 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_c6bb1d0b172d80fac1a69db8",
+                     *         "processor_reference": "tp_ab3b5ddad8daed8bb6ab15c8",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
                      *         "failure_message": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:49:09.156Z",
-                     *         "updated_at": "2026-11-26T23:49:09.156Z",
-                     *         "captured_at": "2026-11-26T23:49:09.156Z"
+                     *         "created_at": "2026-11-26T23:52:09.367Z",
+                     *         "updated_at": "2026-11-26T23:52:09.367Z",
+                     *         "captured_at": "2026-11-26T23:52:09.367Z"
                      *       }
                      *     }
                      */
@@ -27594,16 +27686,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8d46mjmjqqzcpszycvbwzrq",
-                     *         "code": "U6XC-8VV3-X2V3-Z4WD",
+                     *         "id": "gc_01m8d4c4mamhka83n2s0zky725",
+                     *         "code": "BCNB-RD6B-NFF6-F6EA",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:49:09.333Z",
-                     *         "updated_at": "2026-11-26T23:49:09.333Z"
+                     *         "created_at": "2026-11-26T23:52:09.610Z",
+                     *         "updated_at": "2026-11-26T23:52:09.610Z"
                      *       }
                      *     }
                      */
@@ -35209,6 +35301,149 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["SalesReport"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getStaffReport: {
+        parameters: {
+            query?: {
+                /** @description a local day, YYYY-MM-DD (each location’s time zone) */
+                from?: string;
+                /** @description a local day, YYYY-MM-DD (each location’s time zone) */
+                to?: string;
+                location_id?: string;
+                /** @description csv also with Accept: text/csv */
+                format?: "json" | "csv";
+                /** @description user (default): who sold, refunded or voided; register: the till where they did */
+                group_by?: "user" | "register";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StaffReport"];
                     };
                     "text/csv": string;
                 };

@@ -109,8 +109,7 @@ export function createCustomersService(
      * deliveries and automation runs that kept it, in one transaction; orders and payments keep the id and amounts.
      */
     async erase(ctx: RequestContext, id: string): Promise<void> {
-      if (!(await erasure().mayErase(ctx)))
-        throw forbidden('erasing a customer is for owners and managers')
+      if (!(await erasure().mayErase(ctx))) throw forbidden('erasing a customer is for owners and managers')
       await ctx.db.tx(async (q) => {
         const row = await repo.erase(q, ctx.orgId, id)
         if (!row) throw notFound('customer')

@@ -183,13 +183,15 @@ export async function insertHistory(
     reason: string
     actor: string
     approvedBy: string | null
+    registerId: string | null
   },
 ): Promise<void> {
   await q.prepared(
     'order_history_insert',
-    `INSERT INTO order_status_history (id, org_id, order_id, from_status, to_status, reason, actor, approved_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [h.id, orgId, h.orderId, h.from, h.to, h.reason, h.actor, h.approvedBy],
+    `INSERT INTO order_status_history (id, org_id, order_id, from_status, to_status, reason, actor, approved_by,
+       register_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [h.id, orgId, h.orderId, h.from, h.to, h.reason, h.actor, h.approvedBy, h.registerId],
   )
 }
 
@@ -352,12 +354,26 @@ export async function insertRefund(
     restock: boolean
     lines: unknown[]
     approvedBy: string | null
+    refundedBy: string | null
+    registerId: string | null
   },
 ): Promise<void> {
   await q.query(
-    `INSERT INTO refunds (id, org_id, order_id, amount, reason, restock, lines, status, approved_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8)`,
-    [r.id, orgId, r.orderId, r.amount.toString(), r.reason, r.restock, JSON.stringify(r.lines), r.approvedBy],
+    `INSERT INTO refunds (id, org_id, order_id, amount, reason, restock, lines, status, approved_by, refunded_by,
+       register_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $10)`,
+    [
+      r.id,
+      orgId,
+      r.orderId,
+      r.amount.toString(),
+      r.reason,
+      r.restock,
+      JSON.stringify(r.lines),
+      r.approvedBy,
+      r.refundedBy,
+      r.registerId,
+    ],
   )
 }
 

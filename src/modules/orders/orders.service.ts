@@ -124,6 +124,7 @@ export function createOrdersService(deps: OrdersDeps) {
       reason,
       actor: actorOf(ctx),
       approvedBy,
+      registerId: ctx.actor.registerId ?? null,
     })
     return moved
   }

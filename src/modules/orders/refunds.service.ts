@@ -190,6 +190,9 @@ export function createRefundsService(deps: {
           restock: input.restock,
           lines: planned.map((p) => ({ line_id: p.line.id, quantity: p.quantity, amount: p.amount.toString() })),
           approvedBy,
+          // The staff reports count a refund for who made it, at their till.
+          refundedBy: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
+          registerId: ctx.actor.registerId ?? null,
         })
         await repo.addRefunded(q, ctx.orgId, orderId, amount)
         for (const p of planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, p.quantity, p.amount)

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import type { PaymentsRow, ProductSalesRow, RefundsRow, SalesRow, TaxRow } from './reports.tables.ts'
+import type { PaymentsRow, ProductSalesRow, RefundsRow, SalesRow, StaffRow, TaxRow } from './reports.tables.ts'
 
 export interface Range {
   from: string
@@ -83,4 +83,17 @@ export async function rebuild(q: Queryable): Promise<void> {
   // for this transaction only.
   await q.query('SET LOCAL statement_timeout = 0')
   await q.query('SELECT report_rebuild()')
+  await q.query('SELECT report_rebuild_staff()')
+}
+
+/** Sales, refunds and voids by the member of staff who made them, or by register ('' is unknown). */
+export async function staff(q: Queryable, orgId: string, r: Range, by: 'user' | 'register'): Promise<StaffRow[]> {
+  const result = await q.query<StaffRow>(
+    `SELECT ${by === 'user' ? 'user_id' : 'register_id'} AS key, sum(orders) AS orders, sum(discounts) AS discounts,
+       sum(total) AS total, sum(refunds) AS refunds, sum(refunded) AS refunded, sum(voids) AS voids,
+       sum(voided) AS voided
+     FROM report_staff_daily WHERE ${within} GROUP BY 1 ORDER BY sum(total) DESC, 1`,
+    params(orgId, r),
+  )
+  return result.rows
 }

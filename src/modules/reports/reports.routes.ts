@@ -11,6 +11,7 @@ import {
   ReportQuery,
   SalesQuery,
   SnapshotQuery,
+  StaffQuery,
 } from './reports.schemas.ts'
 import type { ReportsService } from './reports.service.ts'
 
@@ -68,6 +69,22 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
       },
     },
     async (request, reply) => send(request, reply, await reports.sales(request.ctx, request.query)),
+  )
+  app.get(
+    '/reports/staff',
+    {
+      config: { scope: 'reports:read' },
+      schema: {
+        operationId: 'getStaffReport',
+        tags,
+        summary:
+          'Sales, refunds, voids and discounts by member of staff (group_by=user) or by register, over local days',
+        querystring: StaffQuery,
+        response: responseOf('StaffReport'),
+        [ALSO_CSV]: true,
+      },
+    },
+    async (request, reply) => send(request, reply, await reports.staff(request.ctx, request.query)),
   )
   ranged('/reports/payments', 'getPaymentsReport', 'PaymentsReport', 'Payments by method: captured and refunded', (r) =>
     reports.payments(r.ctx, r.query),

@@ -208,7 +208,51 @@ export const GiftCardsReportSchema = Type.Object(reportOf('gift_cards', GiftCard
 })
 
 /** Every named report shape, registered with the routes. */
+export const StaffQuery = Type.Object(
+  {
+    ...ReportQuery.properties,
+    group_by: Type.Optional(
+      Type.Union([Type.Literal('user'), Type.Literal('register')], {
+        description: 'user (default): who sold, refunded or voided; register: the till where they did',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type StaffQuery = Static<typeof StaffQuery>
+
+const StaffFigures = {
+  orders: Int,
+  sales: Type.Number({ description: 'the completed orders’ totals' }),
+  discounts: Money,
+  refunds: Int,
+  refunded: Money,
+  voids: Int,
+  voided: Type.Number({ description: 'the voided orders’ totals' }),
+}
+const UnknownWhenNull = (what: string) =>
+  Type.Union([Type.String(), Type.Null()], {
+    description: `the ${what}; null: unknown (before staff were recorded, or an app's)`,
+  })
+
+/** GET /reports/staff: what each member of staff, or each register, sold, refunded and voided. */
+export const StaffReportSchema = Type.Union(
+  [
+    reportOf('staff', Type.Object({ user_id: UnknownWhenNull('user'), ...StaffFigures }), Type.Object(StaffFigures), {
+      group_by: grouped(['user']),
+    }),
+    reportOf(
+      'staff',
+      Type.Object({ register_id: UnknownWhenNull('register'), ...StaffFigures }),
+      Type.Object(StaffFigures),
+      { group_by: grouped(['register']) },
+    ),
+  ],
+  { $id: 'StaffReport' },
+)
+
 export const REPORT_SCHEMAS = [
+  StaffReportSchema,
   SalesReportSchema,
   PaymentsReportSchema,
   RefundsReportSchema,

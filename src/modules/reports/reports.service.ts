@@ -9,7 +9,8 @@ import type { InventoryService } from '../inventory/index.ts'
 import type { LoyaltyService } from '../loyalty/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import * as repo from './reports.repo.ts'
-import type { InventoryReportQuery, Report, ReportQuery, SalesQuery } from './reports.schemas.ts'
+import type { InventoryReportQuery, Report, ReportQuery, SalesQuery, StaffQuery } from './reports.schemas.ts'
+import type { StaffRow } from './reports.tables.ts'
 
 /** What reports read from other domains: current state that no aggregate holds (docs/reports.md). */
 interface ReportsDeps {
@@ -154,6 +155,36 @@ export function createReportsService(deps: ReportsDeps) {
           refunded: money(refunded),
           net: money(captured - refunded),
         },
+      }
+    },
+
+    /** Sales, refunds, voids and discounts by member of staff or by register (docs/people-and-settings.md). */
+    async staff(ctx: RequestContext, query: StaffQuery): Promise<Report> {
+      const range = rangeOf(query)
+      const by = query.group_by ?? 'user'
+      const { money, head } = await frame(ctx, 'staff', range)
+      const rows = await ctx.db.read((q) => repo.staff(q, ctx.orgId, range, by))
+      const figures = (r: Record<keyof StaffRow, string | bigint>) => ({
+        orders: Number(r.orders),
+        sales: money(BigInt(r.total)),
+        discounts: money(BigInt(r.discounts)),
+        refunds: Number(r.refunds),
+        refunded: money(BigInt(r.refunded)),
+        voids: Number(r.voids),
+        voided: money(BigInt(r.voided)),
+      })
+      const field = by === 'user' ? 'user_id' : 'register_id'
+      const totals = Object.fromEntries(
+        (['orders', 'discounts', 'total', 'refunds', 'refunded', 'voids', 'voided'] as const).map((f) => [
+          f,
+          sum(rows, f),
+        ]),
+      ) as Record<keyof StaffRow, bigint>
+      return {
+        ...head,
+        group_by: by,
+        rows: rows.map((r) => ({ [field]: r.key === '' ? null : r.key, ...figures(r) })),
+        totals: figures({ ...totals, key: '' }),
       }
     },
 

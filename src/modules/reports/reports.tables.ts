@@ -39,3 +39,15 @@ export interface TaxRow {
   taxable: string
   tax: string
 }
+
+/** report_staff_daily (db/migrations/0143_report_staff.sql), summed by user or register. */
+export interface StaffRow {
+  key: string
+  orders: string
+  discounts: string
+  total: string
+  refunds: string
+  refunded: string
+  voids: string
+  voided: string
+}
