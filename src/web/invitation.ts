@@ -12,7 +12,7 @@ function invitationPage(csrf: string, error?: string) {
   return page(
     'Set your password',
     html`<h1>Welcome to OpenTill</h1>
-<p>Choose the password you will sign in with (at least 10 characters, not one of the most common passwords).</p>
+<p>Choose the password you will sign in with (at least 10 characters, not one of the most common passwords). If you already have an OpenTill account at another store, enter its password to join this one.</p>
 ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 <form method="post">
   ${hidden('csrf', csrf)}
@@ -35,7 +35,7 @@ function acceptedPage(email: string) {
 /** What the invitee is told of a refusal; the API's codes, in words (docs/partners.md). */
 function refusalOf(error: AppError): string {
   if (error.code === 'EMAIL_TAKEN')
-    return 'This e-mail already has an OpenTill account. Sign in with it, or ask whoever invited you to invite another address.'
+    return 'This e-mail is already a user of this store. Sign in with it, or ask whoever invited you to invite another address.'
   const refusal = passwordRefusal(error, 'invitation')
   return error.errors?.[0]?.field === 'password' ? refusal : `${refusal} Ask whoever invited you for a new one.`
 }

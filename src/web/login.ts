@@ -30,6 +30,29 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
   )
 }
 
+/** How long a person of several stores has to choose one after the password (the proof's own lifetime bounds it). */
+const PENDING_TTL_S = 10 * 60
+const PENDING_COOKIE = 'opentill_pending_sign_in'
+
+function storePage(csrf: string, returnTo: string, orgs: { id: string; name: string }[]) {
+  return page(
+    'Choose a store',
+    html`<h1>Choose a store</h1>
+<p>Your e-mail signs in to several stores.</p>
+<form method="post" action="/login/store">
+  ${hidden('csrf', csrf)}${hidden('return_to', returnTo)}
+  <fieldset>
+    <legend>Store</legend>
+    ${orgs.map(
+      (o, i) =>
+        html`<label><input type="radio" name="org_id" value="${o.id}"${i === 0 ? html` checked` : ''}> ${o.name}</label>`,
+    )}
+  </fieldset>
+  <button class="primary" type="submit">Continue</button>
+</form>`,
+  )
+}
+
 export async function loginPages(
   app: FastifyInstance,
   { runtime, services, store }: { runtime: Runtime; services: Services; store: RateLimitStore },
@@ -64,8 +87,12 @@ export async function loginPages(
     try {
       await loginAddressLimit(store, request.ip, reply)
       await loginAccountLimit(store, email, reply)
-      const { cookie } = await services.oauth.webSessions.signIn(email, password)
-      reply.setCookie(SESSION_COOKIE, cookie, cookieOptions(secure, services.oauth.webSessions.ttlSeconds))
+      const signedIn = await services.oauth.webSessions.signIn(email, password)
+      if (signedIn.kind === 'choose') {
+        reply.setCookie(PENDING_COOKIE, signedIn.pending, { ...cookieOptions(secure, PENDING_TTL_S), path: '/login' })
+        return reply.type('text/html; charset=utf-8').send(storePage(csrf, returnTo, signedIn.orgs))
+      }
+      reply.setCookie(SESSION_COOKIE, signedIn.cookie, cookieOptions(secure, services.oauth.webSessions.ttlSeconds))
       return reply.code(303).header('location', returnLocation(returnTo, runtime.config.appUrl)).send()
     } catch (error) {
       if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 429)) throw error
@@ -75,6 +102,31 @@ export async function loginPages(
         .code(error.status)
         .type('text/html; charset=utf-8')
         .send(loginPage(csrf, returnTo, message, email))
+    }
+  })
+
+  // A person of several stores chose one: the pending cookie proves the password, for 15 minutes.
+  app.post<{ Body: Record<string, unknown> }>('/login/store', async (request, reply) => {
+    const body = request.body ?? {}
+    const returnTo = safeReturnTo(body.return_to, runtime.config.appUrl)
+    const csrf = loginCsrf(request, reply, secure)
+    const pending = request.cookies[PENDING_COOKIE]
+    const orgId = typeof body.org_id === 'string' ? body.org_id : ''
+    const again = (message: string) =>
+      reply
+        .code(401)
+        .type('text/html; charset=utf-8')
+        .send(loginPage(csrf, returnTo, message))
+    if (!csrfMatches(request.cookies[LOGIN_CSRF_COOKIE], body.csrf) || !pending || !orgId)
+      return again('Your sign-in expired. Please sign in again.')
+    try {
+      const { cookie } = await services.oauth.webSessions.signInToStore(pending, orgId)
+      reply.clearCookie(PENDING_COOKIE, { path: '/login' })
+      reply.setCookie(SESSION_COOKIE, cookie, cookieOptions(secure, services.oauth.webSessions.ttlSeconds))
+      return reply.code(303).header('location', returnLocation(returnTo, runtime.config.appUrl)).send()
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 401) throw error
+      return again('Your sign-in expired. Please sign in again.')
     }
   })
 

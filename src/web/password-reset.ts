@@ -48,6 +48,8 @@ const donePage = () =>
 /** What a refused password or link is, in words (the API's field errors). */
 export function passwordRefusal(error: AppError, link: string): string {
   const problem = error.errors?.[0]
+  if (problem?.field === 'password' && problem.code === 'incorrect')
+    return 'This e-mail already has an OpenTill account: enter its password to join this store.'
   if (problem?.field === 'password')
     return problem.code === 'too_common'
       ? 'This password is one of the most common ones. Choose another.'

@@ -205,7 +205,7 @@ describe('partner provisioning of reseller tenants', () => {
     assert.equal((await api.get('/api/v1/partners/tenants?limit=200')).body.data.length, before)
   })
 
-  it('answers alike whether the owner e-mail is registered; only accepting the invitation finds out', async () => {
+  it('answers alike whether the owner e-mail is registered; a registered person joins with their own password', async () => {
     const api = clientFor(app.api, partner.token)
     const free = await api.post('/api/v1/partners/tenants', tenantBody('m'))
     const taken = await api.post('/api/v1/partners/tenants', { ...tenantBody('n'), owner_email: partnerOrg.email })
@@ -215,22 +215,48 @@ describe('partner provisioning of reseller tenants', () => {
     assert.deepEqual(Object.keys(taken.headers).sort(), Object.keys(free.headers).sort())
     assert.equal(taken.body.data.owner_email, partnerOrg.email)
 
-    // The link's holder learns it when the account would be made; the existing account is untouched and the
-    // link stays usable (the registered e-mail could be freed), so nothing about it is spent.
+    // The link's holder learns it when accepting: a person with an account joins with its password (which
+    // proves the e-mail is theirs); another password is refused, the account untouched and the link still usable.
     const token = taken.body.data.invitation.url.split('/invite/')[1]
-    const accept = () =>
-      clientFor(app.api).post('/api/v1/auth/invitations/accept', { token, password: 'a-long-enough-password' })
-    const refused = await accept()
-    assert.equal(refused.status, 409)
-    assert.equal(refused.body.code, 'EMAIL_TAKEN')
-    assert.equal(refused.body.errors[0].field, 'email')
-    assert.equal((await accept()).body.code, 'EMAIL_TAKEN')
-    const login = await clientFor(app.api).post('/api/v1/auth/login', {
+    const accept = (password: string) => clientFor(app.api).post('/api/v1/auth/invitations/accept', { token, password })
+    const refused = await accept('a-long-enough-password')
+    assert.deepEqual(
+      [refused.status, refused.body.errors[0].field, refused.body.errors[0].code],
+      [422, 'password', 'incorrect'],
+    )
+    const anonymous = clientFor(app.api)
+    const before = await anonymous.post('/api/v1/auth/login', {
       email: partnerOrg.email,
       password: partnerOrg.password,
     })
-    assert.equal(login.status, 200)
-    assert.equal(login.body.data.user.orgId, partnerOrg.orgId)
+    assert.equal(before.body.data.user.orgId, partnerOrg.orgId)
+
+    const joined = await accept(partnerOrg.password)
+    assert.equal(joined.status, 200, JSON.stringify(joined.body))
+    assert.equal(joined.body.data.org_id, taken.body.data.org_id)
+    // One person, two stores: a login names the store, or is told which it may choose.
+    const choose = await anonymous.post('/api/v1/auth/login', {
+      email: partnerOrg.email,
+      password: partnerOrg.password,
+    })
+    assert.equal(choose.status, 409)
+    assert.equal(choose.body.code, 'ORG_REQUIRED')
+    assert.deepEqual(
+      choose.body.orgs.map((o: { id: string }) => o.id).sort(),
+      [partnerOrg.orgId, taken.body.data.org_id].sort(),
+    )
+    const wrong = await anonymous.post('/api/v1/auth/login', { email: partnerOrg.email, password: 'not the password' })
+    assert.equal(wrong.status, 401, 'a wrong password is a 401, never the list of stores')
+    for (const orgId of [partnerOrg.orgId, taken.body.data.org_id]) {
+      const login = await anonymous.post('/api/v1/auth/login', {
+        email: partnerOrg.email,
+        password: partnerOrg.password,
+        org_id: orgId,
+      })
+      assert.equal(login.status, 200)
+      assert.equal(login.body.data.user.orgId, orgId)
+    }
+    assert.equal((await accept(partnerOrg.password)).status, 422, 'the link works once')
   })
 
   it('provisions only on the plans the operator allowed the partner (self-serve plans unless told)', async () => {

@@ -127,4 +127,40 @@ describe('staff invitations and password resets in headless Chromium', { skip: s
     await page.waitForURL(/\/dashboard/)
     await page.context().close()
   })
+
+  it('lets a person of two stores join the second with their password, then choose a store at sign-in', async () => {
+    const password = 'the owner new passphrase'
+    const bakery = await createMerchant(apps.app, { name: 'Bakery' })
+    const invited = await clientFor(apps.app.api, bakery.token).post('/api/v1/users', {
+      email: owner.email,
+      role: 'owner',
+    })
+    assert.equal(invited.status, 201)
+    const url = await linkMailedTo(owner.email, '/invite/')
+    const context = await browser.newContext({ viewport: { width: 390, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(url)
+    await page.getByLabel('Password', { exact: true }).fill('not my password at all')
+    await page.getByLabel('Password again').fill('not my password at all')
+    await page.getByRole('button', { name: 'Create my account' }).click()
+    assert.match(await page.getByRole('alert').innerText(), /already has an OpenTill account/)
+    await page.getByLabel('Password', { exact: true }).fill(password)
+    await page.getByLabel('Password again').fill(password)
+    await page.getByRole('button', { name: 'Create my account' }).click()
+    await page.getByRole('status').waitFor()
+
+    await signInThrough(page, owner.email, password)
+    await page.getByRole('heading', { name: 'Choose a store' }).waitFor()
+    await assertAccessible(page)
+    await page.screenshot({ path: `${SCREENSHOTS}-store-picker-390.png` })
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.screenshot({ path: `${SCREENSHOTS}-store-picker-1280.png` })
+    await page.getByLabel('Bakery').check()
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.waitForURL(/\/dashboard/)
+    const session = (await context.cookies()).find((c) => c.name === 'opentill_session')
+    const signedIn = await apps.app.services.oauth.webSessions.find(session?.value)
+    assert.equal(signedIn?.orgId, bakery.orgId)
+    await context.close()
+  })
 })

@@ -11,6 +11,7 @@ const SYSTEM_TABLES = new Set([
   'signing_keys', // the ES256 keys every instance signs with
   'revoked_sessions', // looked up by session id on every request, before any org is known
   'secrets_sealed', // one row for the deployment: whether every stored secret is sealed (read-only to the app)
+  'people', // a person signs in to several orgs; the app's role reaches it only through the auth_person_* functions
 ])
 
 /** Tables the app's role may only insert into and read: no row of any org can be updated or deleted. */

@@ -2386,6 +2386,11 @@ export interface components {
                 /** @description what is wrong with the field: required, unknown_field, read_only, invalid_type, invalid_enum, invalid_value, out_of_range, invalid_format, too_precise, not_found, conflicting, missing_scope, and the codes an area adds (docs/api-conventions.md "Field errors") */
                 code: string;
             }[];
+            /** @description ORG_REQUIRED: the stores this e-mail and password may sign in to; sign in again with org_id */
+            orgs?: {
+                id: string;
+                name: string;
+            }[];
             requestId?: string;
         };
         User: {
@@ -4764,6 +4769,8 @@ export interface operations {
                     /** Format: email */
                     email: string;
                     password: string;
+                    /** @description the store to sign in to, when the e-mail belongs to several (409 ORG_REQUIRED lists them) */
+                    org_id?: string;
                 };
             };
         };
@@ -4782,9 +4789,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
-                     *           "email": "owner-c024848d82@example.test",
-                     *           "orgId": "org_01m8d4c3z2wpzjkt719qqxew4j"
+                     *           "id": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
+                     *           "email": "owner-ce944a006a@example.test",
+                     *           "orgId": "org_01m8d4pgy2xd41795tefnswywf"
                      *         }
                      *       }
                      *     }
@@ -4826,6 +4833,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Conflict: ORG_REQUIRED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "ORG_REQUIRED";
                     };
                 };
             };
@@ -8576,7 +8596,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8d4c438f0d3676bdacfc7vv",
+                     *           "id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -8590,8 +8610,8 @@ export interface operations {
                      *           "tags": [],
                      *           "is_active": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-26T23:52:09.063Z",
-                     *           "updated_at": "2026-11-26T23:52:09.063Z"
+                     *           "created_at": "2026-11-26T23:57:50.017Z",
+                     *           "updated_at": "2026-11-26T23:57:50.017Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8753,7 +8773,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d4c438f0d3676bdacfc7vv",
+                     *         "id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8767,8 +8787,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:52:09.063Z",
-                     *         "updated_at": "2026-11-26T23:52:09.063Z"
+                     *         "created_at": "2026-11-26T23:57:50.017Z",
+                     *         "updated_at": "2026-11-26T23:57:50.017Z"
                      *       }
                      *     }
                      */
@@ -8954,7 +8974,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d4c438f0d3676bdacfc7vv",
+                     *         "id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8968,8 +8988,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:52:09.063Z",
-                     *         "updated_at": "2026-11-26T23:52:09.063Z"
+                     *         "created_at": "2026-11-26T23:57:50.017Z",
+                     *         "updated_at": "2026-11-26T23:57:50.017Z"
                      *       }
                      *     }
                      */
@@ -15839,7 +15859,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
+                     *         "id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -15850,8 +15870,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:52:09.042Z",
-                     *         "updated_at": "2026-11-26T23:52:09.042Z"
+                     *         "created_at": "2026-11-26T23:57:49.998Z",
+                     *         "updated_at": "2026-11-26T23:57:49.998Z"
                      *       }
                      *     }
                      */
@@ -16422,14 +16442,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8d4c43yqgcfx9fbd8k7e5tq",
-                     *           "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
+                     *           "id": "lvl_01m8d4ph2rayw0tvwejkzeq2sk",
+                     *           "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
+                     *           "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-26T23:52:09.075Z"
+                     *           "updated_at": "2026-11-26T23:57:50.030Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -16555,8 +16575,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
-                 *       "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
+                 *       "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
+                 *       "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -16590,10 +16610,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8d4c43szb2wzzcm0fhhwqc0",
-                     *         "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
+                     *         "id": "imv_01m8d4ph2k7vkdm5rftssz8cxf",
+                     *         "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
+                     *         "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -16602,11 +16622,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
+                     *           "user_id": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-26T23:52:09.075Z",
-                     *         "created_at": "2026-11-26T23:52:09.075Z"
+                     *         "occurred_at": "2026-11-26T23:57:50.030Z",
+                     *         "created_at": "2026-11-26T23:57:50.030Z"
                      *       }
                      *     }
                      */
@@ -24014,7 +24034,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8d4c46w2f860smwfg7kx133",
+                     *         "id": "cus_01m8d4ph4tn2ydrs3ztpwynz8v",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24026,8 +24046,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:52:09.179Z",
-                     *         "updated_at": "2026-11-26T23:52:09.179Z"
+                     *         "created_at": "2026-11-26T23:57:50.105Z",
+                     *         "updated_at": "2026-11-26T23:57:50.105Z"
                      *       }
                      *     }
                      */
@@ -25034,11 +25054,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
-                 *       "customer_id": "cus_01m8d4c46w2f860smwfg7kx133",
+                 *       "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
+                 *       "customer_id": "cus_01m8d4ph4tn2ydrs3ztpwynz8v",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
+                 *           "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25088,17 +25108,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d4c4ad2my1xkma5dc1ezrx",
+                     *         "id": "ord_01m8d4ph7vh8vg817b16jzfa0z",
                      *         "status": "open",
-                     *         "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
-                     *         "customer_id": "cus_01m8d4c46w2f860smwfg7kx133",
+                     *         "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
+                     *         "customer_id": "cus_01m8d4ph4tn2ydrs3ztpwynz8v",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d4c4ad2my1xkma5dc1ezrz",
-                     *             "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
+                     *             "id": "oli_01m8d4ph7wz75a8s8x0phfc6pa",
+                     *             "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25127,11 +25147,11 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
+                     *         "sold_by": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
                      *         "register_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:52:09.287Z",
-                     *         "updated_at": "2026-11-26T23:52:09.287Z",
+                     *         "created_at": "2026-11-26T23:57:50.196Z",
+                     *         "updated_at": "2026-11-26T23:57:50.196Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -25312,11 +25332,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
-                 *       "customer_id": "cus_01m8d4c46w2f860smwfg7kx133",
+                 *       "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
+                 *       "customer_id": "cus_01m8d4ph4tn2ydrs3ztpwynz8v",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
+                 *           "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25370,7 +25390,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
+                     *             "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25579,17 +25599,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d4c4ad2my1xkma5dc1ezrx",
+                     *         "id": "ord_01m8d4ph7vh8vg817b16jzfa0z",
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
-                     *         "customer_id": "cus_01m8d4c46w2f860smwfg7kx133",
+                     *         "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
+                     *         "customer_id": "cus_01m8d4ph4tn2ydrs3ztpwynz8v",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d4c4ad2my1xkma5dc1ezrz",
-                     *             "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
+                     *             "id": "oli_01m8d4ph7wz75a8s8x0phfc6pa",
+                     *             "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25618,20 +25638,20 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
+                     *         "sold_by": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
                      *         "register_id": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-26T23:52:09.287Z",
-                     *         "updated_at": "2026-11-26T23:52:09.367Z",
-                     *         "completed_at": "2026-11-26T23:52:09.367Z",
+                     *         "created_at": "2026-11-26T23:57:50.196Z",
+                     *         "updated_at": "2026-11-26T23:57:50.255Z",
+                     *         "completed_at": "2026-11-26T23:57:50.255Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d4c4cacxcz9qz4wq498nq3",
+                     *             "id": "pay_01m8d4ph9bzjwfatcj109xgm5w",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-26T23:52:09.367Z"
+                     *             "created_at": "2026-11-26T23:57:50.255Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -25640,17 +25660,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
+                     *             "actor": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:52:09.298Z"
+                     *             "created_at": "2026-11-26T23:57:50.209Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
+                     *             "actor": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:52:09.394Z"
+                     *             "created_at": "2026-11-26T23:57:50.268Z"
                      *           }
                      *         ]
                      *       }
@@ -26029,7 +26049,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8d4c4ad2my1xkma5dc1ezrz",
+                 *           "line_id": "oli_01m8d4ph7wz75a8s8x0phfc6pa",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -26072,17 +26092,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d4c4ad2my1xkma5dc1ezrx",
+                     *         "id": "ord_01m8d4ph7vh8vg817b16jzfa0z",
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8d4c42h1qyykz2efxc3y0sg",
-                     *         "customer_id": "cus_01m8d4c46w2f860smwfg7kx133",
+                     *         "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
+                     *         "customer_id": "cus_01m8d4ph4tn2ydrs3ztpwynz8v",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d4c4ad2my1xkma5dc1ezrz",
-                     *             "product_id": "prod_01m8d4c438f0d3676bdacfc7vv",
+                     *             "id": "oli_01m8d4ph7wz75a8s8x0phfc6pa",
+                     *             "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26111,26 +26131,26 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
+                     *         "sold_by": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
                      *         "register_id": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-26T23:52:09.287Z",
-                     *         "updated_at": "2026-11-26T23:52:09.518Z",
-                     *         "completed_at": "2026-11-26T23:52:09.367Z",
+                     *         "created_at": "2026-11-26T23:57:50.196Z",
+                     *         "updated_at": "2026-11-26T23:57:50.337Z",
+                     *         "completed_at": "2026-11-26T23:57:50.255Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d4c4cacxcz9qz4wq498nq3",
+                     *             "id": "pay_01m8d4ph9bzjwfatcj109xgm5w",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-26T23:52:09.367Z"
+                     *             "created_at": "2026-11-26T23:57:50.255Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8d4c4h29cvdm8z43pytx2tz",
-                     *             "order_id": "ord_01m8d4c4ad2my1xkma5dc1ezrx",
+                     *             "id": "ref_01m8d4phbq9m3gf3zrwqnycyv9",
+                     *             "order_id": "ord_01m8d4ph7vh8vg817b16jzfa0z",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -26138,13 +26158,13 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8d4c4ad2my1xkma5dc1ezrz",
+                     *                 "line_id": "oli_01m8d4ph7wz75a8s8x0phfc6pa",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:52:09.506Z"
+                     *             "created_at": "2026-11-26T23:57:50.327Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -26152,25 +26172,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
+                     *             "actor": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:52:09.298Z"
+                     *             "created_at": "2026-11-26T23:57:50.209Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
+                     *             "actor": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:52:09.394Z"
+                     *             "created_at": "2026-11-26T23:57:50.268Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8d4c3zvbpp6vd4c0qqjqpg7",
+                     *             "actor": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:52:09.531Z"
+                     *             "created_at": "2026-11-26T23:57:50.348Z"
                      *           }
                      *         ]
                      *       }
@@ -26537,7 +26557,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8d4c4ad2my1xkma5dc1ezrx",
+                 *       "order_id": "ord_01m8d4ph7vh8vg817b16jzfa0z",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -26571,8 +26591,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8d4c4cacxcz9qz4wq498nq3",
-                     *         "order_id": "ord_01m8d4c4ad2my1xkma5dc1ezrx",
+                     *         "id": "pay_01m8d4ph9bzjwfatcj109xgm5w",
+                     *         "order_id": "ord_01m8d4ph7vh8vg817b16jzfa0z",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -26580,15 +26600,15 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_ab3b5ddad8daed8bb6ab15c8",
+                     *         "processor_reference": "tp_8f0d038af38aa0add0595608",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
                      *         "failure_message": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:52:09.367Z",
-                     *         "updated_at": "2026-11-26T23:52:09.367Z",
-                     *         "captured_at": "2026-11-26T23:52:09.367Z"
+                     *         "created_at": "2026-11-26T23:57:50.255Z",
+                     *         "updated_at": "2026-11-26T23:57:50.255Z",
+                     *         "captured_at": "2026-11-26T23:57:50.255Z"
                      *       }
                      *     }
                      */
@@ -27686,16 +27706,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8d4c4mamhka83n2s0zky725",
-                     *         "code": "BCNB-RD6B-NFF6-F6EA",
+                     *         "id": "gc_01m8d4phdy69nwemda0g88tnp2",
+                     *         "code": "JQ3F-483M-UXDC-XFX7",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:52:09.610Z",
-                     *         "updated_at": "2026-11-26T23:52:09.610Z"
+                     *         "created_at": "2026-11-26T23:57:50.399Z",
+                     *         "updated_at": "2026-11-26T23:57:50.399Z"
                      *       }
                      *     }
                      */

@@ -2,8 +2,10 @@ import { createError } from '../../platform/errors/codes.ts'
 
 /** The auth module's error codes (docs/api-conventions.md "Error codes"). */
 export const AuthErrors = {
-  /** Sign-in e-mails are unique across orgs. */
+  /** A person's e-mail is theirs across OpenTill, and a user's unique in an org. */
   EMAIL_TAKEN: createError('EMAIL_TAKEN', 'conflict'),
+  /** The e-mail and password sign in to several stores: the problem lists them (`orgs`); ask again with org_id. */
+  ORG_REQUIRED: createError('ORG_REQUIRED', 'conflict'),
   /** A manager manages staff only; nobody acts through a deactivated user (docs/people-and-settings.md). */
   ROLE_NOT_ALLOWED: createError('ROLE_NOT_ALLOWED', 'forbidden'),
   /** An org always keeps at least one active owner. */

@@ -1,10 +1,34 @@
 import type { Queryable } from '../../platform/db/database.ts'
 import type { Role } from '../../platform/http/context.ts'
-import { type RefreshRow, type UserRow, userColumns } from './auth.tables.ts'
+import { type MembershipRow, type PersonRow, type RefreshRow, type UserRow, userColumns } from './auth.tables.ts'
 
-export async function orgOfEmail(q: Queryable, email: string): Promise<string | null> {
-  const result = await q.query<{ org_id: string | null }>('SELECT auth_org_of_email($1) AS org_id', [email])
-  return result.rows[0]?.org_id ?? null
+export async function personByEmail(q: Queryable, email: string): Promise<PersonRow | undefined> {
+  const result = await q.query<PersonRow>('SELECT * FROM auth_person_by_email($1)', [email.trim()])
+  return result.rows[0]
+}
+
+export async function personById(q: Queryable, id: string): Promise<PersonRow | undefined> {
+  const result = await q.query<PersonRow>('SELECT * FROM auth_person_by_id($1)', [id])
+  return result.rows[0]
+}
+
+export async function membershipsOf(q: Queryable, personId: string): Promise<MembershipRow[]> {
+  const result = await q.query<MembershipRow>('SELECT * FROM auth_memberships($1)', [personId])
+  return result.rows
+}
+
+/** Makes a person; false when the e-mail already belongs to one. */
+export async function insertPerson(q: Queryable, p: { id: string; email: string; hash: string }): Promise<boolean> {
+  const result = await q.query<{ made: boolean }>('SELECT auth_insert_person($1, $2, $3) AS made', [
+    p.id,
+    p.email,
+    p.hash,
+  ])
+  return result.rows[0]?.made === true
+}
+
+export async function setPersonPassword(q: Queryable, personId: string, hash: string): Promise<void> {
+  await q.query('SELECT auth_set_person_password($1, $2)', [personId, hash])
 }
 
 export async function orgOfRefreshToken(q: Queryable, tokenHash: string): Promise<string | null> {
@@ -14,12 +38,12 @@ export async function orgOfRefreshToken(q: Queryable, tokenHash: string): Promis
 
 export async function insertUser(
   q: Queryable,
-  user: { id: string; orgId: string; email: string; name: string; role: Role; passwordHash: string | null },
+  user: { id: string; orgId: string; email: string; name: string; role: Role; personId: string },
 ): Promise<UserRow> {
   const result = await q.query<UserRow>(
-    `INSERT INTO users (id, org_id, email, name, role, password_hash) VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO users (id, org_id, email, name, role, person_id) VALUES ($1, $2, $3, $4, $5, $6)
      RETURNING ${userColumns}`,
-    [user.id, user.orgId, user.email, user.name, user.role, user.passwordHash],
+    [user.id, user.orgId, user.email, user.name, user.role, user.personId],
   )
   return result.rows[0]
 }
@@ -49,10 +73,6 @@ export async function standingsOfUsers(
     [orgId, ids],
   )
   return result.rows
-}
-
-export async function emailTaken(q: Queryable, email: string): Promise<boolean> {
-  return (await orgOfEmail(q, email)) !== null
 }
 
 export async function insertSession(
@@ -171,13 +191,6 @@ export async function updateUser(
     [orgId, id, fields.name, fields.role, fields.deactivated],
   )
   return result.rows[0]
-}
-
-export async function setPasswordHash(q: Queryable, orgId: string, id: string, hash: string): Promise<void> {
-  await q.query(
-    'UPDATE users SET password_hash = $3, version = version + 1, updated_at = now() WHERE org_id = $1 AND id = $2',
-    [orgId, id, hash],
-  )
 }
 
 /**

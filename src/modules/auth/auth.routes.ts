@@ -34,10 +34,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
         summary: 'Exchange e-mail and password for an access token and a refresh token',
         security: [],
         body: LoginBody,
-        response: { 200: LoginSessionSchema, ...errorResponses(401, 429) },
+        response: { 200: LoginSessionSchema, ...errorResponses(401, AuthErrors.ORG_REQUIRED, 429) },
       },
     },
-    async (request) => ({ data: await auth.login(request.body.email, request.body.password) }),
+    async (request) => ({
+      data: await auth.login(request.body.email, request.body.password, request.body.org_id),
+    }),
   )
 
   app.post(

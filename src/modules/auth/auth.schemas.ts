@@ -4,6 +4,13 @@ export const LoginBody = Type.Object(
   {
     email: Type.String({ format: 'email', maxLength: 320 }),
     password: Type.String({ minLength: 1, maxLength: 1024 }),
+    org_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'the store to sign in to, when the e-mail belongs to several (409 ORG_REQUIRED lists them)',
+      }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -7,7 +7,7 @@ import type { Runtime } from '../../platform/runtime.ts'
 import { AuthErrors } from './auth.errors.ts'
 import * as repo from './auth.repo.ts'
 import type { LoginSession, Me } from './auth.schemas.ts'
-import type { UserRow } from './auth.tables.ts'
+import type { MembershipRow, PersonRow, UserRow } from './auth.tables.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
 import { scopesOfRole } from './scopes.ts'
 import { roleOfCaller } from './user-roles.ts'
@@ -22,6 +22,10 @@ export interface UserStanding {
 }
 
 const badCredentials = () => unauthorized('the e-mail or password is incorrect')
+const emailTaken = () =>
+  AuthErrors.EMAIL_TAKEN('this e-mail is already registered', {
+    errors: [{ field: 'email', message: 'is already registered', code: 'taken' }],
+  })
 const badRefresh = () =>
   unauthorized('the refresh token is invalid, expired or revoked; log in again', {
     'www-authenticate': 'Bearer error="invalid_token"',
@@ -91,45 +95,82 @@ export function createAuthService(runtime: Runtime) {
     return { id, registerId: till?.registerId ?? null, refreshToken: await newRefreshToken(q, orgId, id) }
   }
 
+  /** The person behind an e-mail and password; the same 401 for an unknown e-mail as for a wrong password. */
+  async function verifiedPerson(email: string, password: string): Promise<PersonRow> {
+    const person = await database.unscoped((q) => repo.personByEmail(q, email))
+    if (!(await verifyPassword(person?.password_hash, password)) || !person) throw badCredentials()
+    return person
+  }
+
+  /** The membership a sign-in is for: the org asked for, or the person's only active one. */
+  async function membershipFor(personId: string, orgId?: string): Promise<MembershipRow> {
+    const active = (await database.unscoped((q) => repo.membershipsOf(q, personId))).filter((m) => m.active)
+    if (orgId !== undefined) {
+      const chosen = active.find((m) => m.org_id === orgId)
+      if (!chosen) throw badCredentials()
+      return chosen
+    }
+    if (active.length === 0) throw badCredentials()
+    if (active.length > 1)
+      throw AuthErrors.ORG_REQUIRED('this e-mail signs in to several stores: sign in again with org_id', {
+        orgs: active.map((m) => ({ id: m.org_id, name: m.org_name })),
+      })
+    return active[0]!
+  }
+
+  /** A new session for a verified person's membership. */
+  async function signInAsMember(membership: MembershipRow): Promise<LoginSession> {
+    const orgId = membership.org_id
+    const user = await database.read(orgId, (q) => repo.userById(q, orgId, membership.user_id))
+    if (!user || user.deactivated) throw badCredentials()
+    const session = await database.transaction(orgId, (q) => openSession(q, orgId, user, null))
+    return issue(orgId, user, session, session.refreshToken)
+  }
+
   return {
     /**
-     * Creates a user in the caller's transaction (org creation, invitations), with a password or the hash of one
-     * (an invitation hashes before its transaction).
+     * Creates a user in the caller's transaction (org creation, invitations): a new person with a password (or
+     * the hash of one: an invitation hashes before its transaction), or a membership of an existing person.
      */
     async createUser(
       q: Queryable,
       input: { orgId: string; email: string; name?: string; role: Role } & (
         | { password: string }
         | { passwordHash: string }
+        | { personId: string }
       ),
     ): Promise<UserRow> {
-      if (await repo.emailTaken(q, input.email)) {
-        throw AuthErrors.EMAIL_TAKEN('a user with this e-mail already exists', {
-          errors: [{ field: 'email', message: 'is already registered', code: 'taken' }],
-        })
+      const email = input.email.trim()
+      if (await repo.userByEmail(q, input.orgId, email)) throw emailTaken()
+      let personId: string
+      if ('personId' in input) personId = input.personId
+      else {
+        personId = newId('per')
+        const hash = 'passwordHash' in input ? input.passwordHash : await hashPassword(input.password)
+        if (!(await repo.insertPerson(q, { id: personId, email, hash }))) throw emailTaken()
       }
-      const passwordHash = 'passwordHash' in input ? input.passwordHash : await hashPassword(input.password)
       return repo.insertUser(q, {
         id: newId('usr'),
         orgId: input.orgId,
-        email: input.email.trim(),
+        email,
         name: input.name ?? '',
         role: input.role,
-        passwordHash,
+        personId,
       })
     },
 
-    /** Exchanges credentials for a session; a wrong password and an unknown e-mail get the same answer. */
-    async login(email: string, password: string): Promise<LoginSession> {
-      const orgId = await database.unscoped((q) => repo.orgOfEmail(q, email))
-      if (!orgId) {
-        await verifyPassword(null, password)
-        throw badCredentials()
-      }
-      const user = await database.read(orgId, (q) => repo.userByEmail(q, orgId, email))
-      if (!user || !(await verifyPassword(user.password_hash, password)) || user.deactivated) throw badCredentials()
-      const session = await database.transaction(orgId, (q) => openSession(q, orgId, user, null))
-      return issue(orgId, user, session, session.refreshToken)
+    verifiedPerson,
+    membershipFor,
+    signInAsMember,
+
+    /**
+     * Exchanges credentials for a session in one org: the one named, or the person's only store; a person of
+     * several stores without org_id gets 409 ORG_REQUIRED listing them. A wrong password, an unknown e-mail and an
+     * org the person is not an active member of get the same 401.
+     */
+    async login(email: string, password: string, orgId?: string): Promise<LoginSession> {
+      const person = await verifiedPerson(email, password)
+      return signInAsMember(await membershipFor(person.id, orgId))
     },
 
     /**

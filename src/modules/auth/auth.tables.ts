@@ -8,7 +8,8 @@ export interface UserRow {
   email: string
   name: string
   role: Role
-  password_hash: string | null
+  /** The person who signs in as this user (db/migrations/0144_people.sql): one password, several orgs. */
+  person_id: string | null
   /** Deactivated users sign in nowhere and their rules stop (db/migrations/0134). */
   deactivated: boolean
   /** argon2id of the user's till PIN (db/migrations/0140), or null. */
@@ -19,7 +20,7 @@ export interface UserRow {
 }
 
 export const userColumns =
-  'id, org_id, email, name, role, password_hash, deactivated_at IS NOT NULL AS deactivated, pin_hash, version, created_at, updated_at'
+  'id, org_id, email, name, role, person_id, deactivated_at IS NOT NULL AS deactivated, pin_hash, version, created_at, updated_at'
 
 /** The account an invitation makes when it is accepted (its email, name and role columns). */
 export interface Invitee {
@@ -54,4 +55,19 @@ export interface RefreshRow {
   expired: boolean
   used: boolean
   revoked: boolean
+}
+
+/** A person (people, db/migrations/0144_people.sql), read only through the auth_person_* functions. */
+export interface PersonRow {
+  id: string
+  email: string
+  password_hash: string
+}
+
+/** One org a person belongs to (auth_memberships). */
+export interface MembershipRow {
+  org_id: string
+  org_name: string
+  user_id: string
+  active: boolean
 }

@@ -207,7 +207,7 @@ export async function setPinHash(q: Queryable, orgId: string, userId: string, ha
 export async function tillStaff(q: Queryable, orgId: string) {
   const result = await q.query<{ id: string; name: string; role: string; has_pin: boolean }>(
     `SELECT id, name, role, pin_hash IS NOT NULL AS has_pin FROM users
-     WHERE org_id = $1 AND deactivated_at IS NULL AND password_hash IS NOT NULL ORDER BY name, id LIMIT 500`,
+     WHERE org_id = $1 AND deactivated_at IS NULL AND person_id IS NOT NULL ORDER BY name, id LIMIT 500`,
     [orgId],
   )
   return result.rows

@@ -2,6 +2,7 @@
 
 export { AuthErrors } from './auth.errors.ts'
 export { authRoutes } from './auth.routes.ts'
+export type { LoginSession } from './auth.schemas.ts'
 export {
   type AuthService,
   createAuthService,

@@ -18,6 +18,18 @@ export async function orgOfInvitation(q: Queryable, tokenHash: string): Promise<
   return result.rows[0]?.org_id ?? null
 }
 
+export async function invitationByToken(
+  q: Queryable,
+  orgId: string,
+  tokenHash: string,
+): Promise<InvitationRow | undefined> {
+  const result = await q.query<InvitationRow>(
+    `SELECT ${invitationColumns} FROM invitations WHERE org_id = $1 AND token_hash = $2`,
+    [orgId, tokenHash],
+  )
+  return result.rows[0]
+}
+
 /** Locks the invitation, so of two parallel acceptances exactly one makes the account. */
 export async function lockInvitation(
   q: Queryable,

@@ -1,10 +1,11 @@
 import { newId } from '../../platform/crypto/ids.ts'
 import { randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
 import type { Queryable } from '../../platform/db/database.ts'
-import { AppError } from '../../platform/errors/app-error.ts'
+import { AppError, invalid } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import { recordAudit } from '../audit/index.ts'
+import * as authRepo from './auth.repo.ts'
 import type { AuthService } from './auth.service.ts'
 import type { InvitationRow, Invitee } from './auth.tables.ts'
 import * as repo from './invitations.repo.ts'
@@ -50,21 +51,35 @@ export function createInvitationsService(runtime: Runtime, auth: AuthService) {
     },
 
     /**
-     * Makes the invited account with its password, once; afterwards the user logs in as any other. An e-mail
-     * registered meanwhile (or before) is refused here, to the holder of the link, and the link stays usable.
+     * Accepts an invitation, once. A new person chooses their password; a person who already has an OpenTill
+     * account (another store's) joins with the password they have, which proves the e-mail is theirs. A user of
+     * the org with this e-mail is refused, to the holder of the link, and the link stays usable.
      */
     async accept(token: string, password: string): Promise<AcceptedInvitation> {
-      assertAcceptablePassword(password)
       const hash = sha256Hex(token.trim())
       const orgId = await database.unscoped((q) => repo.orgOfInvitation(q, hash))
       if (!orgId) throw unusable()
-      // Hashing is slow: done before the transaction so the row lock is held only for the update.
-      const passwordHash = await auth.hashPassword(password)
+      const usable = (i: InvitationRow | undefined): i is InvitationRow =>
+        i !== undefined && !i.accepted && !i.expired && !i.revoked
+      const seen = await database.read(orgId, (q) => repo.invitationByToken(q, orgId, hash))
+      if (!usable(seen)) throw unusable()
+      const person = await database.unscoped((q) => authRepo.personByEmail(q, seen.email))
+      // Hashing and checking are slow: done before the transaction so the row lock is held only for the update.
+      let account: { personId: string } | { passwordHash: string }
+      if (person) {
+        const joined = await auth.verifiedPerson(person.email, password).catch(() => null)
+        if (!joined)
+          throw invalid('password', 'is not the password of the OpenTill account of this e-mail', 'incorrect')
+        account = { personId: joined.id }
+      } else {
+        assertAcceptablePassword(password)
+        account = { passwordHash: await auth.hashPassword(password) }
+      }
       return database.transaction(orgId, async (q) => {
         const invitation = await repo.lockInvitation(q, orgId, hash)
-        if (!invitation || invitation.accepted || invitation.expired || invitation.revoked) throw unusable()
-        const { email, name, role } = invitation
-        const user = await auth.createUser(q, { orgId, email, name, role, passwordHash })
+        if (!usable(invitation)) throw unusable()
+        const { name, role } = invitation
+        const user = await auth.createUser(q, { orgId, email: invitation.email, name, role, ...account })
         await repo.markAccepted(q, orgId, invitation.id, user.id)
         await emitEvent(q, orgId, 'user.joined', userResource(user))
         await recordAudit(

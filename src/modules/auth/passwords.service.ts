@@ -37,68 +37,86 @@ function resetMail(url: string) {
 export function createPasswordsService(runtime: Runtime, sessions: SessionEnding) {
   const { database, config, secrets } = runtime
 
+  /**
+   * Ends the person's sessions in every org they belong to (but `keep`, the one asking), each org in its own
+   * transaction; a person's password is theirs in all of them.
+   */
+  async function endSessionsEverywhere(personId: string, reason: string, keep?: string): Promise<void> {
+    const memberships = await database.unscoped((q) => repo.membershipsOf(q, personId))
+    const ended: string[] = []
+    for (const m of memberships)
+      ended.push(
+        ...(await database.transaction(m.org_id, (q) => sessions.endSessions(q, m.org_id, m.user_id, reason, keep))),
+      )
+    await sessions.revokeAccessTokens(ended)
+  }
+
   return {
-    /** The caller's own password, with the current one; the user's other sessions end, this one stays. */
+    /** The caller's own password, with the current one; the person's other sessions end, this one stays. */
     async change(ctx: RequestContext, current: string, next: string): Promise<void> {
       const userId = ctx.actor.kind === 'user' ? ctx.actor.userId : null
       if (!userId) throw forbidden('only a signed-in user changes their password; an app cannot')
       const user = await ctx.db.read((q) => repo.userById(q, ctx.orgId, userId))
-      if (!user || !(await verifyPassword(user.password_hash, current)))
+      const person = user?.person_id ? await database.unscoped((q) => repo.personById(q, user.person_id!)) : undefined
+      if (!person || !(await verifyPassword(person.password_hash, current)))
         throw invalid('current_password', 'is not your current password', 'incorrect')
       assertAcceptablePassword(next, 'new_password')
       const hash = await hashPassword(next)
-      const ended = await ctx.db.tx(async (q) => {
-        await repo.setPasswordHash(q, ctx.orgId, userId, hash)
+      await ctx.db.tx(async (q) => {
+        await repo.setPersonPassword(q, person.id, hash)
         await recordAudit(q, ctx, { action: 'user.password_changed', record: { type: 'user', id: userId } })
-        return sessions.endSessions(q, ctx.orgId, userId, 'password changed', ctx.sessionId)
       })
-      await sessions.revokeAccessTokens(ended)
+      await endSessionsEverywhere(person.id, 'password changed', ctx.sessionId)
     },
 
     /**
-     * Sends a single-use reset link to the address if it belongs to an active user; the caller answers the same
-     * either way. The e-mail is queued in the transaction (no SMTP wait, so the time taken says nothing either).
+     * Sends a single-use reset link to the address if it belongs to a person with an active membership; the caller
+     * answers the same either way. The e-mail is queued in the transaction (no SMTP wait, so the time taken says
+     * nothing either).
      */
     async requestReset(email: string): Promise<void> {
-      const orgId = await database.unscoped((q) => repo.orgOfEmail(q, email))
-      if (!orgId) return
+      const person = await database.unscoped((q) => repo.personByEmail(q, email))
+      const membership = person
+        ? (await database.unscoped((q) => repo.membershipsOf(q, person.id))).find((m) => m.active)
+        : undefined
+      if (!person || !membership) return
+      const orgId = membership.org_id
       await database.transaction(orgId, async (q) => {
-        const user = await repo.userByEmail(q, orgId, email)
-        if (!user || user.deactivated || !user.password_hash) return
         const token = randomToken('pwr')
         await resets.insertReset(q, {
           id: newId('pwr'),
           orgId,
-          userId: user.id,
+          userId: membership.user_id,
           tokenHash: sha256Hex(token),
           ttlSeconds: RESET_TTL_S,
         })
-        await queueMail(q, secrets, orgId, { to: user.email, ...resetMail(`${config.appUrl}/reset-password/${token}`) })
+        const url = `${config.appUrl}/reset-password/${token}`
+        await queueMail(q, secrets, orgId, { to: person.email, ...resetMail(url) })
       })
     },
 
-    /** Sets the new password with a reset link's token, once; every session of the user ends. */
+    /** Sets the new password with a reset link's token, once; every session of the person ends, in every org. */
     async confirmReset(token: string, password: string): Promise<void> {
       assertAcceptablePassword(password)
       const tokenHash = sha256Hex(token.trim())
       const orgId = await database.unscoped((q) => resets.orgOfReset(q, tokenHash))
       if (!orgId) throw unusableReset()
       const hash = await hashPassword(password)
-      const ended = await database.transaction(orgId, async (q) => {
+      const personId = await database.transaction(orgId, async (q) => {
         const reset = await resets.lockUsableReset(q, orgId, tokenHash)
         if (!reset) throw unusableReset()
         const user = await repo.userById(q, orgId, reset.user_id)
-        if (!user || user.deactivated) throw unusableReset()
+        if (!user?.person_id || user.deactivated) throw unusableReset()
         await resets.markUsed(q, orgId, reset.id)
-        await repo.setPasswordHash(q, orgId, user.id, hash)
+        await repo.setPersonPassword(q, user.person_id, hash)
         await recordAudit(
           q,
           { orgId, actor: { kind: 'user', userId: user.id, clientId: 'first-party' }, requestId: '' },
           { action: 'user.password_reset', record: { type: 'user', id: user.id } },
         )
-        return sessions.endSessions(q, orgId, user.id, 'password reset')
+        return user.person_id
       })
-      await sessions.revokeAccessTokens(ended)
+      await endSessionsEverywhere(personId, 'password reset')
     },
   }
 }

@@ -1,8 +1,9 @@
 import { randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
 import type { Queryable } from '../../platform/db/database.ts'
+import { AppError, unauthorized } from '../../platform/errors/app-error.ts'
 import { systemContext } from '../../platform/http/system-context.ts'
 import type { Runtime } from '../../platform/runtime.ts'
-import type { AuthService } from '../auth/index.ts'
+import type { AuthService, LoginSession } from '../auth/index.ts'
 import * as repo from './web-sessions.repo.ts'
 
 export interface WebSession {
@@ -15,44 +16,85 @@ export interface WebSession {
 }
 
 const SESSION_TTL_S = 8 * 3600
+/** The client id of the proof a person of several stores holds while choosing one. */
+const PENDING_SIGN_IN = 'web-sign-in'
 
 /** Browser sessions of the web app (consent screen, dashboard), behind an HttpOnly cookie. */
 export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
   const { database, accessTokens } = runtime
 
+  /**
+   * Keeps what a login proved (user, org, role scopes) in a web session and ends the API session the login opened:
+   * the browser never holds an API token. Answers the cookie value.
+   */
+  async function fromLogin(login: LoginSession): Promise<{ cookie: string; session: WebSession }> {
+    const claims = await accessTokens.verify(login.accessToken)
+    if (!claims?.userId) throw new Error('the login token could not be verified')
+    await auth.logout({ ...systemContext(database, claims.orgId, claims.scopes), sessionId: claims.sid })
+    const cookie = randomToken('ows')
+    const session: WebSession = {
+      orgId: claims.orgId,
+      userId: claims.userId,
+      email: login.user.email,
+      scopes: claims.scopes,
+      csrfToken: randomToken('csrf', 24),
+    }
+    await database.transaction(session.orgId, (q) =>
+      repo.insertWebSession(q, {
+        hash: sha256Hex(cookie),
+        orgId: session.orgId,
+        userId: session.userId,
+        userEmail: session.email,
+        scopes: session.scopes,
+        csrfToken: session.csrfToken,
+        ttlSeconds: SESSION_TTL_S,
+      }),
+    )
+    return { cookie, session }
+  }
+
   return {
     ttlSeconds: SESSION_TTL_S,
 
     /**
-     * Checks the credentials with the login use case (same hashing, same answer for unknown e-mails), keeps
-     * what the login proved (user, org, role scopes) in a web session, and ends the API session the login
-     * opened: the browser never holds an API token. Returns the cookie value.
+     * Checks the credentials with the login use case (same hashing, same answer for unknown e-mails). A person
+     * of one store is signed in (`fromLogin`); a person of several gets the stores to choose from and a
+     * short-lived proof of the password (`pending`, a signed token of no org and no scope) for `signInToStore`.
      */
-    async signIn(email: string, password: string): Promise<{ cookie: string; session: WebSession }> {
-      const login = await auth.login(email, password)
-      const claims = await accessTokens.verify(login.accessToken)
-      if (!claims?.userId) throw new Error('the login token could not be verified')
-      await auth.logout({ ...systemContext(database, claims.orgId, claims.scopes), sessionId: claims.sid })
-      const cookie = randomToken('ows')
-      const session: WebSession = {
-        orgId: claims.orgId,
-        userId: claims.userId,
-        email: login.user.email,
-        scopes: claims.scopes,
-        csrfToken: randomToken('csrf', 24),
+    async signIn(
+      email: string,
+      password: string,
+    ): Promise<
+      | { kind: 'signed-in'; cookie: string; session: WebSession }
+      | { kind: 'choose'; orgs: { id: string; name: string }[]; pending: string }
+    > {
+      const person = await auth.verifiedPerson(email, password)
+      try {
+        return {
+          kind: 'signed-in',
+          ...(await fromLogin(await auth.signInAsMember(await auth.membershipFor(person.id)))),
+        }
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'ORG_REQUIRED' || !error.orgs) throw error
+        const pending = await accessTokens.sign({
+          sub: person.id,
+          orgId: '',
+          scopes: [],
+          sid: randomToken('pend', 16),
+          clientId: PENDING_SIGN_IN,
+          actorKind: 'user',
+          userId: null,
+        })
+        return { kind: 'choose', orgs: error.orgs, pending }
       }
-      await database.transaction(session.orgId, (q) =>
-        repo.insertWebSession(q, {
-          hash: sha256Hex(cookie),
-          orgId: session.orgId,
-          userId: session.userId,
-          userEmail: session.email,
-          scopes: session.scopes,
-          csrfToken: session.csrfToken,
-          ttlSeconds: SESSION_TTL_S,
-        }),
-      )
-      return { cookie, session }
+    },
+
+    /** Finishes a sign-in whose person chose a store: `pending` is what `signIn` answered, for 15 minutes. */
+    async signInToStore(pending: string, orgId: string): Promise<{ cookie: string; session: WebSession }> {
+      const claims = await accessTokens.verify(pending)
+      if (!claims || claims.clientId !== PENDING_SIGN_IN || claims.orgId !== '')
+        throw unauthorized('the sign-in expired; sign in again')
+      return fromLogin(await auth.signInAsMember(await auth.membershipFor(claims.sub, orgId)))
     },
 
     async find(cookie: string | undefined): Promise<WebSession | null> {

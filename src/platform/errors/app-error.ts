@@ -41,11 +41,18 @@ export class AppError extends Error {
   readonly status: number
   readonly errors?: FieldError[]
   readonly headers?: Record<string, string>
+  /** What a client needs to act on the problem (ORG_REQUIRED's stores), sent as extension members. */
+  readonly orgs?: { id: string; name: string }[]
 
   constructor(
     kind: ErrorKind,
     detail: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string>; code?: string } = {},
+    options: {
+      errors?: FieldError[]
+      headers?: Record<string, string>
+      code?: string
+      orgs?: { id: string; name: string }[]
+    } = {},
   ) {
     super(detail)
     this.name = 'AppError'
@@ -54,6 +61,7 @@ export class AppError extends Error {
     this.status = errorKinds[kind].status
     this.errors = options.errors
     this.headers = options.headers
+    this.orgs = options.orgs
   }
 }
 

@@ -3,6 +3,7 @@ import { AppError, type ErrorKind, errorKinds, type FieldError } from './app-err
 interface ErrorOptions {
   errors?: FieldError[]
   headers?: Record<string, string>
+  orgs?: { id: string; name: string }[]
 }
 
 /** A named error of the catalog: call it with the detail of one occurrence. */

@@ -13,6 +13,8 @@ interface Problem {
   detail: string
   instance: string
   errors?: FieldError[]
+  /** ORG_REQUIRED: the stores the person may sign in to (an RFC 9457 extension member). */
+  orgs?: { id: string; name: string }[]
   requestId?: string
 }
 

@@ -17,6 +17,7 @@ export function installErrorHandler(app: FastifyInstance): void {
         problem(error.kind, error.message, instance, {
           code: error.code,
           ...(error.errors ? { errors: error.errors } : {}),
+          ...(error.orgs ? { orgs: error.orgs } : {}),
         }),
       )
     }

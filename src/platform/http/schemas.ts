@@ -23,6 +23,11 @@ export const ProblemSchema = Type.Object(
         { description: 'one entry per bad field, for a 422 (and a 400 that names fields)' },
       ),
     ),
+    orgs: Type.Optional(
+      Type.Array(Type.Object({ id: Type.String(), name: Type.String() }), {
+        description: 'ORG_REQUIRED: the stores this e-mail and password may sign in to; sign in again with org_id',
+      }),
+    ),
     requestId: Type.Optional(Type.String()),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details' },
