@@ -218,6 +218,16 @@ describe('sign-in at a paired till with a PIN', () => {
     const allowed = await sell({ discounts: [{ type: 'amount', value: 6, reason: 'friend' }], approval: manager_ })
     assert.equal(allowed.status, 201, JSON.stringify(allowed.body))
     assert.equal(allowed.body.data.discounts[0].approved_by, manager.id)
+    const discounted = (await owner.get(`/api/v1/audit-log?record_id=${allowed.body.data.id}`)).body.data[0]
+    assert.deepEqual(
+      [
+        discounted.action,
+        discounted.actor.user_id,
+        discounted.changes.approved_by,
+        discounted.changes.discounts[0].amount_minor,
+      ],
+      ['order.discounted', cashiers[0].id, manager.id, 600],
+    )
 
     // A manager's PIN approves at a paired till only, and the store decides what needs it.
     const atDesk = await cashiers[0].api.post(`/api/v1/orders/${paid.id}/refund`, { amount: 1, approval: manager_ })

@@ -151,14 +151,23 @@ describe('staff accounts', () => {
     assert.equal(me.body.data.role, 'staff')
     assert.ok(!me.body.data.scopes.includes('users:read'))
 
-    // A role changed outside the API (SQL, the CLI) reaches the next refresh: scopes come from the role, not the session.
-    await apps.app.runtime.database.transaction(merchant.orgId, (q) =>
-      q.query(`UPDATE users SET role = 'manager' WHERE org_id = $1 AND id = $2`, [merchant.orgId, demoted.id]),
-    )
-    const refreshed = await clientFor(apps.app.api).post('/api/v1/auth/refresh', { refreshToken: again.refreshToken })
-    assert.equal(refreshed.status, 200)
-    const after = await clientFor(apps.app.api, refreshed.body.data.accessToken).get('/api/v1/auth/me')
-    assert.ok(after.body.data.scopes.includes('users:read'))
+    // A role changed outside the API (SQL, the CLI) reaches the next refresh: scopes come from the role, not the
+    // session, both ways.
+    const setRole = (role: string, id: string) =>
+      apps.app.runtime.database.transaction(merchant.orgId, (q) =>
+        q.query('UPDATE users SET role = $3 WHERE org_id = $1 AND id = $2', [merchant.orgId, id, role]),
+      )
+    const scopesAfterRefresh = async (refreshToken: string) => {
+      const refreshed = await clientFor(apps.app.api).post('/api/v1/auth/refresh', { refreshToken })
+      assert.equal(refreshed.status, 200)
+      return (await clientFor(apps.app.api, refreshed.body.data.accessToken).get('/api/v1/auth/me')).body.data.scopes
+    }
+    await setRole('manager', demoted.id)
+    assert.ok((await scopesAfterRefresh(again.refreshToken)).includes('users:read'))
+    const manager2 = await invitedAndSignedIn(apps.app, owner, 'manager')
+    await setRole('staff', manager2.id)
+    const demotedScopes = await scopesAfterRefresh(manager2.refreshToken)
+    assert.ok(!demotedScopes.includes('users:read') && demotedScopes.includes('orders:write'))
   })
 
   it('invites: the link without SMTP, pending until accepted, replaced by a new one, revocable', async () => {

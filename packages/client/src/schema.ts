@@ -2541,7 +2541,7 @@ export interface components {
              * @description what was done, a stable code
              * @enum {unknown}
              */
-            action: "order.voided" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated" | "customer.erased";
+            action: "order.voided" | "order.discounted" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated" | "customer.erased";
             /** @description the kind of record changed: order, product, user, settings… */
             record_type: string;
             record_id: string;
@@ -8432,7 +8432,7 @@ export interface operations {
                 /** @description entries of this user */
                 user_id?: string;
                 /** @description what was done, a stable code */
-                action?: "order.voided" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated" | "customer.erased";
+                action?: "order.voided" | "order.discounted" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated" | "customer.erased";
                 /** @description entries about this record */
                 record_id?: string;
                 /** @description entries at or after this time */

@@ -165,6 +165,28 @@ export function createOrdersService(deps: OrdersDeps) {
     if (approvedBy) for (const d of priced.discounts) if (d.type !== 'campaign') d.approved_by = approvedBy
   }
 
+  function auditDiscounts(
+    q: Queryable,
+    ctx: RequestContext,
+    orderId: string,
+    priced: PricedOrder,
+    approvedBy: string | null,
+  ): Promise<void> {
+    return recordAudit(q, ctx, {
+      action: 'order.discounted',
+      record: { type: 'order', id: orderId },
+      changes: {
+        discounts: priced.discounts.flatMap((d) =>
+          d.type === 'campaign'
+            ? []
+            : [{ type: d.type, value: d.value, amount_minor: Number(d.amount), reason: d.reason }],
+        ),
+        subtotal_minor: Number(priced.totals.subtotal),
+        approved_by: approvedBy,
+      },
+    })
+  }
+
   async function validateRefs(ctx: RequestContext, input: { location_id: string; customer_id?: string | null }) {
     await deps.locations.assertExists(ctx, input.location_id, 'location_id')
     if (input.customer_id) await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
@@ -223,10 +245,13 @@ export function createOrdersService(deps: OrdersDeps) {
         priced.campaigns.applications,
       )
       claimed.catch(() => {})
+      // The till's own discounts are audited with the order, in its pipeline (docs/people-and-settings.md).
+      const audited = priced.discounts.length > 0 ? auditDiscounts(q, ctx, orderId, priced, approvedBy) : null
+      audited?.catch(() => {})
       const stock = sale ? sale() : deps.inventory.applyChanges(ctx, changes)
       if (sale && commitNow) commitNow()
       try {
-        const [{ row, lines }] = await Promise.all([inserted, stock, claimed])
+        const [{ row, lines }] = await Promise.all([inserted, stock, claimed, audited])
         return toOrder(row, lines)
       } catch (error) {
         // A refused claim aborts the transaction, so the statements after it fail too: the claim's error is the cause.
