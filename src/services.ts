@@ -73,7 +73,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     () => ({
       mayErase: async (ctx) => (await auth.callerRole(ctx)) !== 'staff',
       async eraseTraces(q, ctx, customerId) {
-        await webhooks.deliveries.erasePayloads(q, ctx, await events.eraseCustomer(q, ctx, customerId))
+        await webhooks.deliveries.erasePayloads(q, ctx, customerId, await events.eraseCustomer(q, ctx, customerId))
         await automations.eraseCustomerRuns(q, ctx, customerId)
       },
     }),
@@ -128,6 +128,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     pricing: catalog.pricing,
     tax,
     campaigns,
+    approvals: devices,
   })
   const automations = createAutomationsService({
     locations,

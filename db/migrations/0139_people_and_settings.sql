@@ -94,12 +94,14 @@ CREATE INDEX audit_log_org_user ON audit_log (org_id, actor_user_id, id DESC);
 SELECT enable_org_rls('audit_log');
 REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM opentill_app;
 
--- Retention: entries older than the deployment's AUDIT_RETENTION_DAYS go, through the owner's rights only.
+-- Retention: entries older than the deployment's AUDIT_RETENTION_DAYS go, through the owner's rights only. The
+-- function keeps a year whatever it is asked, so the app's role, which may call it, cannot empty the log.
 CREATE FUNCTION audit_log_purge(p_days integer, p_batch integer) RETURNS integer
   LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public AS $$
   WITH gone AS (
     DELETE FROM audit_log WHERE (org_id, id) IN (
-      SELECT org_id, id FROM audit_log WHERE occurred_at < now() - make_interval(days => p_days) LIMIT p_batch
+      SELECT org_id, id FROM audit_log WHERE occurred_at < now() - make_interval(days => GREATEST(p_days, 365))
+      LIMIT p_batch
     ) RETURNING 1
   )
   SELECT count(*)::integer FROM gone

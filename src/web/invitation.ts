@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { AppError } from '../platform/errors/app-error.ts'
+import { loginAccountLimit, loginAddressLimit } from '../platform/rate-limit/index.ts'
 import type { Runtime } from '../platform/runtime.ts'
 import type { Services } from '../services.ts'
 import { hidden, html, page } from './html.ts'
@@ -34,6 +35,7 @@ function acceptedPage(email: string) {
 
 /** What the invitee is told of a refusal; the API's codes, in words (docs/partners.md). */
 function refusalOf(error: AppError): string {
+  if (error.status === 429) return `Too many attempts. ${error.message}.`
   if (error.code === 'EMAIL_TAKEN')
     return 'This e-mail is already a user of this store. Sign in with it, or ask whoever invited you to invite another address.'
   const refusal = passwordRefusal(error, 'invitation')
@@ -61,7 +63,10 @@ export async function invitationPages(
     const password = typeof body.password === 'string' ? body.password : ''
     if (password !== body.confirm) return send(reply, 422, invitationPage(csrf, 'The two passwords differ.'))
     try {
-      const accepted = await services.invitations.accept(request.params.token, password)
+      await loginAddressLimit(runtime.rateLimitStore, request.ip, reply)
+      const accepted = await services.invitations.accept(request.params.token, password, (email) =>
+        loginAccountLimit(runtime.rateLimitStore, email, reply),
+      )
       return send(reply, 200, acceptedPage(accepted.email))
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error

@@ -83,7 +83,7 @@ export async function passwordResetPages(
       if (!(error instanceof AppError) || error.status !== 429) throw error
       return send(reply, 429, requestPage(csrf, undefined, `Too many requests. ${error.message}.`))
     }
-    await services.passwords.requestReset(email)
+    services.passwords.requestReset(email, request.log)
     return send(reply, 200, requestPage(csrf, `If ${email} belongs to an account, a link is on its way to it.`))
   })
 

@@ -229,6 +229,26 @@ describe('sign-in at a paired till with a PIN', () => {
       ['order.discounted', cashiers[0].id, manager.id, 600],
     )
 
+    // Lay-bys too: a cashier's own large discount, and a cancellation (it refunds every payment).
+    const customer = (await owner.post('/api/v1/customers', { first_name: 'Lay', email: 'lay@by.example' })).body.data
+      .id
+    const layby = (body: object = {}) =>
+      cashier.post('/api/v1/laybys', {
+        customer_id: customer,
+        location_id: locationId,
+        lines: [{ product_id: productId, quantity: 2 }],
+        deposit: { amount: 5, method: 'cash' },
+        ...body,
+      })
+    const discountedLayby = await layby({ discounts: [{ type: 'percentage', value: 50, reason: 'friend' }] })
+    assert.deepEqual([discountedLayby.status, discountedLayby.body.code], [403, 'APPROVAL_REQUIRED'])
+    const opened = await layby()
+    assert.equal(opened.status, 201, JSON.stringify(opened.body))
+    const cancelAlone = await cashier.post(`/api/v1/laybys/${opened.body.data.id}/cancel`, {})
+    assert.deepEqual([cancelAlone.status, cancelAlone.body.code], [403, 'APPROVAL_REQUIRED'])
+    const cancelled = await cashier.post(`/api/v1/laybys/${opened.body.data.id}/cancel`, { approval: manager_ })
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body))
+
     // A manager's PIN approves at a paired till only, and the store decides what needs it.
     const atDesk = await cashiers[0].api.post(`/api/v1/orders/${paid.id}/refund`, { amount: 1, approval: manager_ })
     assert.deepEqual([atDesk.status, atDesk.body.code], [403, 'APPROVAL_REQUIRED'])

@@ -197,6 +197,17 @@ describe('staff accounts', () => {
     assert.equal(revoked.status, 422)
     assert.equal((await owner.delete(`/api/v1/users/invitations/${second.body.data.id}`)).status, 404)
 
+    // A manager cannot replace an owner's pending invitation by inviting the same e-mail as staff.
+    await owner.post('/api/v1/users', { email: 'future-owner@staff.example', role: 'owner' })
+    const replaced = await manager.api.post('/api/v1/users', { email: 'future-owner@staff.example', role: 'staff' })
+    assert.deepEqual([replaced.status, replaced.body.code], [403, 'ROLE_NOT_ALLOWED'])
+    const stillPending = (await owner.get('/api/v1/users/invitations')).body.data
+    assert.ok(
+      stillPending.some(
+        (i: { email: string; role: string }) => i.email === 'future-owner@staff.example' && i.role === 'owner',
+      ),
+    )
+
     const taken = await owner.post('/api/v1/users', { email: staff.email, role: 'staff' })
     assert.equal(taken.status, 409)
     assert.equal(taken.body.code, 'EMAIL_TAKEN')
@@ -204,6 +215,23 @@ describe('staff accounts', () => {
     const joined = await invitedAndSignedIn(apps.app, owner, 'staff')
     const events = await owner.get('/api/v1/events?type=user.joined')
     assert.ok(events.body.data.some((e: { data: { id: string } }) => e.data.id === joined.id))
+  })
+
+  it("lets a held link guess an existing account's password only as fast as a sign-in", async () => {
+    const elsewhere = await createMerchant(apps.app, { name: 'Elsewhere' })
+    const invited = await owner.post('/api/v1/users', { email: elsewhere.email, role: 'staff' })
+    const statuses = []
+    for (let i = 0; i < 12; i++)
+      statuses.push(
+        (
+          await clientFor(apps.app.api).post('/api/v1/auth/invitations/accept', {
+            token: tokenOf(invited.body.data.url),
+            password: `guess number ${i}`,
+          })
+        ).status,
+      )
+    assert.equal(statuses[0], 422)
+    assert.equal(statuses.at(-1), 429)
   })
 
   it('refuses a common password when an invitation is accepted', async () => {

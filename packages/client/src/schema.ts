@@ -4789,9 +4789,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
-                     *           "email": "owner-ce944a006a@example.test",
-                     *           "orgId": "org_01m8d4pgy2xd41795tefnswywf"
+                     *           "id": "usr_01m8d5bb65jewzmh1qzy8z522c",
+                     *           "email": "owner-a4c6cede09@example.test",
+                     *           "orgId": "org_01m8d5bb5jhc4q4nv1w8zkdv1b"
                      *         }
                      *       }
                      *     }
@@ -5741,6 +5741,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "VALIDATION";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };
@@ -6789,7 +6803,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN */
+            /** @description Forbidden: ROLE_NOT_ALLOWED, FORBIDDEN */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6800,7 +6814,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "ROLE_NOT_ALLOWED" | "FORBIDDEN";
                     };
                 };
             };
@@ -7243,7 +7257,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN */
+            /** @description Forbidden: ROLE_NOT_ALLOWED, FORBIDDEN */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7254,7 +7268,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "ROLE_NOT_ALLOWED" | "FORBIDDEN";
                     };
                 };
             };
@@ -7395,7 +7409,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN */
+            /** @description Forbidden: ROLE_NOT_ALLOWED, FORBIDDEN */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7406,7 +7420,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "ROLE_NOT_ALLOWED" | "FORBIDDEN";
                     };
                 };
             };
@@ -8596,7 +8610,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
+                     *           "id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -8610,8 +8624,8 @@ export interface operations {
                      *           "tags": [],
                      *           "is_active": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-26T23:57:50.017Z",
-                     *           "updated_at": "2026-11-26T23:57:50.017Z"
+                     *           "created_at": "2026-11-27T00:09:12.244Z",
+                     *           "updated_at": "2026-11-27T00:09:12.244Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8773,7 +8787,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
+                     *         "id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8787,8 +8801,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:57:50.017Z",
-                     *         "updated_at": "2026-11-26T23:57:50.017Z"
+                     *         "created_at": "2026-11-27T00:09:12.244Z",
+                     *         "updated_at": "2026-11-27T00:09:12.244Z"
                      *       }
                      *     }
                      */
@@ -8974,7 +8988,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
+                     *         "id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8988,8 +9002,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:57:50.017Z",
-                     *         "updated_at": "2026-11-26T23:57:50.017Z"
+                     *         "created_at": "2026-11-27T00:09:12.244Z",
+                     *         "updated_at": "2026-11-27T00:09:12.244Z"
                      *       }
                      *     }
                      */
@@ -15859,7 +15873,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
+                     *         "id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -15870,8 +15884,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:57:49.998Z",
-                     *         "updated_at": "2026-11-26T23:57:49.998Z"
+                     *         "created_at": "2026-11-27T00:09:12.219Z",
+                     *         "updated_at": "2026-11-27T00:09:12.219Z"
                      *       }
                      *     }
                      */
@@ -16442,14 +16456,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8d4ph2rayw0tvwejkzeq2sk",
-                     *           "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
+                     *           "id": "lvl_01m8d5bbah1ytgjbcrrq98hxky",
+                     *           "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
+                     *           "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-26T23:57:50.030Z"
+                     *           "updated_at": "2026-11-27T00:09:12.262Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -16575,8 +16589,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
-                 *       "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
+                 *       "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
+                 *       "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -16610,10 +16624,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8d4ph2k7vkdm5rftssz8cxf",
-                     *         "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
+                     *         "id": "imv_01m8d5bbabq3acbyd2x25ay4d5",
+                     *         "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
+                     *         "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -16622,11 +16636,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
+                     *           "user_id": "usr_01m8d5bb65jewzmh1qzy8z522c",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-26T23:57:50.030Z",
-                     *         "created_at": "2026-11-26T23:57:50.030Z"
+                     *         "occurred_at": "2026-11-27T00:09:12.262Z",
+                     *         "created_at": "2026-11-27T00:09:12.262Z"
                      *       }
                      *     }
                      */
@@ -24034,7 +24048,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8d4ph4tn2ydrs3ztpwynz8v",
+                     *         "id": "cus_01m8d5bbcqz7q5qdt0c9j02vnr",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24046,8 +24060,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:57:50.105Z",
-                     *         "updated_at": "2026-11-26T23:57:50.105Z"
+                     *         "created_at": "2026-11-27T00:09:12.342Z",
+                     *         "updated_at": "2026-11-27T00:09:12.342Z"
                      *       }
                      *     }
                      */
@@ -25054,11 +25068,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
-                 *       "customer_id": "cus_01m8d4ph4tn2ydrs3ztpwynz8v",
+                 *       "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
+                 *       "customer_id": "cus_01m8d5bbcqz7q5qdt0c9j02vnr",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
+                 *           "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25108,17 +25122,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d4ph7vh8vg817b16jzfa0z",
+                     *         "id": "ord_01m8d5bbevpg3kv6jrjj35ak62",
                      *         "status": "open",
-                     *         "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
-                     *         "customer_id": "cus_01m8d4ph4tn2ydrs3ztpwynz8v",
+                     *         "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
+                     *         "customer_id": "cus_01m8d5bbcqz7q5qdt0c9j02vnr",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d4ph7wz75a8s8x0phfc6pa",
-                     *             "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
+                     *             "id": "oli_01m8d5bbewxh9whxcb7xwxzrry",
+                     *             "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25147,11 +25161,11 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
+                     *         "sold_by": "usr_01m8d5bb65jewzmh1qzy8z522c",
                      *         "register_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:57:50.196Z",
-                     *         "updated_at": "2026-11-26T23:57:50.196Z",
+                     *         "created_at": "2026-11-27T00:09:12.406Z",
+                     *         "updated_at": "2026-11-27T00:09:12.406Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -25332,11 +25346,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
-                 *       "customer_id": "cus_01m8d4ph4tn2ydrs3ztpwynz8v",
+                 *       "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
+                 *       "customer_id": "cus_01m8d5bbcqz7q5qdt0c9j02vnr",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
+                 *           "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25390,7 +25404,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
+                     *             "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25599,17 +25613,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d4ph7vh8vg817b16jzfa0z",
+                     *         "id": "ord_01m8d5bbevpg3kv6jrjj35ak62",
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
-                     *         "customer_id": "cus_01m8d4ph4tn2ydrs3ztpwynz8v",
+                     *         "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
+                     *         "customer_id": "cus_01m8d5bbcqz7q5qdt0c9j02vnr",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d4ph7wz75a8s8x0phfc6pa",
-                     *             "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
+                     *             "id": "oli_01m8d5bbewxh9whxcb7xwxzrry",
+                     *             "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25638,20 +25652,20 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
+                     *         "sold_by": "usr_01m8d5bb65jewzmh1qzy8z522c",
                      *         "register_id": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-26T23:57:50.196Z",
-                     *         "updated_at": "2026-11-26T23:57:50.255Z",
-                     *         "completed_at": "2026-11-26T23:57:50.255Z",
+                     *         "created_at": "2026-11-27T00:09:12.406Z",
+                     *         "updated_at": "2026-11-27T00:09:12.457Z",
+                     *         "completed_at": "2026-11-27T00:09:12.457Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d4ph9bzjwfatcj109xgm5w",
+                     *             "id": "pay_01m8d5bbg5dz6wy7c1z9zm9er6",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-26T23:57:50.255Z"
+                     *             "created_at": "2026-11-27T00:09:12.457Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -25660,17 +25674,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
+                     *             "actor": "usr_01m8d5bb65jewzmh1qzy8z522c",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:57:50.209Z"
+                     *             "created_at": "2026-11-27T00:09:12.416Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
+                     *             "actor": "usr_01m8d5bb65jewzmh1qzy8z522c",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:57:50.268Z"
+                     *             "created_at": "2026-11-27T00:09:12.466Z"
                      *           }
                      *         ]
                      *       }
@@ -26049,7 +26063,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8d4ph7wz75a8s8x0phfc6pa",
+                 *           "line_id": "oli_01m8d5bbewxh9whxcb7xwxzrry",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -26092,17 +26106,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d4ph7vh8vg817b16jzfa0z",
+                     *         "id": "ord_01m8d5bbevpg3kv6jrjj35ak62",
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8d4ph1ertzgkp3q7tdzfp5b",
-                     *         "customer_id": "cus_01m8d4ph4tn2ydrs3ztpwynz8v",
+                     *         "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
+                     *         "customer_id": "cus_01m8d5bbcqz7q5qdt0c9j02vnr",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d4ph7wz75a8s8x0phfc6pa",
-                     *             "product_id": "prod_01m8d4ph221h5kea5q5fk3ra0t",
+                     *             "id": "oli_01m8d5bbewxh9whxcb7xwxzrry",
+                     *             "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26131,26 +26145,26 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
+                     *         "sold_by": "usr_01m8d5bb65jewzmh1qzy8z522c",
                      *         "register_id": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-26T23:57:50.196Z",
-                     *         "updated_at": "2026-11-26T23:57:50.337Z",
-                     *         "completed_at": "2026-11-26T23:57:50.255Z",
+                     *         "created_at": "2026-11-27T00:09:12.406Z",
+                     *         "updated_at": "2026-11-27T00:09:12.526Z",
+                     *         "completed_at": "2026-11-27T00:09:12.457Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d4ph9bzjwfatcj109xgm5w",
+                     *             "id": "pay_01m8d5bbg5dz6wy7c1z9zm9er6",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-26T23:57:50.255Z"
+                     *             "created_at": "2026-11-27T00:09:12.457Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8d4phbq9m3gf3zrwqnycyv9",
-                     *             "order_id": "ord_01m8d4ph7vh8vg817b16jzfa0z",
+                     *             "id": "ref_01m8d5bbj542x5vqzng3f5ja9x",
+                     *             "order_id": "ord_01m8d5bbevpg3kv6jrjj35ak62",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -26158,13 +26172,13 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8d4ph7wz75a8s8x0phfc6pa",
+                     *                 "line_id": "oli_01m8d5bbewxh9whxcb7xwxzrry",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:57:50.327Z"
+                     *             "created_at": "2026-11-27T00:09:12.518Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -26172,25 +26186,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
+                     *             "actor": "usr_01m8d5bb65jewzmh1qzy8z522c",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:57:50.209Z"
+                     *             "created_at": "2026-11-27T00:09:12.416Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
+                     *             "actor": "usr_01m8d5bb65jewzmh1qzy8z522c",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:57:50.268Z"
+                     *             "created_at": "2026-11-27T00:09:12.466Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8d4pgz3ea6e6ppgdpmbexxz",
+                     *             "actor": "usr_01m8d5bb65jewzmh1qzy8z522c",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-26T23:57:50.348Z"
+                     *             "created_at": "2026-11-27T00:09:12.537Z"
                      *           }
                      *         ]
                      *       }
@@ -26557,7 +26571,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8d4ph7vh8vg817b16jzfa0z",
+                 *       "order_id": "ord_01m8d5bbevpg3kv6jrjj35ak62",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -26591,8 +26605,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8d4ph9bzjwfatcj109xgm5w",
-                     *         "order_id": "ord_01m8d4ph7vh8vg817b16jzfa0z",
+                     *         "id": "pay_01m8d5bbg5dz6wy7c1z9zm9er6",
+                     *         "order_id": "ord_01m8d5bbevpg3kv6jrjj35ak62",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -26600,15 +26614,15 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_8f0d038af38aa0add0595608",
+                     *         "processor_reference": "tp_4046343bc2101fe38b98a3d5",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
                      *         "failure_message": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:57:50.255Z",
-                     *         "updated_at": "2026-11-26T23:57:50.255Z",
-                     *         "captured_at": "2026-11-26T23:57:50.255Z"
+                     *         "created_at": "2026-11-27T00:09:12.457Z",
+                     *         "updated_at": "2026-11-27T00:09:12.457Z",
+                     *         "captured_at": "2026-11-27T00:09:12.457Z"
                      *       }
                      *     }
                      */
@@ -27706,16 +27720,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8d4phdy69nwemda0g88tnp2",
-                     *         "code": "JQ3F-483M-UXDC-XFX7",
+                     *         "id": "gc_01m8d5bbmb0g5rjs19q6dax0ej",
+                     *         "code": "FU7A-TD8B-CYCG-9DA6",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-26T23:57:50.399Z",
-                     *         "updated_at": "2026-11-26T23:57:50.399Z"
+                     *         "created_at": "2026-11-27T00:09:12.588Z",
+                     *         "updated_at": "2026-11-27T00:09:12.588Z"
                      *       }
                      *     }
                      */
@@ -28924,6 +28938,11 @@ export interface operations {
                         shift_id?: string;
                     };
                     note?: string;
+                    /** @description a manager's approval at the till: their user id and PIN, typed on the same paired till (voids, refunds and large discounts by staff) */
+                    approval?: {
+                        user_id: string;
+                        pin: string;
+                    };
                 };
             };
         };
@@ -28972,7 +28991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN */
+            /** @description Forbidden: APPROVAL_REQUIRED, ROLE_NOT_ALLOWED, DEVICE_LOCKED, FORBIDDEN */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -28983,7 +29002,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "APPROVAL_REQUIRED" | "ROLE_NOT_ALLOWED" | "DEVICE_LOCKED" | "FORBIDDEN";
                     };
                 };
             };
@@ -29062,7 +29081,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too Many Requests: RATE_LIMITED */
+            /** @description Too Many Requests: PIN_LOCKED, RATE_LIMITED */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -29074,7 +29093,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "PIN_LOCKED" | "RATE_LIMITED";
                     };
                 };
             };
@@ -29722,6 +29741,11 @@ export interface operations {
                 "application/json": {
                     reason?: string;
                     shift_id?: string;
+                    /** @description a manager's approval at the till: their user id and PIN, typed on the same paired till (voids, refunds and large discounts by staff) */
+                    approval?: {
+                        user_id: string;
+                        pin: string;
+                    };
                 };
             };
         };
@@ -29770,7 +29794,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN */
+            /** @description Forbidden: APPROVAL_REQUIRED, ROLE_NOT_ALLOWED, DEVICE_LOCKED, FORBIDDEN */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -29781,7 +29805,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "APPROVAL_REQUIRED" | "ROLE_NOT_ALLOWED" | "DEVICE_LOCKED" | "FORBIDDEN";
                     };
                 };
             };
@@ -29875,7 +29899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too Many Requests: RATE_LIMITED */
+            /** @description Too Many Requests: PIN_LOCKED, RATE_LIMITED */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -29887,7 +29911,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "PIN_LOCKED" | "RATE_LIMITED";
                     };
                 };
             };
@@ -35291,7 +35315,7 @@ export interface operations {
                      *         "group_by": "day",
                      *         "rows": [
                      *           {
-                     *             "period": "2026-11-26",
+                     *             "period": "2026-11-27",
                      *             "orders": 1,
                      *             "gross_sales": 7,
                      *             "discounts": 0,
@@ -35314,8 +35338,8 @@ export interface operations {
                      *           "refunded": 3.5,
                      *           "total_after_refunds": 3.5
                      *         },
-                     *         "from": "2026-11-26",
-                     *         "to": "2026-11-26"
+                     *         "from": "2026-11-27",
+                     *         "to": "2026-11-27"
                      *       }
                      *     }
                      */

@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ANY_TOKEN } from '../../platform/http/authenticate.ts'
 import { errorResponses } from '../../platform/http/schemas.ts'
-import { passwordResetLimit, type RateLimitStore } from '../../platform/rate-limit/index.ts'
+import {
+  loginAccountLimit,
+  loginAddressLimit,
+  passwordResetLimit,
+  type RateLimitStore,
+} from '../../platform/rate-limit/index.ts'
 import { AuthErrors } from './auth.errors.ts'
 import { LoginBody, LoginSessionSchema, MeSchema, RefreshBody } from './auth.schemas.ts'
 import type { AuthService } from './auth.service.ts'
@@ -127,7 +132,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       await passwordResetLimit(store, request.ip, request.body.email)
-      await passwords.requestReset(request.body.email)
+      passwords.requestReset(request.body.email, request.log)
       return reply.code(202).send(null)
     },
   )
@@ -162,9 +167,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
         description: 'A 409 EMAIL_TAKEN when the invited e-mail already has an account; the link stays usable.',
         security: [],
         body: AcceptInvitationBody,
-        response: { 200: AcceptedInvitationSchema, ...errorResponses(AuthErrors.EMAIL_TAKEN) },
+        response: { 200: AcceptedInvitationSchema, ...errorResponses(AuthErrors.EMAIL_TAKEN, 429) },
       },
     },
-    async (request) => ({ data: await invitations.accept(request.body.token, request.body.password) }),
+    async (request, reply) => {
+      // An invitation to an existing account checks its password: the sign-in limits apply.
+      await loginAddressLimit(store, request.ip, reply)
+      const { token, password } = request.body
+      return { data: await invitations.accept(token, password, (email) => loginAccountLimit(store, email, reply)) }
+    },
   )
 }

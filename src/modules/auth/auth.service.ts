@@ -8,6 +8,7 @@ import { AuthErrors } from './auth.errors.ts'
 import * as repo from './auth.repo.ts'
 import type { LoginSession, Me } from './auth.schemas.ts'
 import type { MembershipRow, PersonRow, UserRow } from './auth.tables.ts'
+import * as devicesRepo from './devices.repo.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
 import { scopesOfRole } from './scopes.ts'
 import { roleOfCaller } from './user-roles.ts'
@@ -76,23 +77,32 @@ export function createAuthService(runtime: Runtime) {
     await revocations.revoke(sessionId, Date.now() + config.accessTokenTtlS * 1000)
   }
 
-  /** A new session of `user` with its first refresh token, in the caller's transaction; a till's names its device. */
+  /**
+   * A new session of `user` with its first refresh token, in the caller's transaction; a till's names its device.
+   * The user's row (and the till's) stay share-locked until commit: a deactivation, a role change or an unpairing
+   * committing meanwhile waits, then ends this session too; one that committed first is seen here, and the
+   * session takes the role as it is now.
+   */
   async function openSession(
     q: Queryable,
     orgId: string,
     user: UserRow,
     till: { deviceId: string; registerId: string } | null,
-  ): Promise<{ id: string; registerId: string | null; refreshToken: string }> {
+  ): Promise<{ id: string; registerId: string | null; refreshToken: string; user: UserRow }> {
+    const role = await repo.activeRoleShared(q, orgId, user.id)
+    if (!role) throw badCredentials()
+    if (till && !(await devicesRepo.pairedDeviceShared(q, orgId, till.deviceId))) throw badCredentials()
     const id = newId('sess')
     await repo.insertSession(q, {
       id,
       orgId,
       userId: user.id,
-      scopes: scopesOfRole(user.role),
+      scopes: scopesOfRole(role),
       deviceId: till?.deviceId ?? null,
       registerId: till?.registerId ?? null,
     })
-    return { id, registerId: till?.registerId ?? null, refreshToken: await newRefreshToken(q, orgId, id) }
+    const refreshToken = await newRefreshToken(q, orgId, id)
+    return { id, registerId: till?.registerId ?? null, refreshToken, user: { ...user, role } }
   }
 
   /** The person behind an e-mail and password; the same 401 for an unknown e-mail as for a wrong password. */
@@ -124,7 +134,7 @@ export function createAuthService(runtime: Runtime) {
     const user = await database.read(orgId, (q) => repo.userById(q, orgId, membership.user_id))
     if (!user || user.deactivated) throw badCredentials()
     const session = await database.transaction(orgId, (q) => openSession(q, orgId, user, null))
-    return issue(orgId, user, session, session.refreshToken)
+    return issue(orgId, session.user, session, session.refreshToken)
   }
 
   return {
@@ -229,6 +239,10 @@ export function createAuthService(runtime: Runtime) {
 
     revokeSession: revokeEverywhere,
 
+    /** Whether the user may still hold a session, locked until the caller's transaction ends (a web sign-in). */
+    activeUserShared: async (q: Queryable, orgId: string, userId: string): Promise<boolean> =>
+      (await repo.activeRoleShared(q, orgId, userId)) !== null,
+
     /** The role the caller acts with (an app's: the user who approved it); `manager` for an app with no user. */
     callerRole: (ctx: RequestContext): Promise<Role> => ctx.db.read((q) => roleOfCaller(q, ctx)),
 
@@ -239,7 +253,7 @@ export function createAuthService(runtime: Runtime) {
       till: { deviceId: string; registerId: string },
     ): Promise<LoginSession> {
       const session = await database.transaction(orgId, (q) => openSession(q, orgId, user, till))
-      return issue(orgId, user, session, session.refreshToken)
+      return issue(orgId, session.user, session, session.refreshToken)
     },
 
     /**

@@ -74,7 +74,7 @@ export async function pair(
 
 export async function deviceByToken(q: Queryable, orgId: string, tokenHash: string): Promise<DeviceRow | undefined> {
   const result = await q.query<DeviceRow>(
-    `SELECT ${deviceColumns} FROM devices WHERE org_id = $1 AND token_hash = $2 FOR UPDATE`,
+    `SELECT ${deviceColumns} FROM devices WHERE org_id = $1 AND token_hash = $2`,
     [orgId, tokenHash],
   )
   return result.rows[0]
@@ -220,4 +220,13 @@ export async function deviceOfSession(q: Queryable, orgId: string, sessionId: st
     [orgId, sessionId],
   )
   return result.rows[0]?.device_id ?? null
+}
+
+/** Whether the device is still paired, its row share-locked for the rest of the transaction (a PIN session). */
+export async function pairedDeviceShared(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  const result = await q.query(
+    'SELECT 1 FROM devices WHERE org_id = $1 AND id = $2 AND token_hash IS NOT NULL FOR SHARE',
+    [orgId, id],
+  )
+  return (result.rowCount ?? 0) > 0
 }

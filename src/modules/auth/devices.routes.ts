@@ -38,7 +38,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DevicesService; 
         summary: 'A 6-digit code that pairs a till with this register (10 minutes, once)',
         params: IdParams,
         body: CreatePairingBody,
-        response: { 201: DataOf(Type.Ref('Pairing')), ...errorResponses(404) },
+        response: { 201: DataOf(Type.Ref('Pairing')), ...errorResponses(404, AuthErrors.ROLE_NOT_ALLOWED) },
       },
     },
     async (request, reply) =>
@@ -88,7 +88,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DevicesService; 
         tags,
         summary: 'Unpair a till: its credential stops working and every session opened on it ends at once',
         params: IdParams,
-        response: { 204: empty('unpaired; empty body'), ...errorResponses(404) },
+        response: { 204: empty('unpaired; empty body'), ...errorResponses(404, AuthErrors.ROLE_NOT_ALLOWED) },
       },
     },
     async (request, reply) => {
@@ -106,7 +106,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DevicesService; 
         tags,
         summary: 'Unlock a till locked after twenty wrong PINs in a row',
         params: IdParams,
-        response: { 200: DataOf(Type.Ref('Device')), ...errorResponses(404) },
+        response: { 200: DataOf(Type.Ref('Device')), ...errorResponses(404, AuthErrors.ROLE_NOT_ALLOWED) },
       },
     },
     async (request) => ({ data: await devices.unlock(request.ctx, request.params.id) }),

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto'
 import { newId } from '../../platform/crypto/ids.ts'
 import { randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
+import type { Queryable } from '../../platform/db/database.ts'
 import { AppError, forbidden, invalid, notFound, unauthorized } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
@@ -59,6 +60,12 @@ function toDevice(row: repo.DeviceRow): Device {
     last_seen_at: row.last_seen_at,
     created_at: row.created_at,
   }
+}
+
+/** Tills are managed by owners and managers, and an app only while the user who approved it still is one. */
+async function managerOrOwner(q: Queryable, ctx: RequestContext): Promise<void> {
+  if ((await roleOfCaller(q, ctx)) === 'staff')
+    throw AuthErrors.ROLE_NOT_ALLOWED('tills are managed by managers and owners')
 }
 
 /** The audit context of what happens at a till with nobody signed in (pairing, lock-outs): the device acts. */
@@ -151,6 +158,7 @@ export function createDevicesService(
     async createPairing(ctx: RequestContext, registerId: string, name = ''): Promise<Pairing> {
       const locationId = await deps.locationOfRegister(ctx, registerId)
       return ctx.db.tx(async (q) => {
+        await managerOrOwner(q, ctx)
         await repo.forgetExpiredPairings(q)
         // Six digits, unique among live codes of every org: a draw that meets a live one draws again.
         for (let attempt = 0; attempt < 10; attempt++) {
@@ -207,6 +215,7 @@ export function createDevicesService(
     /** Unpairs a device: its credential stops working and every session opened on it ends at once. */
     async unpair(ctx: RequestContext, id: string): Promise<void> {
       const ended = await ctx.db.tx(async (q) => {
+        await managerOrOwner(q, ctx)
         const device = await repo.unpair(q, ctx.orgId, id)
         if (!device) throw notFound('device')
         await recordAudit(q, ctx, { action: 'device.unpaired', record: { type: 'device', id } })
@@ -217,6 +226,7 @@ export function createDevicesService(
 
     async unlock(ctx: RequestContext, id: string): Promise<Device> {
       return ctx.db.tx(async (q) => {
+        await managerOrOwner(q, ctx)
         const device = await repo.unlock(q, ctx.orgId, id)
         if (!device) throw notFound('device')
         await recordAudit(q, ctx, { action: 'device.unlocked', record: { type: 'device', id } })

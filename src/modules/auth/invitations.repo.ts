@@ -75,6 +75,15 @@ export async function invitationById(q: Queryable, orgId: string, id: string): P
   return result.rows[0]
 }
 
+export async function pendingOfEmail(q: Queryable, orgId: string, email: string): Promise<InvitationRow[]> {
+  const result = await q.query<InvitationRow>(
+    `SELECT ${invitationColumns} FROM invitations
+     WHERE org_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND lower(email) = lower($2)`,
+    [orgId, email],
+  )
+  return result.rows
+}
+
 /** Revokes the pending invitations of an e-mail (a new invitation replaces them) or one by id. */
 export async function revokeInvitations(
   q: Queryable,

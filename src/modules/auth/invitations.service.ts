@@ -55,7 +55,12 @@ export function createInvitationsService(runtime: Runtime, auth: AuthService) {
      * account (another store's) joins with the password they have, which proves the e-mail is theirs. A user of
      * the org with this e-mail is refused, to the holder of the link, and the link stays usable.
      */
-    async accept(token: string, password: string): Promise<AcceptedInvitation> {
+    async accept(
+      token: string,
+      password: string,
+      /** Takes a sign-in attempt of the account's budget: a held link must not let anyone guess its password. */
+      limitAccount: (email: string) => Promise<void>,
+    ): Promise<AcceptedInvitation> {
       const hash = sha256Hex(token.trim())
       const orgId = await database.unscoped((q) => repo.orgOfInvitation(q, hash))
       if (!orgId) throw unusable()
@@ -67,6 +72,7 @@ export function createInvitationsService(runtime: Runtime, auth: AuthService) {
       // Hashing and checking are slow: done before the transaction so the row lock is held only for the update.
       let account: { personId: string } | { passwordHash: string }
       if (person) {
+        await limitAccount(person.email)
         const joined = await auth.verifiedPerson(person.email, password).catch(() => null)
         if (!joined)
           throw invalid('password', 'is not the password of the OpenTill account of this e-mail', 'incorrect')

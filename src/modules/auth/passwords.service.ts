@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify'
 import { newId } from '../../platform/crypto/ids.ts'
 import { randomToken, sha256Hex } from '../../platform/crypto/tokens.ts'
 import { AppError, forbidden, invalid } from '../../platform/errors/app-error.ts'
@@ -51,6 +52,28 @@ export function createPasswordsService(runtime: Runtime, sessions: SessionEnding
     await sessions.revokeAccessTokens(ended)
   }
 
+  /** The reset link, queued in the transaction that stores it, for an address of an active person. */
+  async function sendResetLink(email: string): Promise<void> {
+    const person = await database.unscoped((q) => repo.personByEmail(q, email))
+    const membership = person
+      ? (await database.unscoped((q) => repo.membershipsOf(q, person.id))).find((m) => m.active)
+      : undefined
+    if (!person || !membership) return
+    const orgId = membership.org_id
+    await database.transaction(orgId, async (q) => {
+      const token = randomToken('pwr')
+      await resets.insertReset(q, {
+        id: newId('pwr'),
+        orgId,
+        userId: membership.user_id,
+        tokenHash: sha256Hex(token),
+        ttlSeconds: RESET_TTL_S,
+      })
+      const url = `${config.appUrl}/reset-password/${token}`
+      await queueMail(q, secrets, orgId, { to: person.email, ...resetMail(url) })
+    })
+  }
+
   return {
     /** The caller's own password, with the current one; the person's other sessions end, this one stays. */
     async change(ctx: RequestContext, current: string, next: string): Promise<void> {
@@ -70,29 +93,14 @@ export function createPasswordsService(runtime: Runtime, sessions: SessionEnding
     },
 
     /**
-     * Sends a single-use reset link to the address if it belongs to a person with an active membership; the caller
-     * answers the same either way. The e-mail is queued in the transaction (no SMTP wait, so the time taken says
-     * nothing either).
+     * Sends a single-use reset link to the address if it belongs to a person with an active membership. The work
+     * runs after the caller has answered, so neither the answer nor its time says whether the address is known; a
+     * request lost to a crash meanwhile is asked again by its person. The e-mail itself is queued (mail_outbox).
      */
-    async requestReset(email: string): Promise<void> {
-      const person = await database.unscoped((q) => repo.personByEmail(q, email))
-      const membership = person
-        ? (await database.unscoped((q) => repo.membershipsOf(q, person.id))).find((m) => m.active)
-        : undefined
-      if (!person || !membership) return
-      const orgId = membership.org_id
-      await database.transaction(orgId, async (q) => {
-        const token = randomToken('pwr')
-        await resets.insertReset(q, {
-          id: newId('pwr'),
-          orgId,
-          userId: membership.user_id,
-          tokenHash: sha256Hex(token),
-          ttlSeconds: RESET_TTL_S,
-        })
-        const url = `${config.appUrl}/reset-password/${token}`
-        await queueMail(q, secrets, orgId, { to: person.email, ...resetMail(url) })
-      })
+    requestReset(email: string, log: FastifyBaseLogger): void {
+      sendResetLink(email).catch((error: unknown) =>
+        log.error({ err: error }, 'a password reset could not be prepared'),
+      )
     },
 
     /** Sets the new password with a reset link's token, once; every session of the person ends, in every org. */

@@ -88,6 +88,10 @@ export function createUsersService(
           throw AuthErrors.EMAIL_TAKEN('a user of this org already has this e-mail', {
             errors: [{ field: 'email', message: 'is already a user of this org', code: 'taken' }],
           })
+        // A new invitation replaces the pending ones of this e-mail, which the caller must be able to manage too.
+        const pending = await invitationsRepo.pendingOfEmail(q, ctx.orgId, email)
+        if (pending.some((i) => !mayManage(role, i.role)))
+          throw roleNotAllowed(`a ${role} cannot replace an invitation of a manager or an owner`, 'email')
         await invitationsRepo.revokeInvitations(q, ctx.orgId, { email })
         const invitee = { email, name: body.name ?? '', role: body.role }
         const { invitation, url } = await deps.invitations.invite(q, ctx.orgId, invitee, ctx.actor.userId)
@@ -122,6 +126,11 @@ export function createUsersService(
     async update(ctx: RequestContext, id: string, body: UpdateUserBody, expected?: number): Promise<User> {
       const { user, ended } = await ctx.db.tx(async (q) => {
         const role = await roleOfCaller(q, ctx)
+        // Locks in one order whoever asks: the active owners (id order) when the target is one of them, then the
+        // target, so that two owners changing each other wait instead of deadlocking.
+        const seen = await repo.userById(q, ctx.orgId, id)
+        if (!seen) throw notFound('user')
+        const owners = seen.role === 'owner' && !seen.deactivated ? await repo.lockActiveOwners(q, ctx.orgId) : null
         const before = await repo.lockUser(q, ctx.orgId, id)
         if (!before) throw notFound('user')
         if (expected !== undefined && expected !== before.version) throw staleVersion(before.version)
@@ -134,7 +143,8 @@ export function createUsersService(
         if (!mayManage(role, next.role)) throw roleNotAllowed(`a ${role} cannot make anyone ${next.role}`)
         const removesOwner =
           before.role === 'owner' && !before.deactivated && (next.role !== 'owner' || next.deactivated)
-        if (removesOwner && (await repo.lockActiveOwners(q, ctx.orgId)).filter((o) => o !== id).length === 0)
+        const stillOwners = owners ?? (removesOwner ? await repo.lockActiveOwners(q, ctx.orgId) : [])
+        if (removesOwner && stillOwners.filter((o) => o !== id).length === 0)
           throw AuthErrors.LAST_OWNER('the org must keep at least one active owner', {
             errors: [
               {

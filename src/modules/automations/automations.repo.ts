@@ -405,8 +405,18 @@ export async function setScheduleCursor(q: Queryable, orgId: string, id: string,
   await q.query('UPDATE automations SET schedule_cursor = $3 WHERE org_id = $1 AND id = $2', [orgId, id, at])
 }
 
-/** Blanks the trigger data of runs started by the customer's own events, for an erasure on request. */
+/**
+ * Blanks the trigger data of runs started by the customer's own events, and what their steps kept (an e-mail
+ * step's address in its input and output, an error quoting it), for an erasure on request.
+ */
 export async function eraseCustomerRuns(q: Queryable, orgId: string, customerId: string): Promise<void> {
+  await q.query(
+    `UPDATE automation_run_steps s SET input = '{}', output = CASE WHEN s.output IS NULL THEN NULL ELSE '{}'::jsonb END,
+       error = CASE WHEN s.error IS NULL THEN NULL ELSE 'erased' END
+     FROM automation_runs r
+     WHERE s.org_id = $1 AND r.org_id = $1 AND r.id = s.run_id AND r.event LIKE 'customer.%' AND r.data->>'id' = $2`,
+    [orgId, customerId],
+  )
   await q.query(
     `UPDATE automation_runs SET data = jsonb_build_object('id', $2::text, 'erased', true)
      WHERE org_id = $1 AND event LIKE 'customer.%' AND data->>'id' = $2`,

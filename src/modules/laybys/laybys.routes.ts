@@ -3,6 +3,7 @@ import { Type } from 'typebox'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CampaignErrors } from '../campaigns/index.ts'
 import { InventoryErrors } from '../inventory/index.ts'
+import { APPROVAL_ERRORS } from '../orders/index.ts'
 import { PaymentErrors, PaymentSchema } from '../payments/index.ts'
 import { LaybyErrors } from './laybys.errors.ts'
 import {
@@ -40,6 +41,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
             PaymentErrors.EXCEEDS_BALANCE,
             InventoryErrors.INSUFFICIENT_STOCK,
             CampaignErrors.VOUCHER_USED_UP,
+            ...APPROVAL_ERRORS,
           ),
         },
       },
@@ -135,7 +137,13 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         body: Type.Optional(CancelLaybyBody),
         response: {
           200: DataOf(Layby),
-          ...errorResponses(404, LaybyErrors.NOT_OPEN, LaybyErrors.PROCESSOR_REFUSED, PaymentErrors.PROCESSOR_TIMEOUT),
+          ...errorResponses(
+            404,
+            LaybyErrors.NOT_OPEN,
+            LaybyErrors.PROCESSOR_REFUSED,
+            PaymentErrors.PROCESSOR_TIMEOUT,
+            ...APPROVAL_ERRORS,
+          ),
         },
       },
     },

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { type Dated, Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
-import { DiscountInput, OrderLineInput } from '../orders/index.ts'
+import { ApprovalInput, DiscountInput, OrderLineInput } from '../orders/index.ts'
 import { TenderFields } from '../payments/index.ts'
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
@@ -32,13 +32,18 @@ export const CreateLaybyBody = Type.Object(
     ),
     deposit: TenderBody,
     note: Type.Optional(Type.String({ maxLength: 2000 })),
+    approval: Type.Optional(ApprovalInput),
   },
   { additionalProperties: false },
 )
 export type CreateLaybyBody = Static<typeof CreateLaybyBody>
 
 export const CancelLaybyBody = Type.Object(
-  { reason: Type.Optional(Type.String({ maxLength: 500 })), shift_id: Type.Optional(Id) },
+  {
+    reason: Type.Optional(Type.String({ maxLength: 500 })),
+    shift_id: Type.Optional(Id),
+    approval: Type.Optional(ApprovalInput),
+  },
   { additionalProperties: false },
 )
 export type CancelLaybyBody = Static<typeof CancelLaybyBody>

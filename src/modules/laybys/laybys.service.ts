@@ -7,6 +7,7 @@ import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
 import { e4ToPercent } from '../../platform/money/percent.ts'
 import type {
+  ApprovalsPort,
   CampaignsPort,
   CustomersPort,
   InventoryPort,
@@ -16,7 +17,7 @@ import type {
   PricingPort,
   TaxPort,
 } from '../orders/index.ts'
-import { priceOrder, refuseUsedUpVouchers } from '../orders/index.ts'
+import { ownDiscountPercent, priceOrder, refuseUsedUpVouchers } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { CardHold, CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
 import { LaybyErrors } from './laybys.errors.ts'
@@ -90,6 +91,8 @@ interface LaybysDeps {
   pricing: PricingPort
   tax: TaxPort
   campaigns: CampaignsPort
+  /** What staff may not do alone: its own discounts above the store's limit, a cancellation (its refunds). */
+  approvals: ApprovalsPort
 }
 
 /**
@@ -195,12 +198,15 @@ export function createLaybysService(deps: LaybysDeps) {
     input: CreateLaybyBody,
     deposit: CreatePaymentInput,
     hold: CardHold | null,
+    approvedBy: string | null,
   ): Promise<Layby> {
     return ctx.db.tx(async (q) => {
       await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
       await deps.locations.assertExists(ctx, input.location_id, 'location_id')
       const priced = await priceOrder(ctx, deps, input)
       refuseUsedUpVouchers(priced)
+      if (priced.discounts.length > 0)
+        await deps.approvals.assertApproved(ctx, { kind: 'discount', percent: ownDiscountPercent(priced) }, approvedBy)
       const row = await repo.insertLayby(q, ctx.orgId, {
         id: newId('lay'),
         customerId: input.customer_id,
@@ -243,9 +249,10 @@ export function createLaybysService(deps: LaybysDeps) {
      */
     async create(ctx: RequestContext, input: CreateLaybyBody): Promise<Layby> {
       const deposit = { ...input.deposit, capture: true }
+      const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
       const hold = await deps.payments.holdCard(ctx, deposit)
       try {
-        return await open(ctx, input, deposit, hold)
+        return await open(ctx, input, deposit, hold, approvedBy)
       } catch (error) {
         if (hold) await deps.payments.releaseHold(ctx, hold)
         throw error
@@ -302,8 +309,15 @@ export function createLaybysService(deps: LaybysDeps) {
     },
 
     /** Cancels an open lay-by, or resumes a cancellation a crash interrupted (docs/commerce.md "Lay-bys"). */
-    cancel: (ctx: RequestContext, id: string, input: CancelLaybyBody): Promise<Layby> =>
-      cancelInSteps(ctx, id, { reason: input.reason ?? null, shiftId: input.shift_id ?? null }, ['open', 'cancelling']),
+    async cancel(ctx: RequestContext, id: string, input: CancelLaybyBody): Promise<Layby> {
+      // A cancellation refunds every payment: a refund staff may not make alone.
+      const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
+      await deps.approvals.assertApproved(ctx, { kind: 'refund' }, approvedBy)
+      return cancelInSteps(ctx, id, { reason: input.reason ?? null, shiftId: input.shift_id ?? null }, [
+        'open',
+        'cancelling',
+      ])
+    },
 
     /** Finishes a cancellation its request left `cancelling` (the worker, once no request can still be running). */
     async resumeStalledCancel(ctx: RequestContext, id: string): Promise<void> {

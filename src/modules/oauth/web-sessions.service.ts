@@ -39,8 +39,12 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
       scopes: claims.scopes,
       csrfToken: randomToken('csrf', 24),
     }
-    await database.transaction(session.orgId, (q) =>
-      repo.insertWebSession(q, {
+    await database.transaction(session.orgId, async (q) => {
+      // A deactivation or role change that committed since the login is seen here; one committing meanwhile waits
+      // and then deletes this session too.
+      if (!(await auth.activeUserShared(q, session.orgId, session.userId)))
+        throw unauthorized('the e-mail or password is incorrect')
+      await repo.insertWebSession(q, {
         hash: sha256Hex(cookie),
         orgId: session.orgId,
         userId: session.userId,
@@ -48,8 +52,8 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
         scopes: session.scopes,
         csrfToken: session.csrfToken,
         ttlSeconds: SESSION_TTL_S,
-      }),
-    )
+      })
+    })
     return { cookie, session }
   }
 

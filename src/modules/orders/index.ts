@@ -2,11 +2,12 @@
 
 export { OrderErrors } from './orders.errors.ts'
 export { stalledRefunds } from './orders.jobs.ts'
-export { orderRoutes } from './orders.routes.ts'
-export { DiscountInput, OrderLineInput, OrderSchema } from './orders.schemas.ts'
+export { APPROVAL_ERRORS, orderRoutes } from './orders.routes.ts'
+export { ApprovalInput, DiscountInput, OrderLineInput, OrderSchema } from './orders.schemas.ts'
 export { createOrdersService, type OrdersService } from './orders.service.ts'
 export type { Order } from './orders.views.ts'
 export type {
+  ApprovalsPort,
   CampaignsPort,
   CustomersPort,
   InventoryPort,
@@ -16,5 +17,5 @@ export type {
   RefundPart,
   TaxPort,
 } from './ports.ts'
-export { type PricedOrder, priceOrder, refuseUsedUpVouchers, toCalculation } from './pricing.ts'
+export { ownDiscountPercent, type PricedOrder, priceOrder, refuseUsedUpVouchers, toCalculation } from './pricing.ts'
 export { createRefundsService, type RefundsService } from './refunds.service.ts'

@@ -21,7 +21,7 @@ import type { OrdersService } from './orders.service.ts'
 import type { RefundsService } from './refunds.service.ts'
 
 /** What a staff member's void, refund or large discount may answer beyond a 422 on `approval.pin`. */
-const APPROVAL_ERRORS = [
+export const APPROVAL_ERRORS = [
   AuthErrors.APPROVAL_REQUIRED,
   AuthErrors.ROLE_NOT_ALLOWED,
   AuthErrors.PIN_LOCKED,

@@ -33,6 +33,7 @@ import type {
   TaxPort,
 } from './ports.ts'
 import {
+  ownDiscountPercent,
   type PricedOrder,
   parseDiscounts,
   priceOrder,
@@ -158,10 +159,7 @@ export function createOrdersService(deps: OrdersDeps) {
    * approved discount records its approver.
    */
   async function approveDiscounts(ctx: RequestContext, priced: PricedOrder, approvedBy: string | null) {
-    const taken = priced.discounts.reduce((sum, d) => sum + BigInt(d.amount), 0n)
-    const subtotal = priced.totals.subtotal
-    const percent = subtotal > 0n ? Number((taken * 1_000_000n) / subtotal) / 10_000 : 0
-    await deps.approvals.assertApproved(ctx, { kind: 'discount', percent }, approvedBy)
+    await deps.approvals.assertApproved(ctx, { kind: 'discount', percent: ownDiscountPercent(priced) }, approvedBy)
     if (approvedBy) for (const d of priced.discounts) if (d.type !== 'campaign') d.approved_by = approvedBy
   }
 

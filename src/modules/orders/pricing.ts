@@ -211,3 +211,9 @@ export function toCalculation(p: PricedOrder, explain: 'relevant' | 'all' = 'all
     total: toMajor(p.totals.total, c),
   }
 }
+
+/** The till's own order discounts as a share of the subtotal, in percent to four decimals (the approval limit's unit). */
+export function ownDiscountPercent(p: PricedOrder): number {
+  const taken = p.discounts.reduce((sum, d) => sum + BigInt(d.amount), 0n)
+  return p.totals.subtotal > 0n ? Number((taken * 1_000_000n) / p.totals.subtotal) / 10_000 : 0
+}

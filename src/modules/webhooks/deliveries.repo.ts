@@ -173,13 +173,21 @@ export async function cancelPending(q: Queryable, orgId: string, endpointIds: re
   return result.rowCount ?? 0
 }
 
-/** Blanks the `data` of the deliveries of erased events (pending, failed and replayable alike). */
-export async function erasePayloads(q: Queryable, orgId: string, eventIds: readonly string[]): Promise<void> {
-  if (eventIds.length === 0) return
+/**
+ * Blanks the `data` of the deliveries about an erased customer (pending, failed and replayable alike): those of its
+ * events, and those an automation sent about it (no event id) or whose event is already purged.
+ */
+export async function erasePayloads(
+  q: Queryable,
+  orgId: string,
+  customerId: string,
+  eventIds: readonly string[],
+): Promise<void> {
   await q.query(
     `UPDATE webhook_deliveries
-     SET payload = jsonb_set(payload::jsonb, '{data}', jsonb_build_object('id', payload::jsonb->'data'->'id', 'erased', true))::text
-     WHERE org_id = $1 AND event_id = ANY($2)`,
-    [orgId, eventIds],
+     SET payload = jsonb_set(payload::jsonb, '{data}', jsonb_build_object('id', $2::text, 'erased', true))::text
+     WHERE org_id = $1
+       AND (event_id = ANY($3) OR (event LIKE 'customer.%' AND payload::jsonb->'data'->>'id' = $2))`,
+    [orgId, customerId, eventIds],
   )
 }

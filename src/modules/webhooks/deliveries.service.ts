@@ -14,9 +14,9 @@ const REPLAY_WINDOW_MS = 72 * 3_600_000
 /** The delivery log, failed events and their replay. */
 export function createDeliveriesService() {
   return {
-    /** An erasure on request: the deliveries of the erased events carry only the customer's id. */
-    erasePayloads(q: Queryable, ctx: RequestContext, eventIds: readonly string[]): Promise<void> {
-      return repo.erasePayloads(q, ctx.orgId, eventIds)
+    /** An erasure on request: the deliveries about the customer carry only its id. */
+    erasePayloads(q: Queryable, ctx: RequestContext, customerId: string, eventIds: readonly string[]): Promise<void> {
+      return repo.erasePayloads(q, ctx.orgId, customerId, eventIds)
     },
 
     async listAttempts(ctx: RequestContext, query: AttemptListQuery): Promise<Page<WebhookAttempt>> {
