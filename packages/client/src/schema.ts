@@ -5448,7 +5448,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description accepted; a link is on its way if the address belongs to an active user */
+            /** @description accepted; a link is on its way if the address belongs to an active user; empty body */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

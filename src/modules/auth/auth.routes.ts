@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ANY_TOKEN } from '../../platform/http/authenticate.ts'
-import { errorResponses } from '../../platform/http/schemas.ts'
+import { EmptyBody, errorResponses } from '../../platform/http/schemas.ts'
 import {
   loginAccountLimit,
   loginAddressLimit,
@@ -21,7 +21,6 @@ import {
 } from './users.schemas.ts'
 
 const tags = ['auth']
-const empty = (description: string) => ({ type: 'null', description }) as const
 
 export const authRoutes: FastifyPluginAsyncTypebox<{
   auth: AuthService
@@ -72,7 +71,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'logout',
         tags,
         summary: 'Revoke the current session and its tokens',
-        response: { 204: empty('logged out; empty body') },
+        response: { 204: EmptyBody('logged out') },
       },
     },
     async (request, reply) => {
@@ -104,7 +103,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
         tags,
         summary: "Change the signed-in user's password with the current one; the user's other sessions end",
         body: ChangePasswordBody,
-        response: { 204: empty('changed; empty body'), ...errorResponses(403) },
+        response: { 204: EmptyBody('changed'), ...errorResponses(403) },
       },
     },
     async (request, reply) => {
@@ -125,7 +124,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
         security: [],
         body: PasswordResetBody,
         response: {
-          202: empty('accepted; a link is on its way if the address belongs to an active user'),
+          202: EmptyBody('accepted; a link is on its way if the address belongs to an active user'),
           ...errorResponses(429),
         },
       },
@@ -147,7 +146,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
         summary: "Set a new password with a reset link's token (once); every session of the user ends",
         security: [],
         body: PasswordResetConfirmBody,
-        response: { 204: empty('the password is set; empty body'), ...errorResponses(429) },
+        response: { 204: EmptyBody('the password is set'), ...errorResponses(429) },
       },
     },
     async (request, reply) => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ANY_TOKEN } from '../../platform/http/authenticate.ts'
-import { DataOf, errorResponses, IdParams, ListOf, PageQuery } from '../../platform/http/schemas.ts'
+import { DataOf, EmptyBody, errorResponses, IdParams, ListOf, PageQuery } from '../../platform/http/schemas.ts'
 import { type RateLimitStore, tillLimit } from '../../platform/rate-limit/index.ts'
 import { AuthErrors } from './auth.errors.ts'
 import { LoginSessionSchema } from './auth.schemas.ts'
@@ -19,7 +19,6 @@ import {
 import type { DevicesService } from './devices.service.ts'
 
 const tags = ['devices']
-const empty = (description: string) => ({ type: 'null', description }) as const
 
 /** Paired tills and PIN sign-in (docs/people-and-settings.md "Sign-in at the till"). */
 export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DevicesService; store: RateLimitStore }> = async (
@@ -88,7 +87,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DevicesService; 
         tags,
         summary: 'Unpair a till: its credential stops working and every session opened on it ends at once',
         params: IdParams,
-        response: { 204: empty('unpaired; empty body'), ...errorResponses(404, AuthErrors.ROLE_NOT_ALLOWED) },
+        response: { 204: EmptyBody('unpaired'), ...errorResponses(404, AuthErrors.ROLE_NOT_ALLOWED) },
       },
     },
     async (request, reply) => {
@@ -166,7 +165,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DevicesService; 
         tags: ['auth'],
         summary: 'Set the signed-in user’s own till PIN (4 to 6 digits)',
         body: SetPinBody,
-        response: { 204: empty('set; empty body'), ...errorResponses(403) },
+        response: { 204: EmptyBody('set'), ...errorResponses(403) },
       },
     },
     async (request, reply) => {
@@ -184,7 +183,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DevicesService; 
         tags: ['users'],
         summary: "Clear a user's PIN (a manager clears, never sets one); they set a new one themselves",
         params: IdParams,
-        response: { 204: empty('cleared; empty body'), ...errorResponses(404, AuthErrors.ROLE_NOT_ALLOWED) },
+        response: { 204: EmptyBody('cleared'), ...errorResponses(404, AuthErrors.ROLE_NOT_ALLOWED) },
       },
     },
     async (request, reply) => {

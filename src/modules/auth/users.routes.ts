@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
-import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { DataOf, EmptyBody, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { AuthErrors } from './auth.errors.ts'
 import {
   InvitationListQuery,
@@ -82,7 +82,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = as
         summary: 'Revoke a pending invitation: its link stops working',
         params: IdParams,
         response: {
-          204: { type: 'null', description: 'revoked; empty body' },
+          204: EmptyBody('revoked'),
           ...errorResponses(404, AuthErrors.ROLE_NOT_ALLOWED),
         },
       },

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
-import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
+import { DataOf, EmptyBody, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CustomerErrors } from './customers.errors.ts'
 import {
   CustomerListQuery,
@@ -98,7 +98,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{
         summary:
           'Erase a customer on request (owners and managers): personal fields blanked everywhere they are kept; orders keep the id and amounts',
         params: IdParams,
-        response: { 204: { type: 'null', description: 'erased; empty body' }, ...errorResponses(404) },
+        response: { 204: EmptyBody('erased'), ...errorResponses(404) },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { sha256Hex } from '../../platform/crypto/tokens.ts'
+import { EmptyBody } from '../../platform/http/schemas.ts'
 import type { Runtime } from '../../platform/runtime.ts'
 import { authenticateClient } from './client-auth.ts'
 import * as repo from './grants.repo.ts'
@@ -47,7 +48,7 @@ export const revokeEndpoint: FastifyPluginAsyncTypebox<OAuthDeps> = async (app, 
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: TokenActionBody,
         response: {
-          200: { type: 'null', description: 'revoked, or already unusable (RFC 7009 §2.2); empty body' },
+          200: EmptyBody('revoked, or already unusable (RFC 7009 §2.2)'),
           ...oauthErrors(400, 401, 429),
         },
       },

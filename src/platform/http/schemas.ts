@@ -55,6 +55,9 @@ export function errorResponses(...declared: DeclaredError[]): Record<number, TSc
   return Object.fromEntries([...codes].map(([status, list]) => [status, problemRef(list)]))
 }
 
+/** An answer without a body (204, or RFC 7009's 200), saying what was done. */
+export const EmptyBody = (description: string) => ({ type: 'null', description: `${description}; empty body` }) as const
+
 /** `{ "data": {…} }`, the envelope of one resource. */
 export function DataOf<T extends TSchema>(schema: T) {
   return Type.Object({ data: schema })
