@@ -103,6 +103,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     loyalty: () => loyalty,
     payments: () => payments.orderPort,
     approvals: devices,
+    shifts: registers,
   })
   const payments = createPaymentsService({
     orgs,

@@ -286,8 +286,23 @@ describe('sign-in at a paired till with a PIN', () => {
     const pay = (api: Api, order: { id: string; total: number }) =>
       api.post('/api/v1/payments', { order_id: order.id, amount: order.total, method: 'cash', capture: true })
 
-    const sold = await sale(cashier)
-    assert.equal((await pay(cashier, sold)).status, 201)
+    // The till names its open shift on the sale; a shift that is not open, or not the org's, is refused.
+    const shift = (await cashier.post(`/api/v1/registers/${kiosk}/shifts/open`, { opening_float: 100 })).body.data
+    const inShift = await cashier.post('/api/v1/orders', {
+      location_id: shop,
+      lines: [{ product_id: product, quantity: 1 }],
+      shift_id: shift.id,
+    })
+    assert.equal(inShift.status, 201, JSON.stringify(inShift.body))
+    assert.deepEqual([inShift.body.data.shift_id, inShift.body.data.register_id], [shift.id, kiosk])
+    assert.equal((await pay(cashier, inShift.body.data)).status, 201)
+    const unknownShift = await cashier.post('/api/v1/orders', {
+      location_id: shop,
+      lines: [{ product_id: product, quantity: 1 }],
+      shift_id: 'shf_nope',
+    })
+    assert.deepEqual([unknownShift.status, unknownShift.body.errors?.[0]?.field], [422, 'shift_id'])
+    const sold = inShift.body.data
     const refund = await cashier.post(`/api/v1/orders/${sold.id}/refund`, {
       amount: 4,
       approval: { user_id: manager.id, pin: '4826' },

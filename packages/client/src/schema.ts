@@ -3183,6 +3183,7 @@ export interface components {
             loyalty_points_earned: number;
             sold_by: string | null;
             register_id: string | null;
+            shift_id: string | null;
             payments?: {
                 id: string;
                 method: string;
@@ -4789,9 +4790,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8d5bb65jewzmh1qzy8z522c",
-                     *           "email": "owner-a4c6cede09@example.test",
-                     *           "orgId": "org_01m8d5bb5jhc4q4nv1w8zkdv1b"
+                     *           "id": "usr_01m8d5kyz08md6xztstxtfqccc",
+                     *           "email": "owner-b5af9e2b91@example.test",
+                     *           "orgId": "org_01m8d5kyy73g6jz9d8etsg12jd"
                      *         }
                      *       }
                      *     }
@@ -8610,7 +8611,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
+                     *           "id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -8624,8 +8625,8 @@ export interface operations {
                      *           "tags": [],
                      *           "is_active": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T00:09:12.244Z",
-                     *           "updated_at": "2026-11-27T00:09:12.244Z"
+                     *           "created_at": "2026-11-27T00:13:54.635Z",
+                     *           "updated_at": "2026-11-27T00:13:54.635Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8787,7 +8788,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
+                     *         "id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8801,8 +8802,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:09:12.244Z",
-                     *         "updated_at": "2026-11-27T00:09:12.244Z"
+                     *         "created_at": "2026-11-27T00:13:54.635Z",
+                     *         "updated_at": "2026-11-27T00:13:54.635Z"
                      *       }
                      *     }
                      */
@@ -8988,7 +8989,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
+                     *         "id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9002,8 +9003,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:09:12.244Z",
-                     *         "updated_at": "2026-11-27T00:09:12.244Z"
+                     *         "created_at": "2026-11-27T00:13:54.635Z",
+                     *         "updated_at": "2026-11-27T00:13:54.635Z"
                      *       }
                      *     }
                      */
@@ -15873,7 +15874,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
+                     *         "id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -15884,8 +15885,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:09:12.219Z",
-                     *         "updated_at": "2026-11-27T00:09:12.219Z"
+                     *         "created_at": "2026-11-27T00:13:54.611Z",
+                     *         "updated_at": "2026-11-27T00:13:54.611Z"
                      *       }
                      *     }
                      */
@@ -16456,14 +16457,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8d5bbah1ytgjbcrrq98hxky",
-                     *           "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
+                     *           "id": "lvl_01m8d5kz33q7vw577wr3rcxsdd",
+                     *           "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
+                     *           "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T00:09:12.262Z"
+                     *           "updated_at": "2026-11-27T00:13:54.651Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -16589,8 +16590,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
-                 *       "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
+                 *       "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
+                 *       "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -16624,10 +16625,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8d5bbabq3acbyd2x25ay4d5",
-                     *         "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
+                     *         "id": "imv_01m8d5kz2zv4whv05x0b7nrspe",
+                     *         "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
+                     *         "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -16636,11 +16637,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8d5bb65jewzmh1qzy8z522c",
+                     *           "user_id": "usr_01m8d5kyz08md6xztstxtfqccc",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T00:09:12.262Z",
-                     *         "created_at": "2026-11-27T00:09:12.262Z"
+                     *         "occurred_at": "2026-11-27T00:13:54.651Z",
+                     *         "created_at": "2026-11-27T00:13:54.651Z"
                      *       }
                      *     }
                      */
@@ -24048,7 +24049,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8d5bbcqz7q5qdt0c9j02vnr",
+                     *         "id": "cus_01m8d5kz7bqfyhhev5cmphaehm",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24060,8 +24061,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:09:12.342Z",
-                     *         "updated_at": "2026-11-27T00:09:12.342Z"
+                     *         "created_at": "2026-11-27T00:13:54.789Z",
+                     *         "updated_at": "2026-11-27T00:13:54.789Z"
                      *       }
                      *     }
                      */
@@ -25068,11 +25069,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
-                 *       "customer_id": "cus_01m8d5bbcqz7q5qdt0c9j02vnr",
+                 *       "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
+                 *       "customer_id": "cus_01m8d5kz7bqfyhhev5cmphaehm",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
+                 *           "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25101,6 +25102,8 @@ export interface operations {
                     /** @description one voucher the customer presents: the same as voucher_codes with one code (both may be given) */
                     voucher_code?: string;
                     note?: string;
+                    /** @description the till's open shift */
+                    shift_id?: string;
                     /** @description a manager's approval at the till: their user id and PIN, typed on the same paired till (voids, refunds and large discounts by staff) */
                     approval?: {
                         user_id: string;
@@ -25122,17 +25125,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d5bbevpg3kv6jrjj35ak62",
+                     *         "id": "ord_01m8d5kzc8nvbd6kvd29reh9vf",
                      *         "status": "open",
-                     *         "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
-                     *         "customer_id": "cus_01m8d5bbcqz7q5qdt0c9j02vnr",
+                     *         "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
+                     *         "customer_id": "cus_01m8d5kz7bqfyhhev5cmphaehm",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d5bbewxh9whxcb7xwxzrry",
-                     *             "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
+                     *             "id": "oli_01m8d5kzcbazg056g13n5zard7",
+                     *             "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25161,11 +25164,12 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d5bb65jewzmh1qzy8z522c",
+                     *         "sold_by": "usr_01m8d5kyz08md6xztstxtfqccc",
                      *         "register_id": null,
+                     *         "shift_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:09:12.406Z",
-                     *         "updated_at": "2026-11-27T00:09:12.406Z",
+                     *         "created_at": "2026-11-27T00:13:54.945Z",
+                     *         "updated_at": "2026-11-27T00:13:54.945Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -25220,7 +25224,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: VOUCHER_USED_UP, CAMPAIGN_USAGE_LIMIT_REACHED, CAMPAIGN_CUSTOMER_LIMIT_REACHED, INSUFFICIENT_STOCK, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            /** @description Conflict: VOUCHER_USED_UP, CAMPAIGN_USAGE_LIMIT_REACHED, CAMPAIGN_CUSTOMER_LIMIT_REACHED, INSUFFICIENT_STOCK, SHIFT_NOT_OPEN, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -25231,7 +25235,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "VOUCHER_USED_UP" | "CAMPAIGN_USAGE_LIMIT_REACHED" | "CAMPAIGN_CUSTOMER_LIMIT_REACHED" | "INSUFFICIENT_STOCK" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                        code?: "VOUCHER_USED_UP" | "CAMPAIGN_USAGE_LIMIT_REACHED" | "CAMPAIGN_CUSTOMER_LIMIT_REACHED" | "INSUFFICIENT_STOCK" | "SHIFT_NOT_OPEN" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
                     };
                 };
             };
@@ -25346,11 +25350,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
-                 *       "customer_id": "cus_01m8d5bbcqz7q5qdt0c9j02vnr",
+                 *       "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
+                 *       "customer_id": "cus_01m8d5kz7bqfyhhev5cmphaehm",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
+                 *           "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25379,6 +25383,8 @@ export interface operations {
                     /** @description one voucher the customer presents: the same as voucher_codes with one code (both may be given) */
                     voucher_code?: string;
                     note?: string;
+                    /** @description the till's open shift */
+                    shift_id?: string;
                     /** @description a manager's approval at the till: their user id and PIN, typed on the same paired till (voids, refunds and large discounts by staff) */
                     approval?: {
                         user_id: string;
@@ -25404,7 +25410,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
+                     *             "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25613,17 +25619,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d5bbevpg3kv6jrjj35ak62",
+                     *         "id": "ord_01m8d5kzc8nvbd6kvd29reh9vf",
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
-                     *         "customer_id": "cus_01m8d5bbcqz7q5qdt0c9j02vnr",
+                     *         "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
+                     *         "customer_id": "cus_01m8d5kz7bqfyhhev5cmphaehm",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d5bbewxh9whxcb7xwxzrry",
-                     *             "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
+                     *             "id": "oli_01m8d5kzcbazg056g13n5zard7",
+                     *             "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25652,20 +25658,21 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d5bb65jewzmh1qzy8z522c",
+                     *         "sold_by": "usr_01m8d5kyz08md6xztstxtfqccc",
                      *         "register_id": null,
+                     *         "shift_id": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T00:09:12.406Z",
-                     *         "updated_at": "2026-11-27T00:09:12.457Z",
-                     *         "completed_at": "2026-11-27T00:09:12.457Z",
+                     *         "created_at": "2026-11-27T00:13:54.945Z",
+                     *         "updated_at": "2026-11-27T00:13:55.034Z",
+                     *         "completed_at": "2026-11-27T00:13:55.034Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d5bbg5dz6wy7c1z9zm9er6",
+                     *             "id": "pay_01m8d5kzej3n539a51q0ntds0q",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-27T00:09:12.457Z"
+                     *             "created_at": "2026-11-27T00:13:55.034Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -25674,17 +25681,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d5bb65jewzmh1qzy8z522c",
+                     *             "actor": "usr_01m8d5kyz08md6xztstxtfqccc",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:09:12.416Z"
+                     *             "created_at": "2026-11-27T00:13:54.961Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d5bb65jewzmh1qzy8z522c",
+                     *             "actor": "usr_01m8d5kyz08md6xztstxtfqccc",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:09:12.466Z"
+                     *             "created_at": "2026-11-27T00:13:55.051Z"
                      *           }
                      *         ]
                      *       }
@@ -26063,7 +26070,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8d5bbewxh9whxcb7xwxzrry",
+                 *           "line_id": "oli_01m8d5kzcbazg056g13n5zard7",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -26106,17 +26113,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d5bbevpg3kv6jrjj35ak62",
+                     *         "id": "ord_01m8d5kzc8nvbd6kvd29reh9vf",
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8d5bb8tpg1d5wm0g526mcza",
-                     *         "customer_id": "cus_01m8d5bbcqz7q5qdt0c9j02vnr",
+                     *         "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
+                     *         "customer_id": "cus_01m8d5kz7bqfyhhev5cmphaehm",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d5bbewxh9whxcb7xwxzrry",
-                     *             "product_id": "prod_01m8d5bb9nxe8fwt7mqs8fnkm6",
+                     *             "id": "oli_01m8d5kzcbazg056g13n5zard7",
+                     *             "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26145,26 +26152,27 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d5bb65jewzmh1qzy8z522c",
+                     *         "sold_by": "usr_01m8d5kyz08md6xztstxtfqccc",
                      *         "register_id": null,
+                     *         "shift_id": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T00:09:12.406Z",
-                     *         "updated_at": "2026-11-27T00:09:12.526Z",
-                     *         "completed_at": "2026-11-27T00:09:12.457Z",
+                     *         "created_at": "2026-11-27T00:13:54.945Z",
+                     *         "updated_at": "2026-11-27T00:13:55.164Z",
+                     *         "completed_at": "2026-11-27T00:13:55.034Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d5bbg5dz6wy7c1z9zm9er6",
+                     *             "id": "pay_01m8d5kzej3n539a51q0ntds0q",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-27T00:09:12.457Z"
+                     *             "created_at": "2026-11-27T00:13:55.034Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8d5bbj542x5vqzng3f5ja9x",
-                     *             "order_id": "ord_01m8d5bbevpg3kv6jrjj35ak62",
+                     *             "id": "ref_01m8d5kzj77181e61fcv5mnx2v",
+                     *             "order_id": "ord_01m8d5kzc8nvbd6kvd29reh9vf",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -26172,13 +26180,13 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8d5bbewxh9whxcb7xwxzrry",
+                     *                 "line_id": "oli_01m8d5kzcbazg056g13n5zard7",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:09:12.518Z"
+                     *             "created_at": "2026-11-27T00:13:55.144Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -26186,25 +26194,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d5bb65jewzmh1qzy8z522c",
+                     *             "actor": "usr_01m8d5kyz08md6xztstxtfqccc",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:09:12.416Z"
+                     *             "created_at": "2026-11-27T00:13:54.961Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d5bb65jewzmh1qzy8z522c",
+                     *             "actor": "usr_01m8d5kyz08md6xztstxtfqccc",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:09:12.466Z"
+                     *             "created_at": "2026-11-27T00:13:55.051Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8d5bb65jewzmh1qzy8z522c",
+                     *             "actor": "usr_01m8d5kyz08md6xztstxtfqccc",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:09:12.537Z"
+                     *             "created_at": "2026-11-27T00:13:55.188Z"
                      *           }
                      *         ]
                      *       }
@@ -26571,7 +26579,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8d5bbevpg3kv6jrjj35ak62",
+                 *       "order_id": "ord_01m8d5kzc8nvbd6kvd29reh9vf",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -26605,8 +26613,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8d5bbg5dz6wy7c1z9zm9er6",
-                     *         "order_id": "ord_01m8d5bbevpg3kv6jrjj35ak62",
+                     *         "id": "pay_01m8d5kzej3n539a51q0ntds0q",
+                     *         "order_id": "ord_01m8d5kzc8nvbd6kvd29reh9vf",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -26614,15 +26622,15 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_4046343bc2101fe38b98a3d5",
+                     *         "processor_reference": "tp_e5c09e19df571a7075701f73",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
                      *         "failure_message": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:09:12.457Z",
-                     *         "updated_at": "2026-11-27T00:09:12.457Z",
-                     *         "captured_at": "2026-11-27T00:09:12.457Z"
+                     *         "created_at": "2026-11-27T00:13:55.034Z",
+                     *         "updated_at": "2026-11-27T00:13:55.034Z",
+                     *         "captured_at": "2026-11-27T00:13:55.034Z"
                      *       }
                      *     }
                      */
@@ -27720,16 +27728,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8d5bbmb0g5rjs19q6dax0ej",
-                     *         "code": "FU7A-TD8B-CYCG-9DA6",
+                     *         "id": "gc_01m8d5kzp5mh4m34eves0aq4gf",
+                     *         "code": "859K-TYGA-4BM5-2SCF",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:09:12.588Z",
-                     *         "updated_at": "2026-11-27T00:09:12.588Z"
+                     *         "created_at": "2026-11-27T00:13:55.269Z",
+                     *         "updated_at": "2026-11-27T00:13:55.269Z"
                      *       }
                      *     }
                      */

@@ -29,6 +29,7 @@ export interface NewOrder {
   note: string
   soldBy: string | null
   registerId: string | null
+  shiftId: string | null
 }
 
 export interface NewLine {
@@ -63,11 +64,11 @@ interface OrderInsert {
  * exactly what a read of the order returns.
  */
 const eventSql = outboxInsertSql({
-  id: '$36',
+  id: '$37',
   orgId: 'o.org_id',
-  type: '$37',
+  type: '$38',
   // to_char of a NULL completed_at is NULL, which jsonb_build_object writes as JSON null.
-  data: `$38::jsonb || jsonb_build_object('version', o.version, 'loyalty_points_earned', o.loyalty_points_earned,
+  data: `$39::jsonb || jsonb_build_object('version', o.version, 'loyalty_points_earned', o.loyalty_points_earned,
     'created_at', ${jsonTimestampSql('o.created_at')}, 'updated_at', ${jsonTimestampSql('o.updated_at')},
     'completed_at', ${jsonTimestampSql('o.completed_at')})`,
   from: 'o',
@@ -87,8 +88,8 @@ export async function insertOrder(
     event ? 'order_insert_event' : 'order_insert',
     `WITH o AS (
        INSERT INTO orders (id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total,
-         tax_total, total, captured_total, discount, note, sold_by, register_id, completed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $34, $35,
+         tax_total, total, captured_total, discount, note, sold_by, register_id, shift_id, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $34, $35, $36,
          CASE WHEN $6 = 'completed' THEN now() END)
        RETURNING ${orderColumns}
      ), l AS (
@@ -141,6 +142,7 @@ export async function insertOrder(
       history.actor,
       o.soldBy,
       o.registerId,
+      o.shiftId,
       ...(event ? [event.id, event.type, JSON.stringify(event.data)] : []),
     ],
   )

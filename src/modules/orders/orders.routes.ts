@@ -5,6 +5,7 @@ import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/sc
 import { AuthErrors } from '../auth/index.ts'
 import { CampaignErrors } from '../campaigns/index.ts'
 import { InventoryErrors } from '../inventory/index.ts'
+import { RegisterErrors } from '../registers/index.ts'
 import { OrderErrors } from './orders.errors.ts'
 import {
   CalculateQuery,
@@ -70,6 +71,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
             CampaignErrors.USAGE_LIMIT_REACHED,
             CampaignErrors.CUSTOMER_LIMIT_REACHED,
             InventoryErrors.INSUFFICIENT_STOCK,
+            RegisterErrors.SHIFT_NOT_OPEN,
             ...APPROVAL_ERRORS,
           ),
         },

@@ -56,6 +56,8 @@ interface OrdersDeps {
   /** Late-bound: payments also depend on orders. */
   payments: () => OrderPaymentsPort
   approvals: ApprovalsPort
+  /** The registers' shifts: a sale that names one must name an open shift of the org. */
+  shifts: { assertOpenShift(ctx: RequestContext, shiftId: string, field: string): Promise<void> }
 }
 
 /**
@@ -84,6 +86,7 @@ function provisionalRow(orgId: string, o: repo.NewOrder): OrderRow {
     loyalty_points_earned: 0,
     sold_by: o.soldBy,
     register_id: o.registerId,
+    shift_id: o.shiftId,
     version: 1,
     created_at: epoch,
     updated_at: epoch,
@@ -226,6 +229,7 @@ export function createOrdersService(deps: OrdersDeps) {
         status: 'open',
         capturedTotal: 0n,
         note: input.note ?? '',
+        shiftId: input.shift_id ?? null,
         // The order's event is written by the order's own statement, so the stock statement is the last one.
         eventType: 'order.created',
       })
@@ -274,6 +278,7 @@ export function createOrdersService(deps: OrdersDeps) {
     async create(ctx: RequestContext, input: CreateOrderBody): Promise<Order> {
       // A manager's PIN is checked (slowly) before the order's transaction, which then only compares.
       const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
+      if (input.shift_id) await deps.shifts.assertOpenShift(ctx, input.shift_id, 'shift_id')
       try {
         return await createOnce(ctx, input, true, approvedBy)
       } catch (error) {
@@ -481,6 +486,8 @@ export function createOrdersService(deps: OrdersDeps) {
           status: 'completed',
           capturedTotal: input.paid,
           note: input.note,
+          // A collected lay-by was paid over many shifts: its payments name theirs.
+          shiftId: null,
         })
         await emitEvent(q, ctx.orgId, 'order.created', toOrder(row, lines))
         const order = toOrder(await completeWithPoints(q, ctx, row, lines), lines)
@@ -589,6 +596,8 @@ export function createOrdersService(deps: OrdersDeps) {
       status: OrderStatus
       capturedTotal: bigint
       note: string
+      /** The register shift the sale names (checked open before the transaction). */
+      shiftId: string | null
       /** Writes this event of the new order in the same statement. */
       eventType?: string
     },
@@ -611,6 +620,7 @@ export function createOrdersService(deps: OrdersDeps) {
       // A person's sale (a web shop's app is nobody's), and the till's register for a PIN session.
       soldBy: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
       registerId: ctx.actor.registerId ?? null,
+      shiftId: o.shiftId,
     }
     const lineIds = priced.quoted.map(() => newId('oli'))
     const discounts = storedDiscounts(priced, lineIds)

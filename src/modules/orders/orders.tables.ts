@@ -24,6 +24,7 @@ export interface OrderRow {
   /** The user who made the sale and the till's register (db/migrations/0141); null for orders made before. */
   sold_by: string | null
   register_id: string | null
+  shift_id: string | null
   version: number
   created_at: Date
   updated_at: Date
@@ -31,7 +32,7 @@ export interface OrderRow {
 }
 
 export const orderColumns =
-  'id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total, tax_total, total, captured_total, refunded_total, discount, note, loyalty_points_earned, sold_by, register_id, version, created_at, updated_at, completed_at'
+  'id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total, tax_total, total, captured_total, refunded_total, discount, note, loyalty_points_earned, sold_by, register_id, shift_id, version, created_at, updated_at, completed_at'
 
 /** order_lines (db/migrations/0042_orders.sql). */
 export interface LineRow {

@@ -153,6 +153,7 @@ export function toOrder(
     loyalty_points_earned: row.loyalty_points_earned,
     sold_by: row.sold_by,
     register_id: row.register_id,
+    shift_id: row.shift_id,
     ...(extra.payments ? { payments: extra.payments } : {}),
     ...(extra.refunds ? { refunds: extra.refunds.map((r) => toRefund(r, c)) } : {}),
     ...(extra.history ? { status_history: extra.history.map(toHistory) } : {}),

@@ -74,6 +74,13 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
     throw RegisterErrors.SHIFT_NOT_OPEN(`shift ${shiftId} is ${current.status}; ${what}`)
   }
 
+  /** Refuses a shift that is not the org's (422 naming `field`) or not open (409): a sale names its shift. */
+  async function assertOpenShift(ctx: RequestContext, shiftId: string, field: string): Promise<void> {
+    const shift = await ctx.db.read((q) => repo.shiftById(q, ctx.orgId, shiftId))
+    if (!shift) throw invalid(field, 'is not a shift of this org', 'not_found')
+    if (shift.status !== 'open') throw RegisterErrors.SHIFT_NOT_OPEN(`shift ${shiftId} is ${shift.status}`)
+  }
+
   /** Adds to a running total and writes the movement in one transaction; `then` runs inside it (events). */
   async function addCash<T>(
     ctx: RequestContext,
@@ -95,6 +102,7 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
   }
 
   return {
+    assertOpenShift,
     async createRegister(ctx: RequestContext, input: CreateRegisterBody): Promise<Register> {
       const name = input.name.trim()
       if (!name) throw invalid('name', 'must not be blank', 'required')
