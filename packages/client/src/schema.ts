@@ -3098,6 +3098,8 @@ export interface components {
         };
         Order: {
             id: string;
+            /** @description the number a person reads out ("order 1042"): sequential in the org, never reused */
+            number: number;
             status: "open" | "completed" | "voided" | "partially_refunded" | "refunded";
             location_id: string;
             customer_id: string | null;
@@ -4790,9 +4792,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8d5kyz08md6xztstxtfqccc",
-                     *           "email": "owner-b5af9e2b91@example.test",
-                     *           "orgId": "org_01m8d5kyy73g6jz9d8etsg12jd"
+                     *           "id": "usr_01m8d6x5ahv7j38xasamp3bc4g",
+                     *           "email": "owner-05e02b3b63@example.test",
+                     *           "orgId": "org_01m8d6x59p4kzyh7wy5b4d2bnx"
                      *         }
                      *       }
                      *     }
@@ -8611,7 +8613,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
+                     *           "id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -8625,8 +8627,8 @@ export interface operations {
                      *           "tags": [],
                      *           "is_active": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T00:13:54.635Z",
-                     *           "updated_at": "2026-11-27T00:13:54.635Z"
+                     *           "created_at": "2026-11-27T00:36:24.669Z",
+                     *           "updated_at": "2026-11-27T00:36:24.669Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8788,7 +8790,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
+                     *         "id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8802,8 +8804,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:13:54.635Z",
-                     *         "updated_at": "2026-11-27T00:13:54.635Z"
+                     *         "created_at": "2026-11-27T00:36:24.669Z",
+                     *         "updated_at": "2026-11-27T00:36:24.669Z"
                      *       }
                      *     }
                      */
@@ -8989,7 +8991,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
+                     *         "id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9003,8 +9005,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:13:54.635Z",
-                     *         "updated_at": "2026-11-27T00:13:54.635Z"
+                     *         "created_at": "2026-11-27T00:36:24.669Z",
+                     *         "updated_at": "2026-11-27T00:36:24.669Z"
                      *       }
                      *     }
                      */
@@ -15874,7 +15876,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
+                     *         "id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -15885,8 +15887,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:13:54.611Z",
-                     *         "updated_at": "2026-11-27T00:13:54.611Z"
+                     *         "created_at": "2026-11-27T00:36:24.651Z",
+                     *         "updated_at": "2026-11-27T00:36:24.651Z"
                      *       }
                      *     }
                      */
@@ -16457,14 +16459,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8d5kz33q7vw577wr3rcxsdd",
-                     *           "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
+                     *           "id": "lvl_01m8d6x5fnz8j4bgq35dz95gyg",
+                     *           "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
+                     *           "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T00:13:54.651Z"
+                     *           "updated_at": "2026-11-27T00:36:24.686Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -16590,8 +16592,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
-                 *       "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
+                 *       "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
+                 *       "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -16625,10 +16627,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8d5kz2zv4whv05x0b7nrspe",
-                     *         "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
+                     *         "id": "imv_01m8d6x5fj2rgwgagqdzndpkpy",
+                     *         "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
+                     *         "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -16637,11 +16639,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8d5kyz08md6xztstxtfqccc",
+                     *           "user_id": "usr_01m8d6x5ahv7j38xasamp3bc4g",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T00:13:54.651Z",
-                     *         "created_at": "2026-11-27T00:13:54.651Z"
+                     *         "occurred_at": "2026-11-27T00:36:24.686Z",
+                     *         "created_at": "2026-11-27T00:36:24.686Z"
                      *       }
                      *     }
                      */
@@ -24049,7 +24051,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8d5kz7bqfyhhev5cmphaehm",
+                     *         "id": "cus_01m8d6x5hh1cr9zahbrtkh72s0",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24061,8 +24063,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:13:54.789Z",
-                     *         "updated_at": "2026-11-27T00:13:54.789Z"
+                     *         "created_at": "2026-11-27T00:36:24.750Z",
+                     *         "updated_at": "2026-11-27T00:36:24.750Z"
                      *       }
                      *     }
                      */
@@ -24936,6 +24938,8 @@ export interface operations {
                 created_to?: string;
                 location_id?: string;
                 customer_id?: string;
+                /** @description the order with this number */
+                number?: number;
             };
             header?: never;
             path?: never;
@@ -25069,11 +25073,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
-                 *       "customer_id": "cus_01m8d5kz7bqfyhhev5cmphaehm",
+                 *       "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
+                 *       "customer_id": "cus_01m8d6x5hh1cr9zahbrtkh72s0",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
+                 *           "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25125,17 +25129,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d5kzc8nvbd6kvd29reh9vf",
+                     *         "id": "ord_01m8d6x5m6zekengythj31g2fd",
+                     *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
-                     *         "customer_id": "cus_01m8d5kz7bqfyhhev5cmphaehm",
+                     *         "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
+                     *         "customer_id": "cus_01m8d6x5hh1cr9zahbrtkh72s0",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d5kzcbazg056g13n5zard7",
-                     *             "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
+                     *             "id": "oli_01m8d6x5m7hj27fdzg1mrxj11c",
+                     *             "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25164,12 +25169,12 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d5kyz08md6xztstxtfqccc",
+                     *         "sold_by": "usr_01m8d6x5ahv7j38xasamp3bc4g",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:13:54.945Z",
-                     *         "updated_at": "2026-11-27T00:13:54.945Z",
+                     *         "created_at": "2026-11-27T00:36:24.830Z",
+                     *         "updated_at": "2026-11-27T00:36:24.830Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -25350,11 +25355,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
-                 *       "customer_id": "cus_01m8d5kz7bqfyhhev5cmphaehm",
+                 *       "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
+                 *       "customer_id": "cus_01m8d6x5hh1cr9zahbrtkh72s0",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
+                 *           "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25410,7 +25415,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
+                     *             "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25619,17 +25624,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d5kzc8nvbd6kvd29reh9vf",
+                     *         "id": "ord_01m8d6x5m6zekengythj31g2fd",
+                     *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
-                     *         "customer_id": "cus_01m8d5kz7bqfyhhev5cmphaehm",
+                     *         "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
+                     *         "customer_id": "cus_01m8d6x5hh1cr9zahbrtkh72s0",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d5kzcbazg056g13n5zard7",
-                     *             "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
+                     *             "id": "oli_01m8d6x5m7hj27fdzg1mrxj11c",
+                     *             "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25658,21 +25664,21 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d5kyz08md6xztstxtfqccc",
+                     *         "sold_by": "usr_01m8d6x5ahv7j38xasamp3bc4g",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T00:13:54.945Z",
-                     *         "updated_at": "2026-11-27T00:13:55.034Z",
-                     *         "completed_at": "2026-11-27T00:13:55.034Z",
+                     *         "created_at": "2026-11-27T00:36:24.830Z",
+                     *         "updated_at": "2026-11-27T00:36:24.890Z",
+                     *         "completed_at": "2026-11-27T00:36:24.890Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d5kzej3n539a51q0ntds0q",
+                     *             "id": "pay_01m8d6x5np11k0t5sx4n7ktvsc",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-27T00:13:55.034Z"
+                     *             "created_at": "2026-11-27T00:36:24.890Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -25681,17 +25687,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d5kyz08md6xztstxtfqccc",
+                     *             "actor": "usr_01m8d6x5ahv7j38xasamp3bc4g",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:13:54.961Z"
+                     *             "created_at": "2026-11-27T00:36:24.844Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d5kyz08md6xztstxtfqccc",
+                     *             "actor": "usr_01m8d6x5ahv7j38xasamp3bc4g",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:13:55.051Z"
+                     *             "created_at": "2026-11-27T00:36:24.899Z"
                      *           }
                      *         ]
                      *       }
@@ -26070,7 +26076,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8d5kzcbazg056g13n5zard7",
+                 *           "line_id": "oli_01m8d6x5m7hj27fdzg1mrxj11c",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -26113,17 +26119,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d5kzc8nvbd6kvd29reh9vf",
+                     *         "id": "ord_01m8d6x5m6zekengythj31g2fd",
+                     *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8d5kz1kp3tbtp1b2be7cwxy",
-                     *         "customer_id": "cus_01m8d5kz7bqfyhhev5cmphaehm",
+                     *         "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
+                     *         "customer_id": "cus_01m8d6x5hh1cr9zahbrtkh72s0",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d5kzcbazg056g13n5zard7",
-                     *             "product_id": "prod_01m8d5kz2cfmk8yta42jhxs8bx",
+                     *             "id": "oli_01m8d6x5m7hj27fdzg1mrxj11c",
+                     *             "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26152,27 +26159,27 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d5kyz08md6xztstxtfqccc",
+                     *         "sold_by": "usr_01m8d6x5ahv7j38xasamp3bc4g",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T00:13:54.945Z",
-                     *         "updated_at": "2026-11-27T00:13:55.164Z",
-                     *         "completed_at": "2026-11-27T00:13:55.034Z",
+                     *         "created_at": "2026-11-27T00:36:24.830Z",
+                     *         "updated_at": "2026-11-27T00:36:24.965Z",
+                     *         "completed_at": "2026-11-27T00:36:24.890Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d5kzej3n539a51q0ntds0q",
+                     *             "id": "pay_01m8d6x5np11k0t5sx4n7ktvsc",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-27T00:13:55.034Z"
+                     *             "created_at": "2026-11-27T00:36:24.890Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8d5kzj77181e61fcv5mnx2v",
-                     *             "order_id": "ord_01m8d5kzc8nvbd6kvd29reh9vf",
+                     *             "id": "ref_01m8d6x5qw24zh4q701smknj7b",
+                     *             "order_id": "ord_01m8d6x5m6zekengythj31g2fd",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -26180,13 +26187,13 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8d5kzcbazg056g13n5zard7",
+                     *                 "line_id": "oli_01m8d6x5m7hj27fdzg1mrxj11c",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:13:55.144Z"
+                     *             "created_at": "2026-11-27T00:36:24.957Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -26194,25 +26201,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d5kyz08md6xztstxtfqccc",
+                     *             "actor": "usr_01m8d6x5ahv7j38xasamp3bc4g",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:13:54.961Z"
+                     *             "created_at": "2026-11-27T00:36:24.844Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d5kyz08md6xztstxtfqccc",
+                     *             "actor": "usr_01m8d6x5ahv7j38xasamp3bc4g",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:13:55.051Z"
+                     *             "created_at": "2026-11-27T00:36:24.899Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8d5kyz08md6xztstxtfqccc",
+                     *             "actor": "usr_01m8d6x5ahv7j38xasamp3bc4g",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:13:55.188Z"
+                     *             "created_at": "2026-11-27T00:36:24.974Z"
                      *           }
                      *         ]
                      *       }
@@ -26579,7 +26586,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8d5kzc8nvbd6kvd29reh9vf",
+                 *       "order_id": "ord_01m8d6x5m6zekengythj31g2fd",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -26613,8 +26620,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8d5kzej3n539a51q0ntds0q",
-                     *         "order_id": "ord_01m8d5kzc8nvbd6kvd29reh9vf",
+                     *         "id": "pay_01m8d6x5np11k0t5sx4n7ktvsc",
+                     *         "order_id": "ord_01m8d6x5m6zekengythj31g2fd",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -26622,15 +26629,15 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_e5c09e19df571a7075701f73",
+                     *         "processor_reference": "tp_4a0f738b702b019678155bf2",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
                      *         "failure_message": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:13:55.034Z",
-                     *         "updated_at": "2026-11-27T00:13:55.034Z",
-                     *         "captured_at": "2026-11-27T00:13:55.034Z"
+                     *         "created_at": "2026-11-27T00:36:24.890Z",
+                     *         "updated_at": "2026-11-27T00:36:24.890Z",
+                     *         "captured_at": "2026-11-27T00:36:24.890Z"
                      *       }
                      *     }
                      */
@@ -27728,16 +27735,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8d5kzp5mh4m34eves0aq4gf",
-                     *         "code": "859K-TYGA-4BM5-2SCF",
+                     *         "id": "gc_01m8d6x5t1dpjg6nvteqjgkskp",
+                     *         "code": "KVXH-HSJN-BEEY-Z3EC",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:13:55.269Z",
-                     *         "updated_at": "2026-11-27T00:13:55.269Z"
+                     *         "created_at": "2026-11-27T00:36:25.026Z",
+                     *         "updated_at": "2026-11-27T00:36:25.026Z"
                      *       }
                      *     }
                      */

@@ -30,6 +30,8 @@ export interface NewOrder {
   soldBy: string | null
   registerId: string | null
   shiftId: string | null
+  /** Null: the insert takes the org's next number (its sequence, db/migrations/0145); else the one given. */
+  number: string | null
 }
 
 export interface NewLine {
@@ -64,11 +66,12 @@ interface OrderInsert {
  * exactly what a read of the order returns.
  */
 const eventSql = outboxInsertSql({
-  id: '$37',
+  id: '$38',
   orgId: 'o.org_id',
-  type: '$38',
+  type: '$39',
   // to_char of a NULL completed_at is NULL, which jsonb_build_object writes as JSON null.
-  data: `$39::jsonb || jsonb_build_object('version', o.version, 'loyalty_points_earned', o.loyalty_points_earned,
+  data: `$40::jsonb || jsonb_build_object('number', o.number, 'version', o.version,
+    'loyalty_points_earned', o.loyalty_points_earned,
     'created_at', ${jsonTimestampSql('o.created_at')}, 'updated_at', ${jsonTimestampSql('o.updated_at')},
     'completed_at', ${jsonTimestampSql('o.completed_at')})`,
   from: 'o',
@@ -88,8 +91,8 @@ export async function insertOrder(
     event ? 'order_insert_event' : 'order_insert',
     `WITH o AS (
        INSERT INTO orders (id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total,
-         tax_total, total, captured_total, discount, note, sold_by, register_id, shift_id, completed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $34, $35, $36,
+         tax_total, total, captured_total, discount, note, sold_by, register_id, shift_id, number, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $34, $35, $36, COALESCE($37::bigint, order_number_next($2)),
          CASE WHEN $6 = 'completed' THEN now() END)
        RETURNING ${orderColumns}
      ), l AS (
@@ -143,6 +146,7 @@ export async function insertOrder(
       o.soldBy,
       o.registerId,
       o.shiftId,
+      o.number,
       ...(event ? [event.id, event.type, JSON.stringify(event.data)] : []),
     ],
   )
@@ -242,6 +246,7 @@ interface OrderFilter {
   createdTo: Date | null
   locationId: string | null
   customerId: string | null
+  number: number | null
   limit: number
 }
 
@@ -252,8 +257,9 @@ export async function listOrders(q: Queryable, orgId: string, f: OrderFilter): P
      WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR status = $3)
        AND ($4::timestamptz IS NULL OR created_at >= $4) AND ($5::timestamptz IS NULL OR created_at < $5)
        AND ($6::text IS NULL OR location_id = $6) AND ($7::text IS NULL OR customer_id = $7)
+       AND ($9::bigint IS NULL OR number = $9)
      ORDER BY id LIMIT $8`,
-    [orgId, f.afterId, f.status, f.createdFrom, f.createdTo, f.locationId, f.customerId, f.limit],
+    [orgId, f.afterId, f.status, f.createdFrom, f.createdTo, f.locationId, f.customerId, f.limit, f.number],
   )
   return result.rows
 }

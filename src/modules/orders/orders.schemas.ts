@@ -185,6 +185,10 @@ export type OrderPayment = Dated<Static<typeof OrderPayment>, 'created_at'>
 export const OrderSchema = Type.Object(
   {
     id: Type.String(),
+    number: Type.Integer({
+      minimum: 0,
+      description: 'the number a person reads out ("order 1042"): sequential in the org, never reused',
+    }),
     status: OrderStatusName,
     location_id: Type.String(),
     customer_id: Nullable(Type.String()),
@@ -261,6 +265,7 @@ export const OrderListQuery = Type.Object(
     created_to: Type.Optional(Type.String({ format: 'date-time', description: 'exclusive' })),
     location_id: Type.Optional(Id),
     customer_id: Type.Optional(Id),
+    number: Type.Optional(Type.Integer({ minimum: 1, description: 'the order with this number' })),
   },
   { additionalProperties: false },
 )

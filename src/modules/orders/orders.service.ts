@@ -68,6 +68,8 @@ function provisionalRow(orgId: string, o: repo.NewOrder): OrderRow {
   const epoch = new Date(0)
   return {
     id: o.id,
+    // The number the insert takes is written into the event by the same statement.
+    number: o.number ?? '0',
     org_id: orgId,
     location_id: o.locationId,
     customer_id: o.customerId,
@@ -204,6 +206,7 @@ export function createOrdersService(deps: OrdersDeps) {
     input: CreateOrderBody,
     shortcut: boolean,
     approvedBy: string | null,
+    numbering: { number: string | null },
   ): Promise<Order> {
     return ctx.db.tx(async (q, commitNow) => {
       const [, priced] = await allInOrder(validateRefs(ctx, input), priceOrder(ctx, deps, input))
@@ -230,9 +233,12 @@ export function createOrdersService(deps: OrdersDeps) {
         capturedTotal: 0n,
         note: input.note ?? '',
         shiftId: input.shift_id ?? null,
+        // Taken by the insert itself; a second attempt keeps the first one's (its insert ran before the refusal).
+        number: numbering.number,
         // The order's event is written by the order's own statement, so the stock statement is the last one.
         eventType: 'order.created',
       })
+      inserted.then(({ row }) => (numbering.number = row.number)).catch(() => {})
       // The campaign uses go in the same pipeline: a limit reached meanwhile fails the statement and the order.
       const claimed = deps.campaigns.claim(
         q,
@@ -279,11 +285,12 @@ export function createOrdersService(deps: OrdersDeps) {
       // A manager's PIN is checked (slowly) before the order's transaction, which then only compares.
       const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
       if (input.shift_id) await deps.shifts.assertOpenShift(ctx, input.shift_id, 'shift_id')
+      const numbering: { number: string | null } = { number: null }
       try {
-        return await createOnce(ctx, input, true, approvedBy)
+        return await createOnce(ctx, input, true, approvedBy, numbering)
       } catch (error) {
         if (!deps.inventory.isSaleRefusal(error)) throw error
-        return createOnce(ctx, input, false, approvedBy)
+        return createOnce(ctx, input, false, approvedBy, numbering)
       }
     },
 
@@ -303,6 +310,7 @@ export function createOrdersService(deps: OrdersDeps) {
           createdTo: date(query.created_to, 'created_to'),
           locationId: query.location_id ?? null,
           customerId: query.customer_id ?? null,
+          number: query.number ?? null,
           limit: query.limit + 1,
         })
         const served = rows.slice(0, query.limit)
@@ -488,6 +496,7 @@ export function createOrdersService(deps: OrdersDeps) {
           note: input.note,
           // A collected lay-by was paid over many shifts: its payments name theirs.
           shiftId: null,
+          number: null,
         })
         await emitEvent(q, ctx.orgId, 'order.created', toOrder(row, lines))
         const order = toOrder(await completeWithPoints(q, ctx, row, lines), lines)
@@ -598,6 +607,8 @@ export function createOrdersService(deps: OrdersDeps) {
       note: string
       /** The register shift the sale names (checked open before the transaction). */
       shiftId: string | null
+      /** The order's number, or null for the insert to take the org's next one. */
+      number: string | null
       /** Writes this event of the new order in the same statement. */
       eventType?: string
     },
@@ -621,6 +632,7 @@ export function createOrdersService(deps: OrdersDeps) {
       soldBy: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
       registerId: ctx.actor.registerId ?? null,
       shiftId: o.shiftId,
+      number: o.number,
     }
     const lineIds = priced.quoted.map(() => newId('oli'))
     const discounts = storedDiscounts(priced, lineIds)

@@ -5,6 +5,8 @@ import type { OrderStatus } from './orders.schemas.ts'
 /** orders (db/migrations/0042_orders.sql). */
 export interface OrderRow {
   id: string
+  /** The order's number in its org (db/migrations/0145_order_numbers.sql), as pg reads a bigint. */
+  number: string
   org_id: string
   location_id: string
   customer_id: string | null
@@ -32,7 +34,7 @@ export interface OrderRow {
 }
 
 export const orderColumns =
-  'id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total, tax_total, total, captured_total, refunded_total, discount, note, loyalty_points_earned, sold_by, register_id, shift_id, version, created_at, updated_at, completed_at'
+  'id, number, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total, tax_total, total, captured_total, refunded_total, discount, note, loyalty_points_earned, sold_by, register_id, shift_id, version, created_at, updated_at, completed_at'
 
 /** order_lines (db/migrations/0042_orders.sql). */
 export interface LineRow {

@@ -133,6 +133,7 @@ export function toOrder(
   const discounts = (row.discount as StoredDiscount[] | null) ?? []
   return {
     id: row.id,
+    number: Number(row.number),
     status: row.status,
     location_id: row.location_id,
     customer_id: row.customer_id,
