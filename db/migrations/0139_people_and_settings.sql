@@ -47,8 +47,9 @@ CREATE TABLE mail_outbox (
 CREATE INDEX mail_outbox_due ON mail_outbox (created_at, id);
 SELECT enable_org_rls('mail_outbox');
 
+-- Claims a batch across orgs and answers what the worker sends, so that each mail costs no second read.
 CREATE FUNCTION mail_outbox_claim(p_lease_s integer, p_batch integer)
-  RETURNS TABLE (org_id text, id text)
+  RETURNS TABLE (org_id text, id text, to_address text, subject text, body_sealed text, attempts integer)
   LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public AS $$
   UPDATE mail_outbox m SET claimed_until = now() + make_interval(secs => p_lease_s), attempts = m.attempts + 1
   WHERE (m.org_id, m.id) IN (
@@ -57,7 +58,7 @@ CREATE FUNCTION mail_outbox_claim(p_lease_s integer, p_batch integer)
     ORDER BY c.created_at, c.id
     LIMIT p_batch FOR UPDATE SKIP LOCKED
   )
-  RETURNING m.org_id, m.id
+  RETURNING m.org_id, m.id, m.to_address, m.subject, m.body_sealed, m.attempts
 $$;
 REVOKE ALL ON FUNCTION mail_outbox_claim(integer, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION mail_outbox_claim(integer, integer) TO opentill_app;

@@ -37,6 +37,14 @@ export async function recordAudit(
   })
 }
 
+/**
+ * Who acts when no request names them (an invitation accepted, a password reset, a consent): the person themself,
+ * through the web app or the API's login (`first-party`).
+ */
+export function actingUser(orgId: string, userId: string): Pick<RequestContext, 'orgId' | 'actor' | 'requestId'> {
+  return { orgId, actor: { kind: 'user', userId, clientId: 'first-party' }, requestId: '' }
+}
+
 /** The fields of `after` whose value differs from `before`, each as {from, to}: what an update changed. */
 export function changedFields<T extends object>(
   before: T,

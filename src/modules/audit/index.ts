@@ -2,4 +2,11 @@
 export { startAuditRetention } from './audit.jobs.ts'
 export { auditRoutes } from './audit.routes.ts'
 export { type AuditAction, AuditEntrySchema } from './audit.schemas.ts'
-export { type AuditRecord, type AuditService, changedFields, createAuditService, recordAudit } from './audit.service.ts'
+export {
+  type AuditRecord,
+  type AuditService,
+  actingUser,
+  changedFields,
+  createAuditService,
+  recordAudit,
+} from './audit.service.ts'

@@ -213,11 +213,11 @@ export async function endSessionsOfUser(
   return result.rows.map((r) => r.id)
 }
 
-/** The role of an active user, its row share-locked for the rest of the transaction (opening a session); else null. */
-export async function activeRoleShared(q: Queryable, orgId: string, id: string): Promise<Role | null> {
-  const result = await q.query<{ role: Role }>(
-    'SELECT role FROM users WHERE org_id = $1 AND id = $2 AND deactivated_at IS NULL FOR SHARE',
+/** An active user, its row share-locked for the rest of the transaction (opening a session); else undefined. */
+export async function activeUserShared(q: Queryable, orgId: string, id: string): Promise<UserRow | undefined> {
+  const result = await q.query<UserRow>(
+    `SELECT ${userColumns} FROM users WHERE org_id = $1 AND id = $2 AND deactivated_at IS NULL FOR SHARE`,
     [orgId, id],
   )
-  return result.rows[0]?.role ?? null
+  return result.rows[0]
 }

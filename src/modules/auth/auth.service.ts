@@ -11,6 +11,7 @@ import type { MembershipRow, PersonRow, UserRow } from './auth.tables.ts'
 import * as devicesRepo from './devices.repo.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
 import { scopesOfRole } from './scopes.ts'
+import { revokeAccessTokens } from './session-ending.ts'
 import { roleOfCaller } from './user-roles.ts'
 
 /** The client id of tokens from the login endpoint, as opposed to OAuth apps. */
@@ -41,7 +42,7 @@ export function ownerEmailOf(q: Queryable, orgId: string): Promise<string | null
 }
 
 export function createAuthService(runtime: Runtime) {
-  const { database, accessTokens, revocations, config } = runtime
+  const { database, accessTokens, config } = runtime
 
   async function issue(
     orgId: string,
@@ -73,36 +74,34 @@ export function createAuthService(runtime: Runtime) {
     return token
   }
 
-  async function revokeEverywhere(sessionId: string): Promise<void> {
-    await revocations.revoke(sessionId, Date.now() + config.accessTokenTtlS * 1000)
-  }
+  const revokeEverywhere = (sessionId: string) => revokeAccessTokens(runtime, [sessionId])
 
   /**
-   * A new session of `user` with its first refresh token, in the caller's transaction; a till's names its device.
+   * A new session of the user with its first refresh token, in the caller's transaction; a till's names its device.
    * The user's row (and the till's) stay share-locked until commit: a deactivation, a role change or an unpairing
    * committing meanwhile waits, then ends this session too; one that committed first is seen here, and the
-   * session takes the role as it is now.
+   * session takes the user as they are now.
    */
   async function openSession(
     q: Queryable,
     orgId: string,
-    user: UserRow,
+    userId: string,
     till: { deviceId: string; registerId: string } | null,
   ): Promise<{ id: string; registerId: string | null; refreshToken: string; user: UserRow }> {
-    const role = await repo.activeRoleShared(q, orgId, user.id)
-    if (!role) throw badCredentials()
+    const user = await repo.activeUserShared(q, orgId, userId)
+    if (!user) throw badCredentials()
     if (till && !(await devicesRepo.pairedDeviceShared(q, orgId, till.deviceId))) throw badCredentials()
     const id = newId('sess')
     await repo.insertSession(q, {
       id,
       orgId,
       userId: user.id,
-      scopes: scopesOfRole(role),
+      scopes: scopesOfRole(user.role),
       deviceId: till?.deviceId ?? null,
       registerId: till?.registerId ?? null,
     })
     const refreshToken = await newRefreshToken(q, orgId, id)
-    return { id, registerId: till?.registerId ?? null, refreshToken, user: { ...user, role } }
+    return { id, registerId: till?.registerId ?? null, refreshToken, user }
   }
 
   /** The person behind an e-mail and password; the same 401 for an unknown e-mail as for a wrong password. */
@@ -131,9 +130,7 @@ export function createAuthService(runtime: Runtime) {
   /** A new session for a verified person's membership. */
   async function signInAsMember(membership: MembershipRow): Promise<LoginSession> {
     const orgId = membership.org_id
-    const user = await database.read(orgId, (q) => repo.userById(q, orgId, membership.user_id))
-    if (!user || user.deactivated) throw badCredentials()
-    const session = await database.transaction(orgId, (q) => openSession(q, orgId, user, null))
+    const session = await database.transaction(orgId, (q) => openSession(q, orgId, membership.user_id, null))
     return issue(orgId, session.user, session, session.refreshToken)
   }
 
@@ -241,7 +238,7 @@ export function createAuthService(runtime: Runtime) {
 
     /** Whether the user may still hold a session, locked until the caller's transaction ends (a web sign-in). */
     activeUserShared: async (q: Queryable, orgId: string, userId: string): Promise<boolean> =>
-      (await repo.activeRoleShared(q, orgId, userId)) !== null,
+      (await repo.activeUserShared(q, orgId, userId)) !== undefined,
 
     /** The role the caller acts with (an app's: the user who approved it); `manager` for an app with no user. */
     callerRole: (ctx: RequestContext): Promise<Role> => ctx.db.read((q) => roleOfCaller(q, ctx)),
@@ -249,10 +246,10 @@ export function createAuthService(runtime: Runtime) {
     /** Signs `user` in on a paired till (a PIN sign-in): a session bound to the device and its register. */
     async signInAtTill(
       orgId: string,
-      user: UserRow,
+      userId: string,
       till: { deviceId: string; registerId: string },
     ): Promise<LoginSession> {
-      const session = await database.transaction(orgId, (q) => openSession(q, orgId, user, till))
+      const session = await database.transaction(orgId, (q) => openSession(q, orgId, userId, till))
       return issue(orgId, session.user, session, session.refreshToken)
     },
 

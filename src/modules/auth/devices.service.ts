@@ -244,7 +244,7 @@ export function createDevicesService(
     async signInWithPin(deviceToken: string, userId: string, pin: string): Promise<LoginSession> {
       const device = await deviceOfToken(deviceToken)
       const user = await rightPin(device, userId, pin)
-      return deps.auth.signInAtTill(device.org_id, user, { deviceId: device.id, registerId: device.register_id })
+      return deps.auth.signInAtTill(device.org_id, user.id, { deviceId: device.id, registerId: device.register_id })
     },
 
     /**

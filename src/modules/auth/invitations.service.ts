@@ -4,7 +4,7 @@ import type { Queryable } from '../../platform/db/database.ts'
 import { AppError, invalid } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { Runtime } from '../../platform/runtime.ts'
-import { recordAudit } from '../audit/index.ts'
+import { actingUser, recordAudit } from '../audit/index.ts'
 import * as authRepo from './auth.repo.ts'
 import type { AuthService } from './auth.service.ts'
 import type { InvitationRow, Invitee } from './auth.tables.ts'
@@ -88,15 +88,11 @@ export function createInvitationsService(runtime: Runtime, auth: AuthService) {
         const user = await auth.createUser(q, { orgId, email: invitation.email, name, role, ...account })
         await repo.markAccepted(q, orgId, invitation.id, user.id)
         await emitEvent(q, orgId, 'user.joined', userResource(user))
-        await recordAudit(
-          q,
-          { orgId, actor: { kind: 'user', userId: user.id, clientId: 'first-party' }, requestId: '' },
-          {
-            action: 'user.joined',
-            record: { type: 'user', id: user.id },
-            changes: { role, invitation_id: invitation.id },
-          },
-        )
+        await recordAudit(q, actingUser(orgId, user.id), {
+          action: 'user.joined',
+          record: { type: 'user', id: user.id },
+          changes: { role, invitation_id: invitation.id },
+        })
         return { user_id: user.id, email: user.email, org_id: orgId }
       })
     },

@@ -5,7 +5,7 @@ import { AppError, forbidden, invalid } from '../../platform/errors/app-error.ts
 import type { RequestContext } from '../../platform/http/context.ts'
 import { queueMail } from '../../platform/mail/index.ts'
 import type { Runtime } from '../../platform/runtime.ts'
-import { recordAudit } from '../audit/index.ts'
+import { actingUser, recordAudit } from '../audit/index.ts'
 import * as repo from './auth.repo.ts'
 import { assertAcceptablePassword } from './password-policy.ts'
 import * as resets from './password-resets.repo.ts'
@@ -117,11 +117,10 @@ export function createPasswordsService(runtime: Runtime, sessions: SessionEnding
         if (!user?.person_id || user.deactivated) throw unusableReset()
         await resets.markUsed(q, orgId, reset.id)
         await repo.setPersonPassword(q, user.person_id, hash)
-        await recordAudit(
-          q,
-          { orgId, actor: { kind: 'user', userId: user.id, clientId: 'first-party' }, requestId: '' },
-          { action: 'user.password_reset', record: { type: 'user', id: user.id } },
-        )
+        await recordAudit(q, actingUser(orgId, user.id), {
+          action: 'user.password_reset',
+          record: { type: 'user', id: user.id },
+        })
         return user.person_id
       })
       await endSessionsEverywhere(personId, 'password reset')

@@ -79,8 +79,10 @@ export function createUsersService(
      * answer for the inviter to pass on. A new invitation of the same e-mail replaces a pending one.
      */
     async invite(ctx: RequestContext, body: InviteUserBody): Promise<SentInvitation> {
-      const orgName = await deps.orgName(ctx)
       const email = body.email.trim()
+      const byEmail = config.smtpUrl !== undefined
+      // The org's name is only for the e-mail's words: read when there is an e-mail to write.
+      const orgName = byEmail ? await deps.orgName(ctx) : ''
       return ctx.db.tx(async (q) => {
         const role = await roleOfCaller(q, ctx)
         if (!mayManage(role, body.role)) throw roleNotAllowed(`a ${role} can invite staff only`)
@@ -95,7 +97,6 @@ export function createUsersService(
         await invitationsRepo.revokeInvitations(q, ctx.orgId, { email })
         const invitee = { email, name: body.name ?? '', role: body.role }
         const { invitation, url } = await deps.invitations.invite(q, ctx.orgId, invitee, ctx.actor.userId)
-        const byEmail = config.smtpUrl !== undefined
         if (byEmail) await queueMail(q, secrets, ctx.orgId, { to: email, ...invitationMail(orgName, body.role, url) })
         const resource = invitationResource(invitation)
         await emitEvent(q, ctx.orgId, 'user.invited', resource)

@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import type { Runtime } from '../../platform/runtime.ts'
-import { recordAudit } from '../audit/index.ts'
+import { actingUser, recordAudit } from '../audit/index.ts'
 import type { AppsService } from './apps.service.ts'
 import * as repo from './grants.repo.ts'
 import type { GrantRow } from './oauth.tables.ts'
@@ -164,11 +164,11 @@ export function createGrantsService(runtime: Runtime, apps: AppsService) {
       const code = randomToken(CODE_PREFIX)
       await database.transaction(input.orgId, async (q) => {
         await repo.insertCode(q, { ...input, hash: sha256Hex(code), ttlSeconds: config.authCodeTtlS })
-        await recordAudit(
-          q,
-          { orgId: input.orgId, actor: { kind: 'user', userId: input.userId, clientId: 'first-party' }, requestId: '' },
-          { action: 'app.consented', record: { type: 'app', id: input.clientId }, changes: { scopes: input.scopes } },
-        )
+        await recordAudit(q, actingUser(input.orgId, input.userId), {
+          action: 'app.consented',
+          record: { type: 'app', id: input.clientId },
+          changes: { scopes: input.scopes },
+        })
       })
       return code
     },

@@ -48,21 +48,11 @@ interface MailOutboxOptions {
 /** Sends one claimed batch; answers whether a full batch was claimed (more may wait). */
 async function sendBatch({ database, secrets, mailer, log }: MailOutboxOptions): Promise<boolean> {
   const claimed = await database.unscoped(async (q) => {
-    const result = await q.query<{ org_id: string; id: string }>('SELECT * FROM mail_outbox_claim($1, $2)', [
-      LEASE_S,
-      BATCH,
-    ])
+    const result = await q.query<QueuedMail>('SELECT * FROM mail_outbox_claim($1, $2)', [LEASE_S, BATCH])
     return result.rows
   })
-  for (const { org_id: orgId, id } of claimed) {
-    const mail = await database.read(orgId, async (q) => {
-      const result = await q.query<QueuedMail>(
-        'SELECT id, org_id, to_address, subject, body_sealed, attempts FROM mail_outbox WHERE org_id = $1 AND id = $2',
-        [orgId, id],
-      )
-      return result.rows[0]
-    })
-    if (!mail) continue
+  for (const mail of claimed) {
+    const { org_id: orgId, id } = mail
     try {
       const text = secrets.open(mail.body_sealed, rowBinding(TABLE, orgId, id))
       await mailer.send({ to: mail.to_address, subject: mail.subject, text })
