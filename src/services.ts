@@ -62,7 +62,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     auth,
     sessions: sessionEnding,
     locationOfRegister: async (ctx, id) => (await registers.getRegister(ctx, id)).location_id,
-    approvalSettings: async (ctx) => (await settings.get(ctx)).manager_approval,
+    approvalSettings: async (ctx) => (await orgs.pricingSettings(ctx)).manager_approval,
   })
   const partners = createPartnersService(orgs, oauth, invitations)
   // Commerce: orders and payments call each other, so each side reaches the other through a late-bound getter.

@@ -3,6 +3,8 @@
 -- know the device and register they were opened on.
 ALTER TABLE users ADD COLUMN pin_hash text;
 ALTER TABLE auth_sessions ADD COLUMN device_id text, ADD COLUMN register_id text;
+-- A session's scopes are its user's role's of the day (every refresh derives them): the stored copy goes.
+ALTER TABLE auth_sessions DROP COLUMN scopes;
 CREATE INDEX auth_sessions_org_device ON auth_sessions (org_id, device_id) WHERE device_id IS NOT NULL;
 
 -- A till: made with a pairing code (6 digits, 10 minutes, once), then holding a device credential of which only

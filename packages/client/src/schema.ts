@@ -4792,9 +4792,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8d6x5ahv7j38xasamp3bc4g",
-                     *           "email": "owner-05e02b3b63@example.test",
-                     *           "orgId": "org_01m8d6x59p4kzyh7wy5b4d2bnx"
+                     *           "id": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
+                     *           "email": "owner-f04753fd5f@example.test",
+                     *           "orgId": "org_01m8d7wxx25zctf8w9qvf8mdj5"
                      *         }
                      *       }
                      *     }
@@ -8613,7 +8613,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
+                     *           "id": "prod_01m8d7wy1g38ggzrjxdjht391t",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -8627,8 +8627,8 @@ export interface operations {
                      *           "tags": [],
                      *           "is_active": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T00:36:24.669Z",
-                     *           "updated_at": "2026-11-27T00:36:24.669Z"
+                     *           "created_at": "2026-11-27T00:53:45.647Z",
+                     *           "updated_at": "2026-11-27T00:53:45.647Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8790,7 +8790,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
+                     *         "id": "prod_01m8d7wy1g38ggzrjxdjht391t",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8804,8 +8804,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:36:24.669Z",
-                     *         "updated_at": "2026-11-27T00:36:24.669Z"
+                     *         "created_at": "2026-11-27T00:53:45.647Z",
+                     *         "updated_at": "2026-11-27T00:53:45.647Z"
                      *       }
                      *     }
                      */
@@ -8991,7 +8991,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
+                     *         "id": "prod_01m8d7wy1g38ggzrjxdjht391t",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9005,8 +9005,8 @@ export interface operations {
                      *         "tags": [],
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:36:24.669Z",
-                     *         "updated_at": "2026-11-27T00:36:24.669Z"
+                     *         "created_at": "2026-11-27T00:53:45.647Z",
+                     *         "updated_at": "2026-11-27T00:53:45.647Z"
                      *       }
                      *     }
                      */
@@ -15876,7 +15876,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
+                     *         "id": "loc_01m8d7wy0spek5h8cjrm2025j3",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -15887,8 +15887,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:36:24.651Z",
-                     *         "updated_at": "2026-11-27T00:36:24.651Z"
+                     *         "created_at": "2026-11-27T00:53:45.625Z",
+                     *         "updated_at": "2026-11-27T00:53:45.625Z"
                      *       }
                      *     }
                      */
@@ -16459,14 +16459,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8d6x5fnz8j4bgq35dz95gyg",
-                     *           "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
+                     *           "id": "lvl_01m8d7wy29txqkq9pw50m67rj1",
+                     *           "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
+                     *           "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T00:36:24.686Z"
+                     *           "updated_at": "2026-11-27T00:53:45.662Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -16592,8 +16592,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
-                 *       "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
+                 *       "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
+                 *       "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -16627,10 +16627,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8d6x5fj2rgwgagqdzndpkpy",
-                     *         "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
+                     *         "id": "imv_01m8d7wy232sqsjkprez1qkqze",
+                     *         "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
+                     *         "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -16639,11 +16639,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8d6x5ahv7j38xasamp3bc4g",
+                     *           "user_id": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T00:36:24.686Z",
-                     *         "created_at": "2026-11-27T00:36:24.686Z"
+                     *         "occurred_at": "2026-11-27T00:53:45.662Z",
+                     *         "created_at": "2026-11-27T00:53:45.662Z"
                      *       }
                      *     }
                      */
@@ -24051,7 +24051,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8d6x5hh1cr9zahbrtkh72s0",
+                     *         "id": "cus_01m8d7wy4r7y18w37pn26qkt8x",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24063,8 +24063,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:36:24.750Z",
-                     *         "updated_at": "2026-11-27T00:36:24.750Z"
+                     *         "created_at": "2026-11-27T00:53:45.751Z",
+                     *         "updated_at": "2026-11-27T00:53:45.751Z"
                      *       }
                      *     }
                      */
@@ -25073,11 +25073,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
-                 *       "customer_id": "cus_01m8d6x5hh1cr9zahbrtkh72s0",
+                 *       "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
+                 *       "customer_id": "cus_01m8d7wy4r7y18w37pn26qkt8x",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
+                 *           "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25129,18 +25129,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d6x5m6zekengythj31g2fd",
+                     *         "id": "ord_01m8d7wy75zd6082v4gvzmq162",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
-                     *         "customer_id": "cus_01m8d6x5hh1cr9zahbrtkh72s0",
+                     *         "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
+                     *         "customer_id": "cus_01m8d7wy4r7y18w37pn26qkt8x",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d6x5m7hj27fdzg1mrxj11c",
-                     *             "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
+                     *             "id": "oli_01m8d7wy766e2h3e17g39mxf38",
+                     *             "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25169,12 +25169,12 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d6x5ahv7j38xasamp3bc4g",
+                     *         "sold_by": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:36:24.830Z",
-                     *         "updated_at": "2026-11-27T00:36:24.830Z",
+                     *         "created_at": "2026-11-27T00:53:45.816Z",
+                     *         "updated_at": "2026-11-27T00:53:45.816Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -25355,11 +25355,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
-                 *       "customer_id": "cus_01m8d6x5hh1cr9zahbrtkh72s0",
+                 *       "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
+                 *       "customer_id": "cus_01m8d7wy4r7y18w37pn26qkt8x",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
+                 *           "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25415,7 +25415,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
+                     *             "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25492,7 +25492,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            /** @description Conflict: SHIFT_NOT_OPEN, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -25503,7 +25503,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                        code?: "SHIFT_NOT_OPEN" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
                     };
                 };
             };
@@ -25624,18 +25624,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d6x5m6zekengythj31g2fd",
+                     *         "id": "ord_01m8d7wy75zd6082v4gvzmq162",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
-                     *         "customer_id": "cus_01m8d6x5hh1cr9zahbrtkh72s0",
+                     *         "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
+                     *         "customer_id": "cus_01m8d7wy4r7y18w37pn26qkt8x",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d6x5m7hj27fdzg1mrxj11c",
-                     *             "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
+                     *             "id": "oli_01m8d7wy766e2h3e17g39mxf38",
+                     *             "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25664,21 +25664,21 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d6x5ahv7j38xasamp3bc4g",
+                     *         "sold_by": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T00:36:24.830Z",
-                     *         "updated_at": "2026-11-27T00:36:24.890Z",
-                     *         "completed_at": "2026-11-27T00:36:24.890Z",
+                     *         "created_at": "2026-11-27T00:53:45.816Z",
+                     *         "updated_at": "2026-11-27T00:53:45.881Z",
+                     *         "completed_at": "2026-11-27T00:53:45.881Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d6x5np11k0t5sx4n7ktvsc",
+                     *             "id": "pay_01m8d7wy8n9vr66pnbhaa5et8y",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-27T00:36:24.890Z"
+                     *             "created_at": "2026-11-27T00:53:45.881Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -25687,17 +25687,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d6x5ahv7j38xasamp3bc4g",
+                     *             "actor": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:36:24.844Z"
+                     *             "created_at": "2026-11-27T00:53:45.836Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d6x5ahv7j38xasamp3bc4g",
+                     *             "actor": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:36:24.899Z"
+                     *             "created_at": "2026-11-27T00:53:45.892Z"
                      *           }
                      *         ]
                      *       }
@@ -26076,7 +26076,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8d6x5m7hj27fdzg1mrxj11c",
+                 *           "line_id": "oli_01m8d7wy766e2h3e17g39mxf38",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -26119,18 +26119,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d6x5m6zekengythj31g2fd",
+                     *         "id": "ord_01m8d7wy75zd6082v4gvzmq162",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8d6x5ebssmpy1qjdkb1fem8",
-                     *         "customer_id": "cus_01m8d6x5hh1cr9zahbrtkh72s0",
+                     *         "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
+                     *         "customer_id": "cus_01m8d7wy4r7y18w37pn26qkt8x",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d6x5m7hj27fdzg1mrxj11c",
-                     *             "product_id": "prod_01m8d6x5exavgbc7s9z02yvvvd",
+                     *             "id": "oli_01m8d7wy766e2h3e17g39mxf38",
+                     *             "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26159,27 +26159,27 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d6x5ahv7j38xasamp3bc4g",
+                     *         "sold_by": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T00:36:24.830Z",
-                     *         "updated_at": "2026-11-27T00:36:24.965Z",
-                     *         "completed_at": "2026-11-27T00:36:24.890Z",
+                     *         "created_at": "2026-11-27T00:53:45.816Z",
+                     *         "updated_at": "2026-11-27T00:53:45.955Z",
+                     *         "completed_at": "2026-11-27T00:53:45.881Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d6x5np11k0t5sx4n7ktvsc",
+                     *             "id": "pay_01m8d7wy8n9vr66pnbhaa5et8y",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-27T00:36:24.890Z"
+                     *             "created_at": "2026-11-27T00:53:45.881Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8d6x5qw24zh4q701smknj7b",
-                     *             "order_id": "ord_01m8d6x5m6zekengythj31g2fd",
+                     *             "id": "ref_01m8d7wyat0xfahnn1j33nfyjn",
+                     *             "order_id": "ord_01m8d7wy75zd6082v4gvzmq162",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -26187,13 +26187,13 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8d6x5m7hj27fdzg1mrxj11c",
+                     *                 "line_id": "oli_01m8d7wy766e2h3e17g39mxf38",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:36:24.957Z"
+                     *             "created_at": "2026-11-27T00:53:45.946Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -26201,25 +26201,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d6x5ahv7j38xasamp3bc4g",
+                     *             "actor": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:36:24.844Z"
+                     *             "created_at": "2026-11-27T00:53:45.836Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d6x5ahv7j38xasamp3bc4g",
+                     *             "actor": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:36:24.899Z"
+                     *             "created_at": "2026-11-27T00:53:45.892Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8d6x5ahv7j38xasamp3bc4g",
+                     *             "actor": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:36:24.974Z"
+                     *             "created_at": "2026-11-27T00:53:45.967Z"
                      *           }
                      *         ]
                      *       }
@@ -26586,7 +26586,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8d6x5m6zekengythj31g2fd",
+                 *       "order_id": "ord_01m8d7wy75zd6082v4gvzmq162",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -26620,8 +26620,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8d6x5np11k0t5sx4n7ktvsc",
-                     *         "order_id": "ord_01m8d6x5m6zekengythj31g2fd",
+                     *         "id": "pay_01m8d7wy8n9vr66pnbhaa5et8y",
+                     *         "order_id": "ord_01m8d7wy75zd6082v4gvzmq162",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -26629,15 +26629,15 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_4a0f738b702b019678155bf2",
+                     *         "processor_reference": "tp_df72e6e5d5f61f0128e2c9b6",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
                      *         "failure_message": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:36:24.890Z",
-                     *         "updated_at": "2026-11-27T00:36:24.890Z",
-                     *         "captured_at": "2026-11-27T00:36:24.890Z"
+                     *         "created_at": "2026-11-27T00:53:45.881Z",
+                     *         "updated_at": "2026-11-27T00:53:45.881Z",
+                     *         "captured_at": "2026-11-27T00:53:45.881Z"
                      *       }
                      *     }
                      */
@@ -27735,16 +27735,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8d6x5t1dpjg6nvteqjgkskp",
-                     *         "code": "KVXH-HSJN-BEEY-Z3EC",
+                     *         "id": "gc_01m8d7wycten95qmkggqm7pzyz",
+                     *         "code": "66PZ-ETHR-CQPC-MJTB",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:36:25.026Z",
-                     *         "updated_at": "2026-11-27T00:36:25.026Z"
+                     *         "created_at": "2026-11-27T00:53:46.010Z",
+                     *         "updated_at": "2026-11-27T00:53:46.010Z"
                      *       }
                      *     }
                      */

@@ -1,9 +1,7 @@
 /** The audit log: who did what, written in the transaction of each sensitive change, read by owners and managers. */
 export { startAuditRetention } from './audit.jobs.ts'
 export { auditRoutes } from './audit.routes.ts'
-export { type AuditAction, AuditEntrySchema } from './audit.schemas.ts'
 export {
-  type AuditRecord,
   type AuditService,
   actingUser,
   changedFields,

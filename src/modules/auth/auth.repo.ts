@@ -81,16 +81,17 @@ export async function insertSession(
     id: string
     orgId: string
     userId: string
-    scopes: string[]
     deviceId: string | null
     registerId: string | null
   },
 ): Promise<void> {
-  await q.query(
-    `INSERT INTO auth_sessions (id, org_id, user_id, scopes, device_id, register_id)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [s.id, s.orgId, s.userId, s.scopes, s.deviceId, s.registerId],
-  )
+  await q.query(`INSERT INTO auth_sessions (id, org_id, user_id, device_id, register_id) VALUES ($1, $2, $3, $4, $5)`, [
+    s.id,
+    s.orgId,
+    s.userId,
+    s.deviceId,
+    s.registerId,
+  ])
 }
 
 export async function insertRefreshToken(
@@ -194,21 +195,22 @@ export async function updateUser(
 }
 
 /**
- * Ends the user's sessions (all but `keep`): marks them revoked and answers the ids whose access tokens may still
- * be alive (revoked now, or within `recentS`), for the revocation list every instance checks.
+ * Ends the sessions of a user (all but `keep`) or of a till: marks them revoked and answers the ids whose access
+ * tokens may still be alive (revoked now, or within `recentS`), for the revocation list every instance checks.
  */
-export async function endSessionsOfUser(
+export async function endSessions(
   q: Queryable,
   orgId: string,
-  userId: string,
+  of: { userId: string } | { deviceId: string },
   s: { reason: string; recentS: number; keep?: string },
 ): Promise<string[]> {
+  const [column, value] = 'userId' in of ? ['user_id', of.userId] : ['device_id', of.deviceId]
   const result = await q.query<{ id: string }>(
     `UPDATE auth_sessions SET revoked_at = coalesce(revoked_at, now()), revoked_reason = coalesce(revoked_reason, $3)
-     WHERE org_id = $1 AND user_id = $2 AND ($5::text IS NULL OR id <> $5)
+     WHERE org_id = $1 AND ${column} = $2 AND ($5::text IS NULL OR id <> $5)
        AND (revoked_at IS NULL OR revoked_at > now() - make_interval(secs => $4))
      RETURNING id`,
-    [orgId, userId, s.reason, s.recentS, s.keep ?? null],
+    [orgId, value, s.reason, s.recentS, s.keep ?? null],
   )
   return result.rows.map((r) => r.id)
 }

@@ -96,7 +96,6 @@ export function createAuthService(runtime: Runtime) {
       id,
       orgId,
       userId: user.id,
-      scopes: scopesOfRole(user.role),
       deviceId: till?.deviceId ?? null,
       registerId: till?.registerId ?? null,
     })

@@ -80,14 +80,6 @@ export async function deviceByToken(q: Queryable, orgId: string, tokenHash: stri
   return result.rows[0]
 }
 
-export async function deviceById(q: Queryable, orgId: string, id: string): Promise<DeviceRow | undefined> {
-  const result = await q.query<DeviceRow>(`SELECT ${deviceColumns} FROM devices WHERE org_id = $1 AND id = $2`, [
-    orgId,
-    id,
-  ])
-  return result.rows[0]
-}
-
 export async function listDevices(q: Queryable, orgId: string, afterId: string | null, limit: number) {
   const result = await q.query<DeviceRow>(
     `SELECT ${deviceColumns} FROM devices WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT $3`,
@@ -177,23 +169,6 @@ export async function lockDevice(q: Queryable, orgId: string, deviceId: string):
   ])
 }
 
-/** Ends the sessions opened on a device (unpairing): answers those whose access tokens may still be alive. */
-export async function endSessionsOfDevice(
-  q: Queryable,
-  orgId: string,
-  deviceId: string,
-  recentS: number,
-): Promise<string[]> {
-  const result = await q.query<{ id: string }>(
-    `UPDATE auth_sessions SET revoked_at = coalesce(revoked_at, now()), revoked_reason = coalesce(revoked_reason, 'device unpaired')
-     WHERE org_id = $1 AND device_id = $2
-       AND (revoked_at IS NULL OR revoked_at > now() - make_interval(secs => $3))
-     RETURNING id`,
-    [orgId, deviceId, recentS],
-  )
-  return result.rows.map((r) => r.id)
-}
-
 export async function setPinHash(q: Queryable, orgId: string, userId: string, hash: string | null): Promise<boolean> {
   const result = await q.query('UPDATE users SET pin_hash = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [
     orgId,
@@ -213,13 +188,18 @@ export async function tillStaff(q: Queryable, orgId: string) {
   return result.rows
 }
 
-/** The device a session was opened on (a PIN sign-in), or null. */
-export async function deviceOfSession(q: Queryable, orgId: string, sessionId: string): Promise<string | null> {
-  const result = await q.query<{ device_id: string | null }>(
-    'SELECT device_id FROM auth_sessions WHERE org_id = $1 AND id = $2',
+/** The device a session was opened on (a PIN sign-in), if any. */
+export async function deviceOfSession(q: Queryable, orgId: string, sessionId: string): Promise<DeviceRow | undefined> {
+  const result = await q.query<DeviceRow>(
+    `SELECT ${deviceColumns
+      .split(',')
+      .map((c) => `d.${c.trim()}`)
+      .join(', ')} FROM auth_sessions s
+     JOIN devices d ON d.org_id = s.org_id AND d.id = s.device_id
+     WHERE s.org_id = $1 AND s.id = $2`,
     [orgId, sessionId],
   )
-  return result.rows[0]?.device_id ?? null
+  return result.rows[0]
 }
 
 /** Whether the device is still paired, its row share-locked for the rest of the transaction (a PIN session). */

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { AppError } from '../../platform/errors/app-error.ts'
 
 /** Shortest password accepted (NIST SP 800-63B asks for 8 at least; invitations always asked for 10). */
-export const MIN_PASSWORD = 10
+const MIN_PASSWORD = 10
 
 // zxcvbn-ts' list of the ~49,000 most common passwords (lower case), loaded once, on first use.
 let common: Set<string> | undefined

@@ -23,7 +23,7 @@ export function createSessionEnding(runtime: Runtime, webSessions: WebSessionsPo
     /** Answers the sessions whose access tokens may still be alive, for `revokeAccessTokens` after the commit. */
     async endSessions(q: Queryable, orgId: string, userId: string, reason: string, keep?: string): Promise<string[]> {
       await webSessions.signOutUser(q, orgId, userId)
-      return repo.endSessionsOfUser(q, orgId, userId, { reason, recentS: config.accessTokenTtlS, keep })
+      return repo.endSessions(q, orgId, { userId }, { reason, recentS: config.accessTokenTtlS, keep })
     },
 
     revokeAccessTokens: (sessionIds: readonly string[]) => revokeAccessTokens(runtime, sessionIds),

@@ -5,6 +5,7 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
+import { isTimeZone } from '../../platform/time/time-zone.ts'
 import * as repo from './locations.repo.ts'
 import type { CreateLocationBody, Location, LocationFields, LocationListQuery } from './locations.schemas.ts'
 import type { LocationRow } from './locations.tables.ts'
@@ -15,15 +16,6 @@ function toLocation(row: LocationRow): Location {
 }
 
 /** An IANA time zone name the runtime knows (Intl refuses anything else). */
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone })
-    return true
-  } catch {
-    return false
-  }
-}
-
 function clean(input: LocationFields): LocationFields {
   const out: LocationFields = { ...input }
   if (out.name !== undefined) {

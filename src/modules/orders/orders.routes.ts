@@ -92,7 +92,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; ref
           'The totals an order would have, line by line, with the campaigns that applied and why others did not (explain=all also lists campaigns for products not in the order); creates nothing',
         querystring: CalculateQuery,
         body: CreateOrderBody,
-        response: { 200: DataOf(Type.Ref('OrderCalculation')) },
+        response: { 200: DataOf(Type.Ref('OrderCalculation')), ...errorResponses(RegisterErrors.SHIFT_NOT_OPEN) },
       },
     },
     async (request) => ({ data: await orders.calculate(request.ctx, request.body, request.query) }),

@@ -190,9 +190,13 @@ export function createOrdersService(deps: OrdersDeps) {
     })
   }
 
-  async function validateRefs(ctx: RequestContext, input: { location_id: string; customer_id?: string | null }) {
+  async function validateRefs(
+    ctx: RequestContext,
+    input: { location_id: string; customer_id?: string | null; shift_id?: string },
+  ) {
     await deps.locations.assertExists(ctx, input.location_id, 'location_id')
     if (input.customer_id) await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
+    if (input.shift_id) await deps.shifts.assertOpenShift(ctx, input.shift_id, 'shift_id')
   }
 
   /**
@@ -284,7 +288,6 @@ export function createOrdersService(deps: OrdersDeps) {
     async create(ctx: RequestContext, input: CreateOrderBody): Promise<Order> {
       // A manager's PIN is checked (slowly) before the order's transaction, which then only compares.
       const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
-      if (input.shift_id) await deps.shifts.assertOpenShift(ctx, input.shift_id, 'shift_id')
       const numbering: { number: string | null } = { number: null }
       try {
         return await createOnce(ctx, input, true, approvedBy, numbering)

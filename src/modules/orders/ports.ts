@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../platform/http/context.ts'
+import type { ApprovalAction } from '../auth/index.ts'
 import type { CampaignsService } from '../campaigns/index.ts'
 import type { CatalogService } from '../catalog/index.ts'
 import type { CustomersService } from '../customers/index.ts'
@@ -68,9 +69,6 @@ export type CampaignsPort = Pick<CampaignsService, 'prepare' | 'claim' | 'releas
 
 /** Loyalty: points accrue in the completing order's transaction and a refund takes its share back. */
 export type LoyaltyPort = Pick<LoyaltyService, 'accrueForOrder' | 'reverseForRefund' | 'returnRedemptions'>
-
-/** What a member of staff does that may need a manager's approval (the auth module's tills and PINs). */
-export type ApprovalAction = { kind: 'void' | 'refund' } | { kind: 'discount'; percent: number }
 
 /** Approvals at the till: a manager's PIN on the same till, checked against the store's rules. */
 export interface ApprovalsPort {

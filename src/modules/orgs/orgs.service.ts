@@ -24,10 +24,11 @@ interface CreateOrgInput extends NewOrg {
   ownerName?: string
 }
 
-/** What pricing needs of an org. */
+/** What pricing needs of an org, and what staff may not do alone when they price (settings' manager_approval). */
 interface PricingSettings {
   currency: string
   prices_include_tax: boolean
+  manager_approval: OrgRow['manager_approval']
 }
 
 /** Orgs whose pricing settings are kept per process. */
@@ -90,14 +91,18 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
     getOrg,
 
     /**
-     * The org's currency and whether its prices include tax, kept in memory under the catalog version like the
-     * catalog data they price: these settings have no API, and a change made in SQL shows from the next catalog or
-     * tax write on.
+     * The org's currency, whether its prices include tax and its manager-approval rules, kept in memory under the
+     * catalog version like the catalog data they price: PATCH /settings moves the version on, and a change made in
+     * SQL shows from the next catalog, tax or settings write on.
      */
     pricingSettings(ctx: RequestContext): Promise<PricingSettings> {
       return pricingSettings.through(ctx, async () => {
         const org = await getOrg(ctx)
-        return { currency: org.currency, prices_include_tax: org.prices_include_tax }
+        return {
+          currency: org.currency,
+          prices_include_tax: org.prices_include_tax,
+          manager_approval: org.manager_approval,
+        }
       })
     },
 

@@ -1,6 +1,7 @@
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
+import { isTimeZone } from '../../platform/time/time-zone.ts'
 import { changedFields, recordAudit } from '../audit/index.ts'
 import * as repo from './orgs.repo.ts'
 import type { OrgRow } from './orgs.tables.ts'
@@ -32,15 +33,6 @@ function toSettings(org: OrgRow): Settings {
     currency: org.currency,
     version: org.version,
     updated_at: org.updated_at,
-  }
-}
-
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name })
-    return true
-  } catch {
-    return false
   }
 }
 

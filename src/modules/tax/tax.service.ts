@@ -133,12 +133,9 @@ export function createTaxService(orgs: OrgsService) {
       const inc = await inclusive(ctx)
       const row = await ctx.db.tx(async (q) => {
         const before = await repo.taxRateById(q, ctx.orgId, id)
+        if (!before) throw notFound('tax rate')
         const updated = await repo.updateTaxRate(q, ctx.orgId, id, w, expectedVersion)
-        if (!updated || !before) {
-          const current = await repo.taxRateById(q, ctx.orgId, id)
-          if (!current) throw notFound('tax rate')
-          throw staleVersion(current.version)
-        }
+        if (!updated) throw staleVersion(before.version)
         // Checked after the update, inside the transaction: a failure rolls it back.
         checkTargets(updated)
         await recordAudit(q, ctx, {
