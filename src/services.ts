@@ -39,8 +39,8 @@ export interface ServiceOptions {
 export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
   const auth = createAuthService(runtime)
   const orgs = createOrgsService(runtime, auth)
-  const catalog = createCatalogService(orgs)
   const locations = createLocationsService()
+  const catalog = createCatalogService(orgs, locations)
   const inventory = createInventoryService({ orgs, catalog, locations })
   const registers = createRegistersService(orgs, locations)
   const events = createEventsService(runtime.config.eventRetentionDays)

@@ -72,6 +72,9 @@ class SteeredProcessor implements PaymentProcessor {
   async void(request: { processorRef: string }): Promise<ProcessorResult> {
     return { ok: true, processorRef: request.processorRef }
   }
+  async adjust(request: { processorRef: string }): Promise<ProcessorResult> {
+    return { ok: true, processorRef: request.processorRef }
+  }
   refusals = 0
   refunds = 0
   loseNextRefundAnswer = false

@@ -21,7 +21,7 @@ describe("the store's settings and the audit log", () => {
     assert.equal(initial.status, 200)
     assert.deepEqual(
       [initial.body.data.currency, initial.body.data.timezone, initial.body.data.tips, initial.body.data.version],
-      ['USD', 'UTC', { enabled: false, percentages: [], base: 'before_tax' }, 1],
+      ['USD', 'UTC', { enabled: false, percentages: [], base: 'before_tax', max_percent: 50 }, 1],
     )
     const changed = await shop.api.patch('/api/v1/settings', {
       name: 'Corner Cafe',
@@ -38,10 +38,18 @@ describe("the store's settings and the audit log", () => {
       [changed.body.data.name, changed.body.data.timezone, changed.body.data.version],
       ['Corner Cafe', 'Pacific/Auckland', 2],
     )
+    // A PATCH of the tips without their cap keeps the cap.
+    assert.deepEqual(changed.body.data.tips, {
+      enabled: true,
+      percentages: [10, 15, 20],
+      base: 'before_tax',
+      max_percent: 50,
+    })
     const bad = [
       [{ timezone: 'Mars/Olympus' }, 'timezone'],
       [{ currency: 'EUR' }, 'currency'],
       [{ tips: { enabled: true, percentages: [10, 10], base: 'before_tax' } }, 'tips.percentages'],
+      [{ tips: { enabled: true, percentages: [], base: 'before_tax', max_percent: 0 } }, 'tips.max_percent'],
       [{ address: { country: 'nz' } }, 'address.country'],
     ] as const
     for (const [body, field] of bad) {

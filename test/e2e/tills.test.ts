@@ -315,7 +315,7 @@ describe('sign-in at a paired till with a PIN', () => {
     const report = async (by: string) =>
       (await owner.get(`/api/v1/reports/staff?group_by=${by}&location_id=${shop}`)).body.data
     const byUser = await report('user')
-    const figures = { orders: 1, sales: 10, discounts: 0 }
+    const figures = { orders: 1, sales: 10, discounts: 0, tips: 0 }
     assert.deepEqual(
       byUser.rows.find((r: { user_id: string }) => r.user_id === cashiers[0].id),
       { user_id: cashiers[0].id, ...figures, refunds: 1, refunded: 4, voids: 1, voided: 10 },
@@ -328,6 +328,7 @@ describe('sign-in at a paired till with a PIN', () => {
       orders: 2,
       sales: 20,
       discounts: 0,
+      tips: 0,
       refunds: 1,
       refunded: 4,
       voids: 1,

@@ -804,6 +804,41 @@ export interface paths {
         patch: operations["updateMarkdown"];
         trace?: never;
     };
+    "/api/v1/locations/{location_id}/sold-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What is sold out ("86") at a location, by item id */
+        get: operations["listSoldOutItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/locations/{location_id}/sold-out/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Mark a product (all its variants) or one variant sold out at a location; sales there refuse it */
+        put: operations["markSoldOut"];
+        post?: never;
+        /** Put an item back on sale at a location */
+        delete: operations["clearSoldOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/locations": {
         parameters: {
             query?: never;
@@ -1691,6 +1726,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payments/{id}/tip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the tip of an authorized card payment before capture (tip adjustment): its amount and the order's total move with it */
+        post: operations["adjustPaymentTip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payments/{id}/void": {
         parameters: {
             query?: never;
@@ -2500,12 +2552,14 @@ export interface components {
             /** @description whether catalog prices already contain the tax */
             prices_include_tax: boolean;
             tips: {
-                /** @description whether the till offers a tip */
+                /** @description whether orders and payments take a tip */
                 enabled: boolean;
                 /** @description the suggested percentages the till shows, e.g. [10, 15, 20] */
                 percentages: number[];
                 /** @description whether a percentage applies to the total before or after tax */
                 base: "before_tax" | "after_tax";
+                /** @description the largest tip an order takes, as a percentage of its total before the tip (default 50) */
+                max_percent: number;
             };
             /** @description what staff may not do alone: a manager's PIN on the same till, or a manager, approves it */
             manager_approval: {
@@ -2568,6 +2622,8 @@ export interface components {
             tags: string[];
             /** @description false once archived (DELETE) */
             is_active: boolean;
+            /** @description false: sold without a stock level and leaving no movement (drinks, services); default true */
+            track_inventory: boolean;
             /** @description optimistic concurrency version */
             version: number;
             /** Format: date-time */
@@ -2608,6 +2664,8 @@ export interface components {
             barcodes: string[];
             /** @description false once archived (DELETE) */
             is_active: boolean;
+            /** @description false: sold without a stock level; a variant is counted only when it and its product are */
+            track_inventory: boolean;
             /** @description optimistic concurrency version */
             version: number;
             /** Format: date-time */
@@ -2712,6 +2770,17 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description an item marked sold out ("86") at a location, whatever its stock */
+        SoldOutItem: {
+            location_id: string;
+            /** @description what is sold out: the product (all its variants) or one variant */
+            item_id: string;
+            product_id: string;
+            /** @description null: the whole product */
+            variant_id: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         Location: {
             id: string;
@@ -3093,6 +3162,8 @@ export interface components {
                 amount: number;
             }[];
             approved_by: string | null;
+            /** @description what of the amount is the order's tip (refunded only when include_tip says so) */
+            tip: number;
             /** Format: date-time */
             created_at: string;
         };
@@ -3171,7 +3242,11 @@ export interface components {
             discount_total: number;
             /** @description decimal amount in the currency major unit */
             tax_total: number;
-            /** @description decimal amount in the currency major unit */
+            /** @description the tip, part of the total and outside the taxable amount; never discounted */
+            tip: number;
+            /** @description what refunds returned of the tip */
+            tip_refunded: number;
+            /** @description what the customer pays: the lines after discounts, the tax when added, the tip */
             total: number;
             /** @description decimal amount in the currency major unit */
             amount_captured: number;
@@ -3295,7 +3370,9 @@ export interface components {
             discount_total: number;
             /** @description decimal amount in the currency major unit */
             tax_total: number;
-            /** @description decimal amount in the currency major unit */
+            /** @description the tip asked for, on top of the lines */
+            tip: number;
+            /** @description with the tip */
             total: number;
         };
         Payment: {
@@ -3315,6 +3392,10 @@ export interface components {
             shift_id: string | null;
             failure_code: string | null;
             failure_message: string | null;
+            /** @description what of the amount is a tip (adjustable on a card before capture) */
+            tip: number;
+            cash_tendered: number | null;
+            change_given: number | null;
             /** @description optimistic concurrency version */
             version: number;
             /** Format: date-time */
@@ -3770,6 +3851,8 @@ export interface components {
                 sales: number;
                 /** @description decimal amount in the currency major unit */
                 discounts: number;
+                /** @description the tips of their sales */
+                tips: number;
                 refunds: number;
                 /** @description decimal amount in the currency major unit */
                 refunded: number;
@@ -3783,6 +3866,8 @@ export interface components {
                 sales: number;
                 /** @description decimal amount in the currency major unit */
                 discounts: number;
+                /** @description the tips of their sales */
+                tips: number;
                 refunds: number;
                 /** @description decimal amount in the currency major unit */
                 refunded: number;
@@ -3807,6 +3892,8 @@ export interface components {
                 sales: number;
                 /** @description decimal amount in the currency major unit */
                 discounts: number;
+                /** @description the tips of their sales */
+                tips: number;
                 refunds: number;
                 /** @description decimal amount in the currency major unit */
                 refunded: number;
@@ -3820,6 +3907,8 @@ export interface components {
                 sales: number;
                 /** @description decimal amount in the currency major unit */
                 discounts: number;
+                /** @description the tips of their sales */
+                tips: number;
                 refunds: number;
                 /** @description decimal amount in the currency major unit */
                 refunded: number;
@@ -3843,15 +3932,19 @@ export interface components {
                 gross_sales: number;
                 /** @description decimal amount in the currency major unit */
                 discounts: number;
-                /** @description total less tax */
+                /** @description total less tax and tips */
                 net_sales: number;
                 /** @description decimal amount in the currency major unit */
                 tax: number;
                 /** @description decimal amount in the currency major unit */
                 total: number;
+                /** @description the tips in the total, apart from the sales */
+                tips: number;
                 refunds: number;
                 /** @description decimal amount in the currency major unit */
                 refunded: number;
+                /** @description what of refunded was tips */
+                tips_refunded: number;
                 /** @description decimal amount in the currency major unit */
                 total_after_refunds: number;
             }[];
@@ -3861,15 +3954,19 @@ export interface components {
                 gross_sales: number;
                 /** @description decimal amount in the currency major unit */
                 discounts: number;
-                /** @description total less tax */
+                /** @description total less tax and tips */
                 net_sales: number;
                 /** @description decimal amount in the currency major unit */
                 tax: number;
                 /** @description decimal amount in the currency major unit */
                 total: number;
+                /** @description the tips in the total, apart from the sales */
+                tips: number;
                 refunds: number;
                 /** @description decimal amount in the currency major unit */
                 refunded: number;
+                /** @description what of refunded was tips */
+                tips_refunded: number;
                 /** @description decimal amount in the currency major unit */
                 total_after_refunds: number;
             };
@@ -3889,15 +3986,19 @@ export interface components {
                 gross_sales: number;
                 /** @description decimal amount in the currency major unit */
                 discounts: number;
-                /** @description total less tax */
+                /** @description total less tax and tips */
                 net_sales: number;
                 /** @description decimal amount in the currency major unit */
                 tax: number;
                 /** @description decimal amount in the currency major unit */
                 total: number;
+                /** @description the tips in the total, apart from the sales */
+                tips: number;
                 refunds: number;
                 /** @description decimal amount in the currency major unit */
                 refunded: number;
+                /** @description what of refunded was tips */
+                tips_refunded: number;
                 /** @description decimal amount in the currency major unit */
                 total_after_refunds: number;
             }[];
@@ -3907,15 +4008,19 @@ export interface components {
                 gross_sales: number;
                 /** @description decimal amount in the currency major unit */
                 discounts: number;
-                /** @description total less tax */
+                /** @description total less tax and tips */
                 net_sales: number;
                 /** @description decimal amount in the currency major unit */
                 tax: number;
                 /** @description decimal amount in the currency major unit */
                 total: number;
+                /** @description the tips in the total, apart from the sales */
+                tips: number;
                 refunds: number;
                 /** @description decimal amount in the currency major unit */
                 refunded: number;
+                /** @description what of refunded was tips */
+                tips_refunded: number;
                 /** @description decimal amount in the currency major unit */
                 total_after_refunds: number;
             };
@@ -3937,7 +4042,7 @@ export interface components {
                 gross_sales: number;
                 /** @description decimal amount in the currency major unit */
                 discounts: number;
-                /** @description total less tax */
+                /** @description total less tax and tips */
                 net_sales: number;
                 /** @description decimal amount in the currency major unit */
                 tax: number;
@@ -3950,7 +4055,7 @@ export interface components {
                 gross_sales: number;
                 /** @description decimal amount in the currency major unit */
                 discounts: number;
-                /** @description total less tax */
+                /** @description total less tax and tips */
                 net_sales: number;
                 /** @description decimal amount in the currency major unit */
                 tax: number;
@@ -3974,7 +4079,7 @@ export interface components {
                 gross_sales: number;
                 /** @description decimal amount in the currency major unit */
                 discounts: number;
-                /** @description total less tax */
+                /** @description total less tax and tips */
                 net_sales: number;
                 /** @description decimal amount in the currency major unit */
                 tax: number;
@@ -3987,7 +4092,7 @@ export interface components {
                 gross_sales: number;
                 /** @description decimal amount in the currency major unit */
                 discounts: number;
-                /** @description total less tax */
+                /** @description total less tax and tips */
                 net_sales: number;
                 /** @description decimal amount in the currency major unit */
                 tax: number;
@@ -4792,9 +4897,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
-                     *           "email": "owner-f04753fd5f@example.test",
-                     *           "orgId": "org_01m8d7wxx25zctf8w9qvf8mdj5"
+                     *           "id": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
+                     *           "email": "owner-0eb63a19aa@example.test",
+                     *           "orgId": "org_01m8d9v1tn6cm7z7dn01x36tqr"
                      *         }
                      *       }
                      *     }
@@ -8234,12 +8339,14 @@ export interface operations {
                     /** @description whether catalog prices already contain the tax */
                     prices_include_tax?: boolean;
                     tips?: {
-                        /** @description whether the till offers a tip */
+                        /** @description whether orders and payments take a tip */
                         enabled: boolean;
                         /** @description the suggested percentages the till shows, e.g. [10, 15, 20] */
                         percentages: number[];
                         /** @description whether a percentage applies to the total before or after tax */
                         base: "before_tax" | "after_tax";
+                        /** @description the largest tip an order takes, as a percentage of its total before the tip (default 50) */
+                        max_percent?: number;
                     };
                     /** @description what staff may not do alone: a manager's PIN on the same till, or a manager, approves it */
                     manager_approval?: {
@@ -8613,7 +8720,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8d7wy1g38ggzrjxdjht391t",
+                     *           "id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -8626,9 +8733,10 @@ export interface operations {
                      *           "category_id": null,
                      *           "tags": [],
                      *           "is_active": true,
+                     *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T00:53:45.647Z",
-                     *           "updated_at": "2026-11-27T00:53:45.647Z"
+                     *           "created_at": "2026-11-27T01:27:41.246Z",
+                     *           "updated_at": "2026-11-27T01:27:41.246Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8774,6 +8882,8 @@ export interface operations {
                     category_id?: string | null;
                     tags?: string[];
                     is_active?: boolean;
+                    /** @description false: sold without counting stock */
+                    track_inventory?: boolean;
                 };
             };
         };
@@ -8790,7 +8900,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d7wy1g38ggzrjxdjht391t",
+                     *         "id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8803,9 +8913,10 @@ export interface operations {
                      *         "category_id": null,
                      *         "tags": [],
                      *         "is_active": true,
+                     *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:53:45.647Z",
-                     *         "updated_at": "2026-11-27T00:53:45.647Z"
+                     *         "created_at": "2026-11-27T01:27:41.246Z",
+                     *         "updated_at": "2026-11-27T01:27:41.246Z"
                      *       }
                      *     }
                      */
@@ -8991,7 +9102,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d7wy1g38ggzrjxdjht391t",
+                     *         "id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9004,9 +9115,10 @@ export interface operations {
                      *         "category_id": null,
                      *         "tags": [],
                      *         "is_active": true,
+                     *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:53:45.647Z",
-                     *         "updated_at": "2026-11-27T00:53:45.647Z"
+                     *         "created_at": "2026-11-27T01:27:41.246Z",
+                     *         "updated_at": "2026-11-27T01:27:41.246Z"
                      *       }
                      *     }
                      */
@@ -9329,6 +9441,8 @@ export interface operations {
                     category_id?: string | null;
                     tags?: string[];
                     is_active?: boolean;
+                    /** @description false: sold without counting stock */
+                    track_inventory?: boolean;
                     /** @description optimistic concurrency version */
                     version?: number;
                 };
@@ -10574,6 +10688,8 @@ export interface operations {
                     cost?: number | null;
                     barcodes?: string[];
                     is_active?: boolean;
+                    /** @description false: sold without counting stock */
+                    track_inventory?: boolean;
                 };
             };
         };
@@ -11115,6 +11231,8 @@ export interface operations {
                     cost?: number | null;
                     barcodes?: string[];
                     is_active?: boolean;
+                    /** @description false: sold without counting stock */
+                    track_inventory?: boolean;
                     /** @description optimistic concurrency version */
                     version?: number;
                 };
@@ -15704,6 +15822,462 @@ export interface operations {
             };
         };
     };
+    listSoldOutItems: {
+        parameters: {
+            query?: {
+                /** @description page size, 1 to 200 */
+                limit?: number;
+                /** @description opaque cursor from pagination.nextCursor */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                location_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SoldOutItem"][];
+                        pagination: {
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description URI Too Long: URI_TOO_LONG */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "URI_TOO_LONG";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    markSoldOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                location_id: string;
+                /** @description a product id or a variant id */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SoldOutItem"];
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description URI Too Long: URI_TOO_LONG */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "URI_TOO_LONG";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    clearSoldOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                location_id: string;
+                /** @description a product id or a variant id */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description on sale again (also when it was not marked) */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description URI Too Long: URI_TOO_LONG */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "URI_TOO_LONG";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     listLocations: {
         parameters: {
             query?: {
@@ -15876,7 +16450,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8d7wy0spek5h8cjrm2025j3",
+                     *         "id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -15887,8 +16461,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:53:45.625Z",
-                     *         "updated_at": "2026-11-27T00:53:45.625Z"
+                     *         "created_at": "2026-11-27T01:27:41.231Z",
+                     *         "updated_at": "2026-11-27T01:27:41.231Z"
                      *       }
                      *     }
                      */
@@ -16459,14 +17033,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8d7wy29txqkq9pw50m67rj1",
-                     *           "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
+                     *           "id": "lvl_01m8d9v1ygtffn1wz46hcpjheg",
+                     *           "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
+                     *           "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T00:53:45.662Z"
+                     *           "updated_at": "2026-11-27T01:27:41.256Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -16592,8 +17166,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
-                 *       "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
+                 *       "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
+                 *       "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -16627,10 +17201,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8d7wy232sqsjkprez1qkqze",
-                     *         "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
+                     *         "id": "imv_01m8d9v1ydhatcm1dsgck8sa6k",
+                     *         "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
+                     *         "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -16639,11 +17213,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
+                     *           "user_id": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T00:53:45.662Z",
-                     *         "created_at": "2026-11-27T00:53:45.662Z"
+                     *         "occurred_at": "2026-11-27T01:27:41.256Z",
+                     *         "created_at": "2026-11-27T01:27:41.256Z"
                      *       }
                      *     }
                      */
@@ -24051,7 +24625,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8d7wy4r7y18w37pn26qkt8x",
+                     *         "id": "cus_01m8d9v206tjres9vs9rhhbt5s",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24063,8 +24637,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:53:45.751Z",
-                     *         "updated_at": "2026-11-27T00:53:45.751Z"
+                     *         "created_at": "2026-11-27T01:27:41.317Z",
+                     *         "updated_at": "2026-11-27T01:27:41.317Z"
                      *       }
                      *     }
                      */
@@ -25073,11 +25647,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
-                 *       "customer_id": "cus_01m8d7wy4r7y18w37pn26qkt8x",
+                 *       "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
+                 *       "customer_id": "cus_01m8d9v206tjres9vs9rhhbt5s",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
+                 *           "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25113,6 +25687,13 @@ export interface operations {
                         user_id: string;
                         pin: string;
                     };
+                    /** @description one of amount or percentage; capped by settings.tips.max_percent of the total */
+                    tip?: {
+                        /** @description an amount in the org currency */
+                        amount?: number;
+                        /** @description a percentage of the order's total, before or after tax as settings.tips.base says */
+                        percentage?: number;
+                    };
                 };
             };
         };
@@ -25129,18 +25710,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d7wy75zd6082v4gvzmq162",
+                     *         "id": "ord_01m8d9v222awsef116ghgn6s6e",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
-                     *         "customer_id": "cus_01m8d7wy4r7y18w37pn26qkt8x",
+                     *         "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
+                     *         "customer_id": "cus_01m8d9v206tjres9vs9rhhbt5s",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d7wy766e2h3e17g39mxf38",
-                     *             "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
+                     *             "id": "oli_01m8d9v222awsef116ghgn6s6g",
+                     *             "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25162,6 +25743,8 @@ export interface operations {
                      *         "subtotal": 7,
                      *         "discount_total": 0,
                      *         "tax_total": 0,
+                     *         "tip": 0,
+                     *         "tip_refunded": 0,
                      *         "total": 7,
                      *         "amount_captured": 0,
                      *         "amount_refunded": 0,
@@ -25169,12 +25752,12 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
+                     *         "sold_by": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:53:45.816Z",
-                     *         "updated_at": "2026-11-27T00:53:45.816Z",
+                     *         "created_at": "2026-11-27T01:27:41.373Z",
+                     *         "updated_at": "2026-11-27T01:27:41.373Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -25229,7 +25812,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: VOUCHER_USED_UP, CAMPAIGN_USAGE_LIMIT_REACHED, CAMPAIGN_CUSTOMER_LIMIT_REACHED, INSUFFICIENT_STOCK, SHIFT_NOT_OPEN, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            /** @description Conflict: VOUCHER_USED_UP, CAMPAIGN_USAGE_LIMIT_REACHED, CAMPAIGN_CUSTOMER_LIMIT_REACHED, INSUFFICIENT_STOCK, ITEM_SOLD_OUT, SHIFT_NOT_OPEN, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -25240,7 +25823,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "VOUCHER_USED_UP" | "CAMPAIGN_USAGE_LIMIT_REACHED" | "CAMPAIGN_CUSTOMER_LIMIT_REACHED" | "INSUFFICIENT_STOCK" | "SHIFT_NOT_OPEN" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                        code?: "VOUCHER_USED_UP" | "CAMPAIGN_USAGE_LIMIT_REACHED" | "CAMPAIGN_CUSTOMER_LIMIT_REACHED" | "INSUFFICIENT_STOCK" | "ITEM_SOLD_OUT" | "SHIFT_NOT_OPEN" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
                     };
                 };
             };
@@ -25355,11 +25938,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
-                 *       "customer_id": "cus_01m8d7wy4r7y18w37pn26qkt8x",
+                 *       "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
+                 *       "customer_id": "cus_01m8d9v206tjres9vs9rhhbt5s",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
+                 *           "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25395,6 +25978,13 @@ export interface operations {
                         user_id: string;
                         pin: string;
                     };
+                    /** @description one of amount or percentage; capped by settings.tips.max_percent of the total */
+                    tip?: {
+                        /** @description an amount in the org currency */
+                        amount?: number;
+                        /** @description a percentage of the order's total, before or after tax as settings.tips.base says */
+                        percentage?: number;
+                    };
                 };
             };
         };
@@ -25415,7 +26005,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
+                     *             "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25438,6 +26028,7 @@ export interface operations {
                      *         "subtotal": 7,
                      *         "discount_total": 0,
                      *         "tax_total": 0,
+                     *         "tip": 0,
                      *         "total": 7
                      *       }
                      *     }
@@ -25492,7 +26083,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: SHIFT_NOT_OPEN, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            /** @description Conflict: SHIFT_NOT_OPEN, ITEM_SOLD_OUT, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -25503,7 +26094,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "SHIFT_NOT_OPEN" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                        code?: "SHIFT_NOT_OPEN" | "ITEM_SOLD_OUT" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
                     };
                 };
             };
@@ -25624,18 +26215,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d7wy75zd6082v4gvzmq162",
+                     *         "id": "ord_01m8d9v222awsef116ghgn6s6e",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
-                     *         "customer_id": "cus_01m8d7wy4r7y18w37pn26qkt8x",
+                     *         "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
+                     *         "customer_id": "cus_01m8d9v206tjres9vs9rhhbt5s",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d7wy766e2h3e17g39mxf38",
-                     *             "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
+                     *             "id": "oli_01m8d9v222awsef116ghgn6s6g",
+                     *             "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25657,6 +26248,8 @@ export interface operations {
                      *         "subtotal": 7,
                      *         "discount_total": 0,
                      *         "tax_total": 0,
+                     *         "tip": 0,
+                     *         "tip_refunded": 0,
                      *         "total": 7,
                      *         "amount_captured": 7,
                      *         "amount_refunded": 0,
@@ -25664,21 +26257,21 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
+                     *         "sold_by": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T00:53:45.816Z",
-                     *         "updated_at": "2026-11-27T00:53:45.881Z",
-                     *         "completed_at": "2026-11-27T00:53:45.881Z",
+                     *         "created_at": "2026-11-27T01:27:41.373Z",
+                     *         "updated_at": "2026-11-27T01:27:41.417Z",
+                     *         "completed_at": "2026-11-27T01:27:41.417Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d7wy8n9vr66pnbhaa5et8y",
+                     *             "id": "pay_01m8d9v236q33g6ysjaf9t5qc1",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-27T00:53:45.881Z"
+                     *             "created_at": "2026-11-27T01:27:41.417Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -25687,17 +26280,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
+                     *             "actor": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:53:45.836Z"
+                     *             "created_at": "2026-11-27T01:27:41.382Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
+                     *             "actor": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:53:45.892Z"
+                     *             "created_at": "2026-11-27T01:27:41.426Z"
                      *           }
                      *         ]
                      *       }
@@ -26076,7 +26669,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8d7wy766e2h3e17g39mxf38",
+                 *           "line_id": "oli_01m8d9v222awsef116ghgn6s6g",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -26095,6 +26688,11 @@ export interface operations {
                      * @default false
                      */
                     restock?: boolean;
+                    /**
+                     * @description also return what is left of the tip, on top of the lines or the amount (default: the tip stays)
+                     * @default false
+                     */
+                    include_tip?: boolean;
                     /** @default  */
                     reason?: string;
                     shift_id?: string;
@@ -26119,18 +26717,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d7wy75zd6082v4gvzmq162",
+                     *         "id": "ord_01m8d9v222awsef116ghgn6s6e",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8d7wy0spek5h8cjrm2025j3",
-                     *         "customer_id": "cus_01m8d7wy4r7y18w37pn26qkt8x",
+                     *         "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
+                     *         "customer_id": "cus_01m8d9v206tjres9vs9rhhbt5s",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d7wy766e2h3e17g39mxf38",
-                     *             "product_id": "prod_01m8d7wy1g38ggzrjxdjht391t",
+                     *             "id": "oli_01m8d9v222awsef116ghgn6s6g",
+                     *             "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26152,6 +26750,8 @@ export interface operations {
                      *         "subtotal": 7,
                      *         "discount_total": 0,
                      *         "tax_total": 0,
+                     *         "tip": 0,
+                     *         "tip_refunded": 0,
                      *         "total": 7,
                      *         "amount_captured": 7,
                      *         "amount_refunded": 3.5,
@@ -26159,27 +26759,27 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
+                     *         "sold_by": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T00:53:45.816Z",
-                     *         "updated_at": "2026-11-27T00:53:45.955Z",
-                     *         "completed_at": "2026-11-27T00:53:45.881Z",
+                     *         "created_at": "2026-11-27T01:27:41.373Z",
+                     *         "updated_at": "2026-11-27T01:27:41.484Z",
+                     *         "completed_at": "2026-11-27T01:27:41.417Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d7wy8n9vr66pnbhaa5et8y",
+                     *             "id": "pay_01m8d9v236q33g6ysjaf9t5qc1",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-27T00:53:45.881Z"
+                     *             "created_at": "2026-11-27T01:27:41.417Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8d7wyat0xfahnn1j33nfyjn",
-                     *             "order_id": "ord_01m8d7wy75zd6082v4gvzmq162",
+                     *             "id": "ref_01m8d9v2555tbvj0j0f2sp5qkx",
+                     *             "order_id": "ord_01m8d9v222awsef116ghgn6s6e",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -26187,13 +26787,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8d7wy766e2h3e17g39mxf38",
+                     *                 "line_id": "oli_01m8d9v222awsef116ghgn6s6g",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:53:45.946Z"
+                     *             "tip": 0,
+                     *             "created_at": "2026-11-27T01:27:41.477Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -26201,25 +26802,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
+                     *             "actor": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:53:45.836Z"
+                     *             "created_at": "2026-11-27T01:27:41.382Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
+                     *             "actor": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:53:45.892Z"
+                     *             "created_at": "2026-11-27T01:27:41.426Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8d7wxxs2r99z5qb50v4tb1w",
+                     *             "actor": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T00:53:45.967Z"
+                     *             "created_at": "2026-11-27T01:27:41.491Z"
                      *           }
                      *         ]
                      *       }
@@ -26586,7 +27187,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8d7wy75zd6082v4gvzmq162",
+                 *       "order_id": "ord_01m8d9v222awsef116ghgn6s6e",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -26602,6 +27203,10 @@ export interface operations {
                     /** @description card: capture at once (default false: requires_capture) */
                     capture?: boolean;
                     gift_card_code?: string;
+                    /** @description what of the amount is a tip the customer adds: the order's tip and total grow by it (orders only; capped by settings.tips.max_percent) */
+                    tip?: number;
+                    /** @description cash: what the customer handed over (at least the amount); the change is the rest */
+                    cash_tendered?: number;
                     /** @description cash: the register shift taking it */
                     shift_id?: string;
                 };
@@ -26620,8 +27225,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8d7wy8n9vr66pnbhaa5et8y",
-                     *         "order_id": "ord_01m8d7wy75zd6082v4gvzmq162",
+                     *         "id": "pay_01m8d9v236q33g6ysjaf9t5qc1",
+                     *         "order_id": "ord_01m8d9v222awsef116ghgn6s6e",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -26629,15 +27234,18 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_df72e6e5d5f61f0128e2c9b6",
+                     *         "processor_reference": "tp_c42c0744eb4dd408b20999d1",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
                      *         "failure_message": null,
+                     *         "tip": 0,
+                     *         "cash_tendered": null,
+                     *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:53:45.881Z",
-                     *         "updated_at": "2026-11-27T00:53:45.881Z",
-                     *         "captured_at": "2026-11-27T00:53:45.881Z"
+                     *         "created_at": "2026-11-27T01:27:41.417Z",
+                     *         "updated_at": "2026-11-27T01:27:41.417Z",
+                     *         "captured_at": "2026-11-27T01:27:41.417Z"
                      *       }
                      *     }
                      */
@@ -27483,6 +28091,225 @@ export interface operations {
             };
         };
     };
+    adjustPaymentTip: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a unique key per intended write (a UUID): a retry with the same key and body gets the first answer, and the work is done once (docs/api-conventions.md "Idempotency") */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the payment's tip from now on (replaces the one it has) */
+                    tip: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST, BODY_TOO_DEEP */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "BODY_TOO_DEEP";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: TIP_NOT_ADJUSTABLE, PAYMENT_NOT_ACCEPTED, PROCESSOR_REFUSED, PAYMENT_CHANGED_CONCURRENTLY, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "TIP_NOT_ADJUSTABLE" | "PAYMENT_NOT_ACCEPTED" | "PROCESSOR_REFUSED" | "PAYMENT_CHANGED_CONCURRENTLY" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                    };
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description URI Too Long: URI_TOO_LONG */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "URI_TOO_LONG";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: PROCESSOR_TIMEOUT, UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PROCESSOR_TIMEOUT" | "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     voidPayment: {
         parameters: {
             query?: never;
@@ -27735,16 +28562,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8d7wycten95qmkggqm7pzyz",
-                     *         "code": "66PZ-ETHR-CQPC-MJTB",
+                     *         "id": "gc_01m8d9v272khs2ebyb5d2568d9",
+                     *         "code": "3X46-HWG2-8ECV-AEM4",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T00:53:46.010Z",
-                     *         "updated_at": "2026-11-27T00:53:46.010Z"
+                     *         "created_at": "2026-11-27T01:27:41.539Z",
+                     *         "updated_at": "2026-11-27T01:27:41.539Z"
                      *       }
                      *     }
                      */
@@ -29036,7 +29863,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: CARD_DECLINED, PAYMENT_EXCEEDS_BALANCE, INSUFFICIENT_STOCK, VOUCHER_USED_UP, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            /** @description Conflict: CARD_DECLINED, PAYMENT_EXCEEDS_BALANCE, INSUFFICIENT_STOCK, ITEM_SOLD_OUT, VOUCHER_USED_UP, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -29047,7 +29874,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "CARD_DECLINED" | "PAYMENT_EXCEEDS_BALANCE" | "INSUFFICIENT_STOCK" | "VOUCHER_USED_UP" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                        code?: "CARD_DECLINED" | "PAYMENT_EXCEEDS_BALANCE" | "INSUFFICIENT_STOCK" | "ITEM_SOLD_OUT" | "VOUCHER_USED_UP" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
                     };
                 };
             };
@@ -35337,8 +36164,10 @@ export interface operations {
                      *             "net_sales": 7,
                      *             "tax": 0,
                      *             "total": 7,
+                     *             "tips": 0,
                      *             "refunds": 1,
                      *             "refunded": 3.5,
+                     *             "tips_refunded": 0,
                      *             "total_after_refunds": 3.5
                      *           }
                      *         ],
@@ -35349,8 +36178,10 @@ export interface operations {
                      *           "net_sales": 7,
                      *           "tax": 0,
                      *           "total": 7,
+                     *           "tips": 0,
                      *           "refunds": 1,
                      *           "refunded": 3.5,
+                     *           "tips_refunded": 0,
                      *           "total_after_refunds": 3.5
                      *         },
                      *         "from": "2026-11-27",

@@ -49,6 +49,28 @@ export async function componentsOf(
   return result.rows
 }
 
+/**
+ * The components of these bundle products in their stored order, each with whether it is counted (its product and
+ * variant both track inventory): what a sale of the bundle draws down from stock.
+ */
+export async function stockComponentsOf(
+  q: Queryable,
+  orgId: string,
+  productIds: readonly string[],
+): Promise<(Omit<ComponentRow, 'bundle_id'> & { counted: boolean })[]> {
+  const result = await q.query<Omit<ComponentRow, 'bundle_id'> & { counted: boolean }>(
+    `SELECT b.product_id AS bundle_product_id, c.product_id, c.variant_id, c.quantity,
+       p.track_inventory AND COALESCE(v.track_inventory, true) AS counted
+     FROM bundle_components c JOIN bundles b ON b.id = c.bundle_id AND b.org_id = c.org_id
+       JOIN products p ON p.id = c.product_id AND p.org_id = c.org_id
+       LEFT JOIN product_variants v ON v.id = c.variant_id AND v.org_id = c.org_id
+     WHERE c.org_id = $1 AND b.product_id = ANY($2)
+     ORDER BY c.bundle_id, c.position`,
+    [orgId, productIds],
+  )
+  return result.rows
+}
+
 /** Which of the products are bundles themselves. */
 export async function bundleProducts(q: Queryable, orgId: string, productIds: readonly string[]): Promise<Set<string>> {
   const result = await q.query<{ product_id: string }>(

@@ -145,16 +145,16 @@ export function createBundlesService() {
     },
 
     /**
-     * The components each bundle product draws down; products that are not bundles have no entry. Reads through
-     * the caller's open transaction.
+     * What each bundle product draws down from stock: its counted components (an empty list when none is counted);
+     * products that are not bundles have no entry. Reads through the caller's open transaction.
      */
     async componentsOf(ctx: RequestContext, productIds: readonly string[]): Promise<Map<string, BundleComponent[]>> {
       const result = new Map<string, BundleComponent[]>()
       if (productIds.length === 0) return result
-      const rows = await ctx.db.read((q) => repo.componentsOf(q, ctx.orgId, 'product', [...new Set(productIds)]))
+      const rows = await ctx.db.read((q) => repo.stockComponentsOf(q, ctx.orgId, [...new Set(productIds)]))
       for (const r of rows) {
         const list = result.get(r.bundle_product_id) ?? []
-        list.push({ productId: r.product_id, variantId: r.variant_id, quantity: r.quantity })
+        if (r.counted) list.push({ productId: r.product_id, variantId: r.variant_id, quantity: r.quantity })
         result.set(r.bundle_product_id, list)
       }
       return result

@@ -7,6 +7,7 @@ import { markdownRoutes } from './markdowns.routes.ts'
 import { modifierRoutes } from './modifiers.routes.ts'
 import { priceListRoutes } from './price-lists.routes.ts'
 import { productRoutes } from './products.routes.ts'
+import { soldOutRoutes } from './sold-out.routes.ts'
 import { variantRoutes } from './variants.routes.ts'
 
 /** Every catalog route; each resource has its own routes file. */
@@ -20,4 +21,5 @@ export const catalogRoutes: FastifyPluginAsync<{ catalog: CatalogService }> = as
   await app.register(priceListRoutes, { priceLists: catalog.priceLists })
   await app.register(bundleRoutes, { bundles: catalog.bundles })
   await app.register(markdownRoutes, { markdowns: catalog.markdowns })
+  await app.register(soldOutRoutes, { soldOut: catalog.soldOut })
 }

@@ -1,3 +1,4 @@
+import type { LocationsService } from '../locations/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import { createBundlesService } from './bundles.service.ts'
 import { createCategoriesService } from './categories.service.ts'
@@ -6,10 +7,11 @@ import { createModifiersService } from './modifiers.service.ts'
 import { createPriceListsService } from './price-lists.service.ts'
 import { createPricingService } from './pricing.service.ts'
 import { createProductsService } from './products.service.ts'
+import { createSoldOutService } from './sold-out.service.ts'
 import { createVariantsService } from './variants.service.ts'
 
 /** The catalog's use cases, one service per resource. */
-export function createCatalogService(orgs: OrgsService) {
+export function createCatalogService(orgs: OrgsService, locations: Pick<LocationsService, 'get'>) {
   return {
     products: createProductsService(orgs),
     categories: createCategoriesService(),
@@ -19,6 +21,7 @@ export function createCatalogService(orgs: OrgsService) {
     bundles: createBundlesService(),
     markdowns: createMarkdownsService(orgs),
     pricing: createPricingService(),
+    soldOut: createSoldOutService(locations),
   }
 }
 

@@ -7,8 +7,8 @@ const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::flo
 /**
  * Everything a quote of these products at `locationId` needs, in one statement and whatever the time: the
  * products and all their variants, their modifier groups and options, the active price list entries and markdowns
- * with their validity windows (markdowns on a category reach its subcategories through the ancestry), and what
- * each bundle draws down. Nothing depends on the clock, so the answer may be kept until the catalog changes.
+ * with their validity windows (markdowns on a category reach its subcategories through the ancestry), what
+ * each bundle draws down (with whether each component is counted), and what is sold out at the location. Nothing depends on the clock, so the answer may be kept until the catalog changes.
  * Money columns travel as text so bigint values keep every digit.
  */
 export async function quoteData(
@@ -20,10 +20,10 @@ export async function quoteData(
   const result = await q.prepared<QuoteData>(
     'quote_data',
     `WITH RECURSIVE p AS (
-       SELECT id, name, sku, category_id, base_price::text AS base_price, is_active
+       SELECT id, name, sku, category_id, base_price::text AS base_price, is_active, track_inventory
        FROM products WHERE org_id = $1 AND id = ANY($2::text[])
      ), v AS (
-       SELECT id, product_id, name, sku, price::text AS price, is_active
+       SELECT id, product_id, name, sku, price::text AS price, is_active, track_inventory
        FROM product_variants WHERE org_id = $1 AND product_id = ANY($2::text[])
      ), g AS (
        SELECT pmg.product_id, g.id, g.name, g.required, g.min_selections, g.max_selections, pmg.position
@@ -51,9 +51,15 @@ export async function quoteData(
        WHERE m.org_id = $1 AND m.is_active
          AND (mp.product_id = ANY($2::text[]) OR m.category_id IN (SELECT id FROM up))
      ), bc AS (
-       SELECT b.product_id AS bundle_product_id, c.product_id, c.variant_id, c.quantity, c.bundle_id, c.position
+       SELECT b.product_id AS bundle_product_id, c.product_id, c.variant_id, c.quantity, c.bundle_id, c.position,
+         cp.track_inventory AND COALESCE(cv.track_inventory, true) AS tracked
        FROM bundle_components c JOIN bundles b ON b.id = c.bundle_id AND b.org_id = c.org_id
+         JOIN products cp ON cp.id = c.product_id AND cp.org_id = c.org_id
+         LEFT JOIN product_variants cv ON cv.id = c.variant_id AND cv.org_id = c.org_id
        WHERE c.org_id = $1 AND b.product_id = ANY($2::text[])
+     ), so AS (
+       SELECT product_id, variant_id FROM sold_out_items
+       WHERE org_id = $1 AND location_id = $3::text AND product_id = ANY($2::text[])
      )
      SELECT
        (SELECT coalesce(json_agg(p), '[]') FROM p) AS products,
@@ -63,7 +69,8 @@ export async function quoteData(
        (SELECT coalesce(json_agg(pr ORDER BY pr.price_list_id), '[]') FROM pr) AS prices,
        (SELECT coalesce(json_agg(json_build_object('start_id', up.start_id, 'id', up.id)), '[]') FROM up) AS ancestry,
        (SELECT coalesce(json_agg(md ORDER BY md.id), '[]') FROM md) AS markdowns,
-       (SELECT coalesce(json_agg(bc ORDER BY bc.bundle_id, bc.position), '[]') FROM bc) AS components`,
+       (SELECT coalesce(json_agg(bc ORDER BY bc.bundle_id, bc.position), '[]') FROM bc) AS components,
+       (SELECT coalesce(json_agg(so ORDER BY so.product_id, so.variant_id), '[]') FROM so) AS sold_out`,
     [orgId, productIds, locationId],
   )
   return result.rows[0]

@@ -39,10 +39,15 @@ export interface QuotedLine {
   markdownId: string | null
   modifiers: QuotedModifier[]
   /**
-   * Only on a bundle: what selling the line draws down, read in the same statement as the price so an order's
-   * stock change needs no second catalog look-up. Absent for a plain product (the quote looked and found none).
+   * Only on a bundle: what selling the line draws down (its counted components), read in the same statement as the
+   * price so an order's stock change needs no second catalog look-up. Absent for a plain product (the quote looked
+   * and found none).
    */
   components?: BundleComponent[]
+  /** Whether selling the line draws stock: false for an item nobody counts, or a bundle none of whose parts are. */
+  tracked: boolean
+  /** Marked sold out ("86") at the quote's location, the product or this variant. */
+  soldOut: boolean
 }
 
 interface QuoteAt {
@@ -52,11 +57,22 @@ interface QuoteAt {
 
 const unique = <T>(values: Iterable<T>) => [...new Set(values)]
 
-/** `{ components }` for a bundle product, nothing for a plain one. */
-function bundleOf(rows: QuoteData['components'], productId: string): Pick<QuotedLine, 'components'> {
-  const parts = rows.filter((c) => c.bundle_product_id === productId)
-  if (parts.length === 0) return {}
-  return { components: parts.map((c) => ({ productId: c.product_id, variantId: c.variant_id, quantity: c.quantity })) }
+/**
+ * What a line of the product draws down: a bundle its counted components (tracked while it has one), a plain product
+ * or variant itself when both are counted.
+ */
+function stockOf(
+  data: QuoteData,
+  product: QuoteData['products'][number],
+  variant: QuoteVariantRow | undefined,
+): Pick<QuotedLine, 'components' | 'tracked'> {
+  const parts = data.components.filter((c) => c.bundle_product_id === product.id)
+  if (parts.length === 0) return { tracked: product.track_inventory && (variant?.track_inventory ?? true) }
+  const counted = parts.filter((c) => c.tracked)
+  return {
+    components: counted.map((c) => ({ productId: c.product_id, variantId: c.variant_id, quantity: c.quantity })),
+    tracked: counted.length > 0,
+  }
 }
 
 /** One product's share of a quote read: everything its lines need at one location. */
@@ -78,6 +94,7 @@ function shareOf(raw: QuoteData, productId: string): QuoteData {
       (m) => m.product_id === productId || (m.category_id !== null && categories.has(m.category_id)),
     ),
     components: raw.components.filter((c) => c.bundle_product_id === productId),
+    sold_out: raw.sold_out.filter((s) => s.product_id === productId),
   }
 }
 
@@ -186,7 +203,8 @@ export function createPricingService() {
           unitPrice: marked?.price ?? afterList,
           priceListId: listed?.priceListId ?? null,
           markdownId: marked?.markdownId ?? null,
-          ...bundleOf(data.components, product.id),
+          ...stockOf(data, product, variant),
+          soldOut: data.sold_out.some((s) => s.variant_id === '' || s.variant_id === variant?.id),
           modifiers: picked.map((o) => {
             const full = options.find((x) => x.id === o.id)!
             return { id: full.id, groupId: full.groupId, name: full.name, priceAdjustment: full.priceAdjustment }

@@ -16,10 +16,13 @@ export interface ValidityWindow {
   ends_ms: number | null
 }
 
-export type QuoteVariantRow = Pick<VariantRow, 'id' | 'product_id' | 'name' | 'sku' | 'price' | 'is_active'>
+export type QuoteVariantRow = Pick<
+  VariantRow,
+  'id' | 'product_id' | 'name' | 'sku' | 'price' | 'is_active' | 'track_inventory'
+>
 
 export interface QuoteData {
-  products: Pick<ProductRow, 'id' | 'name' | 'sku' | 'category_id' | 'base_price' | 'is_active'>[]
+  products: Pick<ProductRow, 'id' | 'name' | 'sku' | 'category_id' | 'base_price' | 'is_active' | 'track_inventory'>[]
   variants: QuoteVariantRow[]
   groups: (BriefGroupRow & { product_id: string })[]
   options: BriefOptionRow[]
@@ -31,5 +34,8 @@ export interface QuoteData {
   markdowns: (Pick<MarkdownRow, 'id' | 'kind' | 'value' | 'category_id'> & {
     product_id: TargetRow['product_id'] | null
   } & ValidityWindow)[]
-  components: Omit<ComponentRow, 'bundle_id'>[]
+  /** `tracked`: the component and its product are counted (docs/commerce.md "Items nobody counts"). */
+  components: (Omit<ComponentRow, 'bundle_id'> & { tracked: boolean })[]
+  /** What is sold out at the quote's location: a whole product (variant_id '') or one variant. */
+  sold_out: { product_id: string; variant_id: string }[]
 }

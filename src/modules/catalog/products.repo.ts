@@ -23,6 +23,7 @@ export interface ProductWrite {
   categoryId?: string | null
   tags?: string[]
   isActive?: boolean
+  trackInventory?: boolean
 }
 
 /**
@@ -129,8 +130,9 @@ export async function insertProduct(
   p: Required<ProductWrite>,
 ): Promise<ProductRow> {
   const result = await q.query<ProductRow>(
-    `INSERT INTO products (id, org_id, name, description, sku, barcodes, base_price, cost, category_id, tags, is_active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${productColumns}`,
+    `INSERT INTO products (id, org_id, name, description, sku, barcodes, base_price, cost, category_id, tags, is_active,
+       track_inventory)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${productColumns}`,
     [
       id,
       orgId,
@@ -143,6 +145,7 @@ export async function insertProduct(
       p.categoryId,
       p.tags,
       p.isActive,
+      p.trackInventory,
     ],
   )
   return result.rows[0]
@@ -175,6 +178,7 @@ export async function updateProduct(
       category_id: p.categoryId,
       tags: p.tags,
       is_active: p.isActive,
+      track_inventory: p.trackInventory,
     },
     expectedVersion,
   )

@@ -18,6 +18,9 @@ export const ProductSchema = Type.Object(
     category_id: Type.Union([Type.String(), Type.Null()]),
     tags: Type.Array(Type.String()),
     is_active: Type.Boolean({ description: 'false once archived (DELETE)' }),
+    track_inventory: Type.Boolean({
+      description: 'false: sold without a stock level and leaving no movement (drinks, services); default true',
+    }),
     version: Version,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -36,6 +39,7 @@ const writable = {
   category_id: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
   tags: Strings(64),
   is_active: Type.Boolean(),
+  track_inventory: Type.Boolean({ description: 'false: sold without counting stock' }),
 }
 
 export const CreateProductBody = Type.Object(
@@ -49,6 +53,7 @@ export const CreateProductBody = Type.Object(
     category_id: Type.Optional(writable.category_id),
     tags: Type.Optional(writable.tags),
     is_active: Type.Optional(writable.is_active),
+    track_inventory: Type.Optional(writable.track_inventory),
   },
   { additionalProperties: false },
 )
@@ -65,6 +70,7 @@ export const UpdateProductBody = Type.Object(
     category_id: Type.Optional(writable.category_id),
     tags: Type.Optional(writable.tags),
     is_active: Type.Optional(writable.is_active),
+    track_inventory: Type.Optional(writable.track_inventory),
     version: Type.Optional(Version),
   },
   { additionalProperties: false },

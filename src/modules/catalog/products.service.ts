@@ -24,6 +24,7 @@ export function toProduct(row: ProductRow, currency: string): Product {
     category_id: row.category_id,
     tags: row.tags,
     is_active: row.is_active,
+    track_inventory: row.track_inventory,
     version: row.version,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -48,6 +49,7 @@ export function createProductsService(orgs: OrgsService) {
       categoryId: input.category_id,
       tags: input.tags && unique(input.tags),
       isActive: input.is_active,
+      trackInventory: input.track_inventory,
     }
   }
 
@@ -110,6 +112,7 @@ export function createProductsService(orgs: OrgsService) {
             categoryId: write.categoryId ?? null,
             tags: write.tags ?? [],
             isActive: write.isActive ?? true,
+            trackInventory: write.trackInventory ?? true,
           })
         })
         return toProduct(row, currency)

@@ -1,4 +1,4 @@
-/** Row type and column lists of the products table (db/migrations/0002_catalog_products.sql; cost: 0115_reports.sql). */
+/** Row type and column lists of the products table (db/migrations/0002_catalog_products.sql; cost: 0115_reports.sql; track_inventory: 0146). */
 
 export interface ProductRow {
   id: string
@@ -12,6 +12,7 @@ export interface ProductRow {
   category_id: string | null
   tags: string[]
   is_active: boolean
+  track_inventory: boolean
   version: number
   /** ISO 8601, formatted by PostgreSQL. */
   created_at: string
@@ -25,4 +26,4 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
  * Timestamps leave PostgreSQL as text already in the API's format: parsing each into a Date only to print it
  * again was a tenth of the list's CPU time.
  */
-export const productColumns = `id, org_id, name, description, sku, barcodes, base_price, cost, category_id, tags, is_active, version, ${iso('created_at')}, ${iso('updated_at')}`
+export const productColumns = `id, org_id, name, description, sku, barcodes, base_price, cost, category_id, tags, is_active, track_inventory, version, ${iso('created_at')}, ${iso('updated_at')}`

@@ -11,6 +11,7 @@ export interface VariantWrite {
   cost?: bigint | null
   barcodes?: string[]
   isActive?: boolean
+  trackInventory?: boolean
 }
 
 export async function listVariants(
@@ -40,8 +41,9 @@ export async function insertVariant(
   v: Required<VariantWrite>,
 ): Promise<VariantRow> {
   const result = await q.query<VariantRow>(
-    `INSERT INTO product_variants (id, org_id, product_id, name, sku, option_values, price, cost, barcodes, is_active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${variantColumns}`,
+    `INSERT INTO product_variants (id, org_id, product_id, name, sku, option_values, price, cost, barcodes, is_active,
+       track_inventory)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${variantColumns}`,
     [
       id,
       orgId,
@@ -53,6 +55,7 @@ export async function insertVariant(
       v.cost?.toString() ?? null,
       v.barcodes,
       v.isActive,
+      v.trackInventory,
     ],
   )
   return result.rows[0]
@@ -80,6 +83,7 @@ export async function updateVariant(
       cost: v.cost === undefined ? undefined : (v.cost?.toString() ?? null),
       barcodes: v.barcodes,
       is_active: v.isActive,
+      track_inventory: v.trackInventory,
     },
     expectedVersion,
   )

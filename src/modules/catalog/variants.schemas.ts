@@ -24,6 +24,9 @@ export const VariantSchema = Type.Object(
     currency: Type.String({ description: 'ISO 4217 currency of price (the org currency)' }),
     barcodes: Type.Array(Type.String()),
     is_active: Type.Boolean({ description: 'false once archived (DELETE)' }),
+    track_inventory: Type.Boolean({
+      description: 'false: sold without a stock level; a variant is counted only when it and its product are',
+    }),
     version: Version,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -40,6 +43,7 @@ const writable = {
   cost: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'unit cost in the org currency' }),
   barcodes: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 }),
   is_active: Type.Boolean(),
+  track_inventory: Type.Boolean({ description: 'false: sold without counting stock' }),
 }
 
 export const CreateVariantBody = Type.Object(
@@ -51,6 +55,7 @@ export const CreateVariantBody = Type.Object(
     cost: Type.Optional(writable.cost),
     barcodes: Type.Optional(writable.barcodes),
     is_active: Type.Optional(writable.is_active),
+    track_inventory: Type.Optional(writable.track_inventory),
   },
   { additionalProperties: false },
 )
@@ -65,6 +70,7 @@ export const UpdateVariantBody = Type.Object(
     cost: Type.Optional(writable.cost),
     barcodes: Type.Optional(writable.barcodes),
     is_active: Type.Optional(writable.is_active),
+    track_inventory: Type.Optional(writable.track_inventory),
     version: Type.Optional(Version),
   },
   { additionalProperties: false },

@@ -24,6 +24,7 @@ function toVariant(row: VariantRow, currency: string): Variant {
     currency,
     barcodes: row.barcodes,
     is_active: row.is_active,
+    track_inventory: row.track_inventory,
     version: row.version,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -45,6 +46,7 @@ export function createVariantsService(orgs: OrgsService) {
       cost: input.cost === undefined || input.cost === null ? input.cost : toMinor(input.cost, currency, 'cost'),
       barcodes: input.barcodes && unique(input.barcodes),
       isActive: input.is_active,
+      trackInventory: input.track_inventory,
     }
     if (write.name === '') throw invalid('name', 'must not be blank', 'required')
     if (write.sku === '') throw invalid('sku', 'must not be blank', 'required')
@@ -102,6 +104,7 @@ export function createVariantsService(orgs: OrgsService) {
             cost: write.cost ?? null,
             barcodes: write.barcodes ?? [],
             isActive: write.isActive ?? true,
+            trackInventory: write.trackInventory ?? true,
           })
         }),
       )

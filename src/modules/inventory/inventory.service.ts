@@ -44,7 +44,7 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
   async function checkItem(ctx: RequestContext, item: ItemInput, prefix = '') {
     const [product] = await catalog.products.byIds(ctx, [item.product_id])
     if (!product) throw invalid(`${prefix}product_id`, 'does not name a product of this org', 'not_found')
-    if ((await catalog.bundles.componentsOf(ctx, [item.product_id])).get(item.product_id)?.length) {
+    if ((await catalog.bundles.componentsOf(ctx, [item.product_id])).has(item.product_id)) {
       throw invalid(
         `${prefix}product_id`,
         'is a bundle, which holds no stock of its own: adjust its components',

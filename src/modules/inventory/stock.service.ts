@@ -57,9 +57,12 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
     return expandWith(changes, await catalog.bundles.componentsOf(ctx, unique(changes.map((c) => c.productId))))
   }
 
-  /** expand() for changes that carry their components. */
+  /** expand() for changes that carry their components (an empty list is a plain product). */
   function expandKnown(changes: readonly StockChange[]): Entry[] {
-    return expandWith(changes, new Map(changes.map((c) => [c.productId, [...(c.components ?? [])]])))
+    return expandWith(
+      changes,
+      new Map(changes.flatMap((c) => (c.components?.length ? [[c.productId, [...c.components]]] : []))),
+    )
   }
 
   function expandWith(
@@ -70,8 +73,9 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
       const field = change.field ?? `changes.${i}`
       if (!Number.isSafeInteger(change.quantity))
         throw invalid(field, 'quantity must be a whole number', 'invalid_quantity')
+      // A bundle draws down its counted components, which may be none.
       const parts = components.get(change.productId)
-      if (parts && parts.length > 0) {
+      if (parts) {
         return parts.map((p) => ({
           key: { productId: p.productId, variantId: p.variantId ?? '', locationId: change.locationId },
           quantity: change.quantity * p.quantity,

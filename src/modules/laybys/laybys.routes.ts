@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CampaignErrors } from '../campaigns/index.ts'
 import { InventoryErrors } from '../inventory/index.ts'
-import { APPROVAL_ERRORS } from '../orders/index.ts'
+import { APPROVAL_ERRORS, OrderErrors } from '../orders/index.ts'
 import { PaymentErrors, PaymentSchema } from '../payments/index.ts'
 import { LaybyErrors } from './laybys.errors.ts'
 import {
@@ -40,6 +40,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
             PaymentErrors.PROCESSOR_TIMEOUT,
             PaymentErrors.EXCEEDS_BALANCE,
             InventoryErrors.INSUFFICIENT_STOCK,
+            OrderErrors.ITEM_SOLD_OUT,
             CampaignErrors.VOUCHER_USED_UP,
             ...APPROVAL_ERRORS,
           ),

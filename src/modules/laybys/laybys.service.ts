@@ -39,9 +39,11 @@ function freeze(p: PricedOrder) {
   return JSON.parse(JSON.stringify(p, big))
 }
 function thaw(stored: unknown): PricedOrder {
-  return JSON.parse(JSON.stringify(stored), (_, v) =>
+  const priced: PricedOrder = JSON.parse(JSON.stringify(stored), (_, v) =>
     typeof v === 'string' && /^-?\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v,
   )
+  // Lay-bys kept before tips and untracked items (db/migrations/0146) had no tip, and every line drew stock.
+  return { ...priced, tip: priced.tip ?? 0n, quoted: priced.quoted.map((q) => ({ ...q, tracked: q.tracked ?? true })) }
 }
 
 function toLayby(row: LaybyRow, payments?: object[]): Layby {
@@ -104,16 +106,24 @@ interface LaybysDeps {
  * its steps (see docs/commerce.md).
  */
 export function createLaybysService(deps: LaybysDeps) {
+  /** What the lay-by reserves and gives back: its counted lines, bundles by the components kept with the price. */
   const stockChanges = (row: LaybyRow, sign: 1 | -1, reason: 'layby_reserve' | 'layby_release') =>
-    thaw(row.lines).quoted.map((l, i) => ({
-      productId: l.productId,
-      variantId: l.variantId,
-      locationId: row.location_id,
-      quantity: sign * l.quantity,
-      reason,
-      reference: { type: 'layby', id: row.id },
-      field: `lines.${i}`,
-    }))
+    thaw(row.lines).quoted.flatMap((l, i) =>
+      l.tracked
+        ? [
+            {
+              productId: l.productId,
+              variantId: l.variantId,
+              locationId: row.location_id,
+              quantity: sign * l.quantity,
+              reason,
+              reference: { type: 'layby', id: row.id },
+              field: `lines.${i}`,
+              components: l.components ?? [],
+            },
+          ]
+        : [],
+    )
 
   const target = (laybyId: string, announce: boolean): PaymentTarget => ({
     orderId: null,

@@ -13,6 +13,8 @@ export const OrderErrors = {
   NOT_REFUNDABLE: createError('ORDER_NOT_REFUNDABLE', 'conflict'),
   NOTHING_TO_REFUND: createError('NOTHING_TO_REFUND', 'conflict'),
   REFUND_EXCEEDS_CAPTURED: createError('REFUND_EXCEEDS_CAPTURED', 'conflict'),
+  /** "Sold out here" (86) at the sale's location, whatever the stock. */
+  ITEM_SOLD_OUT: createError('ITEM_SOLD_OUT', 'conflict'),
   PROCESSOR_REFUSED: createError('PROCESSOR_REFUSED', 'conflict'),
   /** The card processor's deadline, as payments answers it (PaymentErrors.PROCESSOR_TIMEOUT) during a refund. */
   PROCESSOR_TIMEOUT: createError('PROCESSOR_TIMEOUT', 'unavailable'),

@@ -32,6 +32,8 @@ export interface NewOrder {
   shiftId: string | null
   /** Null: the insert takes the org's next number (its sequence, db/migrations/0145); else the one given. */
   number: string | null
+  /** The tip, already in `total`. */
+  tipAmount: bigint
 }
 
 export interface NewLine {
@@ -49,6 +51,8 @@ export interface NewLine {
   lineDiscount: bigint
   lineTax: bigint
   lineTotal: bigint
+  /** Whether the sale draws stock for the line. */
+  tracked: boolean
 }
 
 /** What creating an order writes, all in one statement. */
@@ -66,11 +70,11 @@ interface OrderInsert {
  * exactly what a read of the order returns.
  */
 const eventSql = outboxInsertSql({
-  id: '$38',
+  id: '$40',
   orgId: 'o.org_id',
-  type: '$39',
+  type: '$41',
   // to_char of a NULL completed_at is NULL, which jsonb_build_object writes as JSON null.
-  data: `$40::jsonb || jsonb_build_object('number', o.number, 'version', o.version,
+  data: `$42::jsonb || jsonb_build_object('number', o.number, 'version', o.version,
     'loyalty_points_earned', o.loyalty_points_earned,
     'created_at', ${jsonTimestampSql('o.created_at')}, 'updated_at', ${jsonTimestampSql('o.updated_at')},
     'completed_at', ${jsonTimestampSql('o.completed_at')})`,
@@ -91,19 +95,19 @@ export async function insertOrder(
     event ? 'order_insert_event' : 'order_insert',
     `WITH o AS (
        INSERT INTO orders (id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total,
-         tax_total, total, captured_total, discount, note, sold_by, register_id, shift_id, number, completed_at)
+         tax_total, total, captured_total, discount, note, sold_by, register_id, shift_id, number, completed_at, tip_amount)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $34, $35, $36, COALESCE($37::bigint, order_number_next($2)),
-         CASE WHEN $6 = 'completed' THEN now() END)
+         CASE WHEN $6 = 'completed' THEN now() END, $39)
        RETURNING ${orderColumns}
      ), l AS (
        INSERT INTO order_lines (id, org_id, order_id, position, product_id, variant_id, name, quantity, base_price, unit_price, modifiers,
-         note, tax_rate_e4, line_subtotal, line_discount, line_tax, line_total)
+         note, tax_rate_e4, line_subtotal, line_discount, line_tax, line_total, tracked)
        SELECT t.id, $2, o.id, t.position, t.product_id, t.variant_id, t.name, t.quantity, t.base_price, t.unit_price, t.modifiers, t.note,
-         t.tax_rate_e4, t.line_subtotal, t.line_discount, t.line_tax, t.line_total
+         t.tax_rate_e4, t.line_subtotal, t.line_discount, t.line_tax, t.line_total, t.tracked
        FROM o, unnest($16::text[], $17::int[], $18::text[], $19::text[], $20::text[], $21::int[], $22::bigint[], $23::bigint[],
-         $24::jsonb[], $25::text[], $26::int[], $27::bigint[], $28::bigint[], $29::bigint[], $30::bigint[])
+         $24::jsonb[], $25::text[], $26::int[], $27::bigint[], $28::bigint[], $29::bigint[], $30::bigint[], $38::boolean[])
          AS t(id, position, product_id, variant_id, name, quantity, base_price, unit_price, modifiers, note, tax_rate_e4, line_subtotal,
-           line_discount, line_tax, line_total)
+           line_discount, line_tax, line_total, tracked)
      ), h AS (
        INSERT INTO order_status_history (id, org_id, order_id, from_status, to_status, reason, actor)
        SELECT $31, $2, o.id, NULL, o.status, $32, $33 FROM o
@@ -147,6 +151,8 @@ export async function insertOrder(
       o.registerId,
       o.shiftId,
       o.number,
+      col((l) => l.tracked),
+      o.tipAmount.toString(),
       ...(event ? [event.id, event.type, JSON.stringify(event.data)] : []),
     ],
   )
@@ -175,6 +181,7 @@ export function writtenLines(orderId: string, lines: readonly NewLine[]): LineRo
     line_total: l.lineTotal.toString(),
     refunded_quantity: 0,
     refunded_amount: '0',
+    tracked: l.tracked,
   }))
 }
 
@@ -304,7 +311,8 @@ export async function setTotals(
     ],
   )
   const result = await q.query<OrderRow>(
-    `UPDATE orders SET subtotal = $3, discount_total = $4, tax_total = $5, total = $6, discount = $7,
+    // The tip stays what it was, on top of the new total.
+    `UPDATE orders SET subtotal = $3, discount_total = $4, tax_total = $5, total = $6 + tip_amount, discount = $7,
        version = version + 1, updated_at = now()
      WHERE org_id = $1 AND id = $2 RETURNING ${orderColumns}`,
     [
@@ -330,12 +338,27 @@ export async function addCaptured(q: Queryable, orgId: string, id: string, amoun
   return result.rows[0]
 }
 
-/** Moves `amount` in or out of refunded_total; the table's CHECK keeps it within captured_total. */
-export async function addRefunded(q: Queryable, orgId: string, id: string, amount: bigint): Promise<void> {
+/**
+ * Moves `amount` in or out of refunded_total, `tip` of it in or out of tip_refunded; the table's CHECKs keep them
+ * within captured_total and the tip.
+ */
+export async function addRefunded(q: Queryable, orgId: string, id: string, amount: bigint, tip = 0n): Promise<void> {
   await q.query(
-    'UPDATE orders SET refunded_total = refunded_total + $3, version = version + 1, updated_at = now() WHERE org_id = $1 AND id = $2',
-    [orgId, id, amount.toString()],
+    `UPDATE orders SET refunded_total = refunded_total + $3, tip_refunded = tip_refunded + $4, version = version + 1,
+       updated_at = now()
+     WHERE org_id = $1 AND id = $2`,
+    [orgId, id, amount.toString(), tip.toString()],
   )
+}
+
+/** Adds `delta` (signed) to the order's tip and its total. */
+export async function addTip(q: Queryable, orgId: string, id: string, delta: bigint): Promise<OrderRow> {
+  const result = await q.query<OrderRow>(
+    `UPDATE orders SET tip_amount = tip_amount + $3, total = total + $3, version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 RETURNING ${orderColumns}`,
+    [orgId, id, delta.toString()],
+  )
+  return result.rows[0]
 }
 
 export async function addLineRefund(
@@ -364,12 +387,14 @@ export async function insertRefund(
     approvedBy: string | null
     refundedBy: string | null
     registerId: string | null
+    /** What of `amount` is the tip. */
+    tipAmount: bigint
   },
 ): Promise<void> {
   await q.query(
     `INSERT INTO refunds (id, org_id, order_id, amount, reason, restock, lines, status, approved_by, refunded_by,
-       register_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $10)`,
+       register_id, tip_amount)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $10, $11)`,
     [
       r.id,
       orgId,
@@ -381,6 +406,7 @@ export async function insertRefund(
       r.approvedBy,
       r.refundedBy,
       r.registerId,
+      r.tipAmount.toString(),
     ],
   )
 }

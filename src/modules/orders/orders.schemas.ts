@@ -43,6 +43,27 @@ export const DiscountInput = Type.Object(
 )
 export type DiscountInput = Static<typeof DiscountInput>
 
+/** A tip given with the order: an amount, or a percentage of the total before or after tax (the store's setting). */
+export const TipInput = Type.Object(
+  {
+    amount: Type.Optional(Type.Number({ minimum: 0, description: 'an amount in the org currency' })),
+    percentage: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 100,
+        description: "a percentage of the order's total, before or after tax as settings.tips.base says",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    maxProperties: 1,
+    description: 'one of amount or percentage; capped by settings.tips.max_percent of the total',
+  },
+)
+export type TipInput = Static<typeof TipInput>
+
 export const CreateOrderBody = Type.Object(
   {
     location_id: Id,
@@ -67,6 +88,7 @@ export const CreateOrderBody = Type.Object(
     note: Type.Optional(Type.String({ maxLength: 2000 })),
     shift_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "the till's open shift" })),
     approval: Type.Optional(ApprovalInput),
+    tip: Type.Optional(TipInput),
   },
   { additionalProperties: false },
 )
@@ -156,6 +178,7 @@ export const RefundSchema = Type.Object(
     failure_reason: Nullable(Type.String()),
     lines: Type.Array(Type.Object({ line_id: Type.String(), quantity: Type.Integer(), amount: Money })),
     approved_by: Nullable(Type.String({ description: "the manager who approved a staff member's refund" })),
+    tip: Type.Number({ description: "what of the amount is the order's tip (refunded only when include_tip says so)" }),
     created_at: Timestamp,
   },
   { $id: 'Refund' },
@@ -200,7 +223,11 @@ export const OrderSchema = Type.Object(
     subtotal: Money,
     discount_total: Money,
     tax_total: Money,
-    total: Money,
+    tip: Type.Number({ description: 'the tip, part of the total and outside the taxable amount; never discounted' }),
+    tip_refunded: Type.Number({ description: 'what refunds returned of the tip' }),
+    total: Type.Number({
+      description: 'what the customer pays: the lines after discounts, the tax when added, the tip',
+    }),
     amount_captured: Money,
     amount_refunded: Money,
     amount_paid: Type.Number({ description: 'captured minus refunded' }),
@@ -252,7 +279,8 @@ export const CalculationSchema = Type.Object(
     subtotal: Money,
     discount_total: Money,
     tax_total: Money,
-    total: Money,
+    tip: Type.Number({ description: 'the tip asked for, on top of the lines' }),
+    total: Type.Number({ description: 'with the tip' }),
   },
   { $id: 'OrderCalculation' },
 )
@@ -299,6 +327,12 @@ export const RefundBody = Type.Object(
     ),
     amount: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
     restock: Type.Optional(Type.Boolean({ default: false, description: 'put the refunded lines back on hand' })),
+    include_tip: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'also return what is left of the tip, on top of the lines or the amount (default: the tip stays)',
+      }),
+    ),
     reason: Type.Optional(Type.String({ maxLength: 500, default: '' })),
     shift_id: Type.Optional(Id),
     approval: Type.Optional(ApprovalInput),

@@ -89,6 +89,8 @@ function provisionalRow(orgId: string, o: repo.NewOrder): OrderRow {
     sold_by: o.soldBy,
     register_id: o.registerId,
     shift_id: o.shiftId,
+    tip_amount: o.tipAmount.toString(),
+    tip_refunded: '0',
     version: 1,
     created_at: epoch,
     updated_at: epoch,
@@ -104,6 +106,8 @@ interface PayableOrder {
   total: bigint
   capturedTotal: bigint
   refundedTotal: bigint
+  /** The tip, in the total. */
+  tip: bigint
 }
 
 export function createOrdersService(deps: OrdersDeps) {
@@ -217,17 +221,23 @@ export function createOrdersService(deps: OrdersDeps) {
       refuseUsedUpVouchers(priced)
       if (priced.discounts.length > 0) await approveDiscounts(ctx, priced, approvedBy)
       const orderId = newId('ord')
-      const changes = priced.quoted.map((l, i) => ({
-        productId: l.productId,
-        variantId: l.variantId,
-        locationId: input.location_id,
-        quantity: -l.quantity,
-        reason: 'sale' as const,
-        reference: { type: 'order', id: orderId },
-        field: `lines.${i}`,
-        // The quote read the bundles, so inventory need not look again.
-        components: l.components ?? [],
-      }))
+      // Items nobody counts draw no stock; the quote read the bundles, so inventory need not look again.
+      const changes = priced.quoted.flatMap((l, i) =>
+        l.tracked
+          ? [
+              {
+                productId: l.productId,
+                variantId: l.variantId,
+                locationId: input.location_id,
+                quantity: -l.quantity,
+                reason: 'sale' as const,
+                reference: { type: 'order', id: orderId },
+                field: `lines.${i}`,
+                components: l.components ?? [],
+              },
+            ]
+          : [],
+      )
       const sale = shortcut && commitNow ? deps.inventory.prepareSale(ctx, changes) : null
       const inserted = insertPriced(q, ctx, orderId, priced, {
         locationId: input.location_id,
@@ -413,7 +423,7 @@ export function createOrdersService(deps: OrdersDeps) {
           await deps.inventory.applyChanges(
             ctx,
             lines
-              .filter((l) => l.quantity > l.refunded_quantity)
+              .filter((l) => l.tracked && l.quantity > l.refunded_quantity)
               .map((l) => ({
                 productId: l.product_id,
                 variantId: l.variant_id,
@@ -452,7 +462,19 @@ export function createOrdersService(deps: OrdersDeps) {
           total: BigInt(row.total),
           capturedTotal: BigInt(row.captured_total),
           refundedTotal: BigInt(row.refunded_total),
+          tip: BigInt(row.tip_amount),
         }
+      })
+    },
+
+    /**
+     * For payments, in the payment's transaction (the order locked by lockForPayment): adds `delta` to the tip and
+     * the total, and tells order.updated. The payment checked the store's cap.
+     */
+    async addTip(ctx: RequestContext, orderId: string, delta: bigint): Promise<void> {
+      await ctx.db.tx(async (q) => {
+        const row = await repo.addTip(q, ctx.orgId, orderId, delta)
+        await emitEvent(q, ctx.orgId, 'order.updated', toOrder(row, await repo.linesOf(q, ctx.orgId, [orderId])))
       })
     },
 
@@ -627,7 +649,7 @@ export function createOrdersService(deps: OrdersDeps) {
       subtotal: priced.totals.subtotal,
       discountTotal: priced.totals.discountTotal,
       taxTotal: priced.totals.taxTotal,
-      total: priced.totals.total,
+      total: priced.totals.total + priced.tip,
       capturedTotal: o.capturedTotal,
       discount: null,
       note: o.note,
@@ -636,6 +658,7 @@ export function createOrdersService(deps: OrdersDeps) {
       registerId: ctx.actor.registerId ?? null,
       shiftId: o.shiftId,
       number: o.number,
+      tipAmount: priced.tip,
     }
     const lineIds = priced.quoted.map(() => newId('oli'))
     const discounts = storedDiscounts(priced, lineIds)
@@ -657,6 +680,7 @@ export function createOrdersService(deps: OrdersDeps) {
       note: priced.notes[i],
       taxRateE4: priced.rates[i],
       ...priced.totals.lines[i],
+      tracked: l.tracked,
     }))
     const event = o.eventType
       ? {

@@ -27,6 +27,9 @@ export interface OrderRow {
   sold_by: string | null
   register_id: string | null
   shift_id: string | null
+  /** The tip in the total and what refunds returned of it (db/migrations/0146). */
+  tip_amount: string
+  tip_refunded: string
   version: number
   created_at: Date
   updated_at: Date
@@ -34,7 +37,7 @@ export interface OrderRow {
 }
 
 export const orderColumns =
-  'id, number, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total, tax_total, total, captured_total, refunded_total, discount, note, loyalty_points_earned, sold_by, register_id, shift_id, version, created_at, updated_at, completed_at'
+  'id, number, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total, tax_total, total, captured_total, refunded_total, discount, note, loyalty_points_earned, sold_by, register_id, shift_id, tip_amount, tip_refunded, version, created_at, updated_at, completed_at'
 
 /** order_lines (db/migrations/0042_orders.sql). */
 export interface LineRow {
@@ -56,10 +59,12 @@ export interface LineRow {
   line_total: string
   refunded_quantity: number
   refunded_amount: string
+  /** Whether the sale drew stock (db/migrations/0146): a void or a restock gives back only what was taken. */
+  tracked: boolean
 }
 
 export const lineColumns =
-  'id, order_id, position, product_id, variant_id, name, quantity, base_price, unit_price, modifiers, note, tax_rate_e4, line_subtotal, line_discount, line_tax, line_total, refunded_quantity, refunded_amount'
+  'id, order_id, position, product_id, variant_id, name, quantity, base_price, unit_price, modifiers, note, tax_rate_e4, line_subtotal, line_discount, line_tax, line_total, refunded_quantity, refunded_amount, tracked'
 
 /** order_status_history (db/migrations/0042_orders.sql). */
 export interface HistoryRow {
@@ -85,8 +90,10 @@ export interface RefundRow {
   status: 'pending' | 'succeeded' | 'failed'
   failure_reason: string | null
   approved_by: string | null
+  /** What of `amount` is the order's tip (db/migrations/0146). */
+  tip_amount: string
   created_at: Date
 }
 
 export const refundColumns =
-  'id, order_id, amount, reason, restock, lines, status, failure_reason, approved_by, created_at'
+  'id, order_id, amount, reason, restock, lines, status, failure_reason, approved_by, tip_amount, created_at'

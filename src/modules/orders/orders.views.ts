@@ -99,6 +99,7 @@ function toRefund(row: RefundRow, currency: string) {
     failure_reason: row.failure_reason,
     lines: row.lines.map((l) => ({ line_id: l.line_id, quantity: l.quantity, amount: toMajor(l.amount, currency) })),
     approved_by: row.approved_by,
+    tip: toMajor(row.tip_amount, currency),
     created_at: row.created_at,
   }
 }
@@ -145,6 +146,8 @@ export function toOrder(
     subtotal: toMajor(row.subtotal, c),
     discount_total: toMajor(row.discount_total, c),
     tax_total: toMajor(row.tax_total, c),
+    tip: toMajor(row.tip_amount, c),
+    tip_refunded: toMajor(row.tip_refunded, c),
     total: toMajor(row.total, c),
     amount_captured: toMajor(row.captured_total, c),
     amount_refunded: toMajor(row.refunded_total, c),

@@ -4,9 +4,10 @@ import { toMajor, toMinor } from '../../platform/money/money.ts'
 import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
 import type { CampaignPricing } from '../campaigns/index.ts'
 import { OrderErrors } from './orders.errors.ts'
-import type { DiscountInput, OrderLineInput } from './orders.schemas.ts'
+import type { DiscountInput, OrderLineInput, TipInput } from './orders.schemas.ts'
 import { discountView, lineDiscountView, type StoredDiscount } from './orders.views.ts'
 import type { CampaignsPort, OrgSettingsPort, PricingPort, QuotedLine, TaxPort } from './ports.ts'
+import { tipOf } from './tips.ts'
 import { computeTotals, type OrderDiscount, type OrderTotals } from './totals.ts'
 
 export interface PricedOrder {
@@ -22,6 +23,8 @@ export interface PricedOrder {
   discounts: StoredDiscount[]
   /** The campaigns that applied (each rule's amount per line) and those that did not, with why. */
   campaigns: CampaignPricing
+  /** The tip asked for, in minor units: added to the total, outside everything above. */
+  tip: bigint
 }
 
 export function parseDiscounts(inputs: readonly DiscountInput[], currency: string): OrderDiscount[] {
@@ -51,6 +54,7 @@ export async function priceOrder(
     discounts?: readonly DiscountInput[]
     voucher_codes?: readonly string[]
     voucher_code?: string
+    tip?: TipInput
   },
 ): Promise<PricedOrder> {
   // voucher_code is one more code, named by its own field in any refusal.
@@ -83,6 +87,7 @@ export async function priceOrder(
       at,
     }),
   ])
+  refuseSoldOut(quoted)
   const discounts = parseDiscounts(input.discounts ?? [], org.currency)
   const rates = taxOf(quoted)
   const unitPrices = quoted.map((q) => q.unitPrice + q.modifiers.reduce((a, m) => a + m.priceAdjustment, 0n))
@@ -124,7 +129,18 @@ export async function priceOrder(
       amount: totals.discountAmounts[i].toString(),
     })),
     campaigns,
+    tip: tipOf(input.tip, totals, org.tips, org.currency),
   }
+}
+
+/** An item sold out ("86") at the sale's location is refused whatever its stock: a 409 naming its line. */
+function refuseSoldOut(quoted: readonly QuotedLine[]): void {
+  const errors = quoted.flatMap((q, i) =>
+    q.soldOut
+      ? [{ field: `lines.${i}.product_id`, message: `${q.name} is sold out at this location`, code: 'sold_out' }]
+      : [],
+  )
+  if (errors.length) throw OrderErrors.ITEM_SOLD_OUT(errors.map((e) => e.message).join('; '), { errors })
 }
 
 /** A voucher the customer presented that is used up: the till was quoted a price the order cannot have. */
@@ -208,7 +224,8 @@ export function toCalculation(p: PricedOrder, explain: 'relevant' | 'all' = 'all
     subtotal: toMajor(p.totals.subtotal, c),
     discount_total: toMajor(p.totals.discountTotal, c),
     tax_total: toMajor(p.totals.taxTotal, c),
-    total: toMajor(p.totals.total, c),
+    tip: toMajor(p.tip, c),
+    total: toMajor(p.totals.total + p.tip, c),
   }
 }
 

@@ -25,6 +25,8 @@ interface Reserved {
   refundId: string
   orderId: string
   amount: bigint
+  /** What of the amount is the tip. */
+  tip: bigint
   planned: PlannedLine[]
   parts: RefundPart[]
   locationId: string
@@ -95,7 +97,7 @@ export function createRefundsService(deps: {
       await ctx.db.tx(async (q) => {
         if (!(await lockedWhilePending(q))) return
         await deps.payments().releaseRefund(ctx, refundId, reserved.parts)
-        await repo.addRefunded(q, ctx.orgId, orderId, -reserved.amount)
+        await repo.addRefunded(q, ctx.orgId, orderId, -reserved.amount, -reserved.tip)
         for (const p of reserved.planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, -p.quantity, -p.amount)
         await repo.finishRefund(q, ctx.orgId, refundId, 'failed', outcome.reason)
       })
@@ -107,10 +109,12 @@ export function createRefundsService(deps: {
       if (!row) return
       await deps.payments().settleRefund(ctx, refundId, reserved.parts, how.shiftId, outcome.refs)
       await repo.finishRefund(q, ctx.orgId, refundId, 'succeeded', null)
-      if (how.restock && reserved.planned.length) {
+      // Only what the sale took goes back: lines nobody counts drew no stock.
+      const restocked = reserved.planned.filter((p) => p.line.tracked)
+      if (how.restock && restocked.length) {
         await deps.inventory.applyChanges(
           ctx,
-          reserved.planned.map((p) => ({
+          restocked.map((p) => ({
             productId: p.line.product_id,
             variantId: p.line.variant_id,
             locationId: reserved.locationId,
@@ -122,13 +126,17 @@ export function createRefundsService(deps: {
       }
       await deps.loyalty().reverseForRefund(q, ctx, {
         orderId,
-        refundedTotal: BigInt(row.refunded_total),
-        orderTotal: BigInt(row.total),
+        // Points were earned on the lines: the tip is left out of both sides.
+        refundedTotal: BigInt(row.refunded_total) - BigInt(row.tip_refunded),
+        orderTotal: BigInt(row.total) - BigInt(row.tip_amount),
       })
       let current = row
       if (row.status !== 'open') {
+        // Everything but a tip the customer left is refunded.
+        const tipKept = BigInt(row.tip_amount) - BigInt(row.tip_refunded)
         const everything =
-          BigInt(row.refunded_total) >= BigInt(row.captured_total) && BigInt(row.captured_total) >= BigInt(row.total)
+          BigInt(row.refunded_total) + tipKept >= BigInt(row.captured_total) &&
+          BigInt(row.captured_total) >= BigInt(row.total)
         const next: OrderStatus = everything ? 'refunded' : 'partially_refunded'
         if (next !== row.status) current = await deps.orders.moveStatus(q, ctx, row, next, how.reason)
       }
@@ -155,7 +163,12 @@ export function createRefundsService(deps: {
   return {
     async refund(ctx: RequestContext, orderId: string, request: RefundBody): Promise<Order> {
       // Stripe's and Square's defaults: nothing goes back on the shelf unless asked, and no reason is needed.
-      const input = { ...request, restock: request.restock ?? false, reason: request.reason ?? '' }
+      const input = {
+        ...request,
+        restock: request.restock ?? false,
+        reason: request.reason ?? '',
+        includeTip: request.include_tip ?? false,
+      }
       const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
       await deps.approvals.assertApproved(ctx, { kind: 'refund' }, approvedBy)
       const refundId = newId('ref')
@@ -163,24 +176,30 @@ export function createRefundsService(deps: {
       const reserved = await ctx.db.tx(async (q) => {
         const row = await repo.orderById(q, ctx.orgId, orderId, true)
         if (!row) throw notFound('order')
-        if (!REFUNDABLE.includes(row.status))
-          throw OrderErrors.NOT_REFUNDABLE(`an order that is ${row.status} cannot be refunded`)
+        const left = BigInt(row.captured_total) - BigInt(row.refunded_total)
+        // The tip stays with whoever earned it unless the refund says so (docs/commerce.md "Tips").
+        const tipLeft = BigInt(row.tip_amount) - BigInt(row.tip_refunded)
+        const tip = input.includeTip ? (tipLeft < left ? tipLeft : left) : 0n
+        // A refunded order whose tip was kept may still give the tip back.
+        const refundable = REFUNDABLE.includes(row.status) || (row.status === 'refunded' && tip > 0n)
+        if (!refundable) throw OrderErrors.NOT_REFUNDABLE(`an order that is ${row.status} cannot be refunded`)
         const lines = await repo.linesOf(q, ctx.orgId, [orderId])
         const planned = plan(lines, input)
-        const left = BigInt(row.captured_total) - BigInt(row.refunded_total)
-        let amount: bigint
+        const goodsLeft = left - tipLeft > 0n ? left - tipLeft : 0n
+        let goods: bigint
         if (input.amount !== undefined) {
-          amount = toMinor(input.amount, row.currency, 'amount')
+          goods = toMinor(input.amount, row.currency, 'amount')
           const byLines = planned.reduce((a, p) => a + p.amount, 0n)
-          if (input.lines && amount > byLines)
+          if (input.lines && goods > byLines)
             throw invalid('amount', 'exceeds the value of the refunded lines', 'out_of_range')
         } else {
-          amount = input.lines ? planned.reduce((a, p) => a + p.amount, 0n) : left
+          goods = input.lines ? planned.reduce((a, p) => a + p.amount, 0n) : goodsLeft
         }
+        const amount = goods + tip
         if (amount <= 0n) throw OrderErrors.NOTHING_TO_REFUND('nothing is left to refund on this order')
-        if (amount > left)
+        if (goods > goodsLeft || amount > left)
           throw OrderErrors.REFUND_EXCEEDS_CAPTURED(
-            `a refund of this size exceeds what was captured and not yet refunded`,
+            'a refund of this size exceeds what was captured and not yet refunded (the tip is refunded only with include_tip)',
           )
         await repo.insertRefund(q, ctx.orgId, {
           id: refundId,
@@ -193,11 +212,12 @@ export function createRefundsService(deps: {
           // The staff reports count a refund for who made it, at their till.
           refundedBy: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
           registerId: ctx.actor.registerId ?? null,
+          tipAmount: tip,
         })
-        await repo.addRefunded(q, ctx.orgId, orderId, amount)
+        await repo.addRefunded(q, ctx.orgId, orderId, amount, tip)
         for (const p of planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, p.quantity, p.amount)
         const parts = await deps.payments().reserveRefund(ctx, orderId, refundId, amount)
-        return { refundId, orderId, amount, planned, parts, locationId: row.location_id }
+        return { refundId, orderId, amount, tip, planned, parts, locationId: row.location_id }
       })
       await finish(ctx, reserved, {
         restock: input.restock,
@@ -224,6 +244,7 @@ export function createRefundsService(deps: {
             refundId,
             orderId: refund.order_id,
             amount: BigInt(refund.amount),
+            tip: BigInt(refund.tip_amount),
             planned: refund.lines.map((l) => ({
               line: lines.find((x) => x.id === l.line_id)!,
               quantity: l.quantity,

@@ -29,6 +29,7 @@ interface PricingSettings {
   currency: string
   prices_include_tax: boolean
   manager_approval: OrgRow['manager_approval']
+  tips: OrgRow['tips']
 }
 
 /** Orgs whose pricing settings are kept per process. */
@@ -102,6 +103,7 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
           currency: org.currency,
           prices_include_tax: org.prices_include_tax,
           manager_approval: org.manager_approval,
+          tips: org.tips,
         }
       })
     },

@@ -15,18 +15,28 @@ const AddressSchema = Type.Object(
   { additionalProperties: false },
 )
 
-const TipsSchema = Type.Object(
-  {
-    enabled: Type.Boolean({ description: 'whether the till offers a tip' }),
-    percentages: Type.Array(Type.Integer({ minimum: 1, maximum: 100 }), {
-      maxItems: 4,
-      uniqueItems: true,
-      description: 'the suggested percentages the till shows, e.g. [10, 15, 20]',
-    }),
-    base: Type.Union([Type.Literal('before_tax'), Type.Literal('after_tax')], {
-      description: 'whether a percentage applies to the total before or after tax',
-    }),
-  },
+const tipsFields = {
+  enabled: Type.Boolean({ description: 'whether orders and payments take a tip' }),
+  percentages: Type.Array(Type.Integer({ minimum: 1, maximum: 100 }), {
+    maxItems: 4,
+    uniqueItems: true,
+    description: 'the suggested percentages the till shows, e.g. [10, 15, 20]',
+  }),
+  base: Type.Union([Type.Literal('before_tax'), Type.Literal('after_tax')], {
+    description: 'whether a percentage applies to the total before or after tax',
+  }),
+  max_percent: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    description: 'the largest tip an order takes, as a percentage of its total before the tip (default 50)',
+  }),
+}
+
+const TipsSchema = Type.Object(tipsFields, { additionalProperties: false })
+
+/** What a PATCH sets of the tips: max_percent stays as it was when left out. */
+const TipsInput = Type.Object(
+  { ...tipsFields, max_percent: Type.Optional(tipsFields.max_percent) },
   { additionalProperties: false },
 )
 
@@ -80,7 +90,7 @@ export const UpdateSettingsBody = Type.Object(
     receipt_header: Type.Optional(settingsFields.receipt_header),
     receipt_footer: Type.Optional(settingsFields.receipt_footer),
     prices_include_tax: Type.Optional(settingsFields.prices_include_tax),
-    tips: Type.Optional(TipsSchema),
+    tips: Type.Optional(TipsInput),
     manager_approval: Type.Optional(ManagerApprovalSchema),
     version: Type.Optional(Version),
   },

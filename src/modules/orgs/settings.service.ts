@@ -54,7 +54,12 @@ export function createSettingsService() {
         if (!before) throw notFound('org')
         if (expected !== undefined && expected !== before.version) throw staleVersion(before.version)
         const current = toSettings(before)
-        const next = { ...current, ...body, ...(body.name === undefined ? {} : { name: body.name.trim() }) }
+        const next = {
+          ...current,
+          ...body,
+          ...(body.name === undefined ? {} : { name: body.name.trim() }),
+          tips: { ...current.tips, ...body.tips },
+        }
         const changes = changedFields(current, next, EDITABLE)
         if (Object.keys(changes).length === 0) return current
         const after = await repo.updateSettings(q, ctx.orgId, next)

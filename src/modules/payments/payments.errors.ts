@@ -9,6 +9,8 @@ export const PaymentErrors = {
   PROCESSOR_REFUSED: createError('PROCESSOR_REFUSED', 'conflict'),
   CHANGED_CONCURRENTLY: createError('PAYMENT_CHANGED_CONCURRENTLY', 'conflict'),
   NOT_VOIDABLE: createError('PAYMENT_NOT_VOIDABLE', 'conflict'),
+  /** A tip is adjusted only on a card payment not yet captured. */
+  TIP_NOT_ADJUSTABLE: createError('TIP_NOT_ADJUSTABLE', 'conflict'),
   /** The processor did not answer within PROCESSOR_TIMEOUT_MS: retry with the same Idempotency-Key. */
   PROCESSOR_TIMEOUT: createError('PROCESSOR_TIMEOUT', 'unavailable'),
 } as const

@@ -15,14 +15,16 @@ export interface NewPayment {
   shiftId: string | null
   failureCode: string | null
   failureMessage: string | null
+  tipAmount: bigint
+  cashTendered: bigint | null
 }
 
 export async function insertPayment(q: Queryable, orgId: string, p: NewPayment): Promise<PaymentRow> {
   const result = await q.prepared<PaymentRow>(
     'payment_insert',
     `INSERT INTO payments (id, org_id, order_id, layby_id, method, amount, currency, status, processor, processor_ref, gift_card_id, shift_id,
-       failure_code, failure_message, captured_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, CASE WHEN $8 = 'captured' THEN now() END)
+       failure_code, failure_message, captured_at, tip_amount, cash_tendered)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, CASE WHEN $8 = 'captured' THEN now() END, $15, $16)
      RETURNING ${paymentColumns}`,
     [
       p.id,
@@ -39,6 +41,8 @@ export async function insertPayment(q: Queryable, orgId: string, p: NewPayment):
       p.shiftId,
       p.failureCode,
       p.failureMessage,
+      p.tipAmount.toString(),
+      p.cashTendered?.toString() ?? null,
     ],
   )
   return result.rows[0]
@@ -79,20 +83,39 @@ export async function pendingTotal(q: Queryable, orgId: string, orderId: string)
   return BigInt(result.rows[0].sum ?? 0)
 }
 
-/** Moves a payment from one status to another; undefined when it was not in `from` any more (a race lost). */
+/**
+ * Moves a payment from one status to another; undefined when it was not in `from` any more (a race lost), or when
+ * `version` is given and the payment changed since (a tip adjusted meanwhile: its amount is not what was captured).
+ */
 export async function transition(
   q: Queryable,
   orgId: string,
   id: string,
   from: PaymentStatus,
   to: PaymentStatus,
-  processorRef?: string,
+  version?: number,
 ): Promise<PaymentRow | undefined> {
   const result = await q.query<PaymentRow>(
-    `UPDATE payments SET status = $4, processor_ref = coalesce($5, processor_ref), version = version + 1, updated_at = now(),
+    `UPDATE payments SET status = $4, version = version + 1, updated_at = now(),
        captured_at = CASE WHEN $4 = 'captured' THEN now() ELSE captured_at END
-     WHERE org_id = $1 AND id = $2 AND status = $3 RETURNING ${paymentColumns}`,
-    [orgId, id, from, to, processorRef ?? null],
+     WHERE org_id = $1 AND id = $2 AND status = $3 AND ($5::int IS NULL OR version = $5) RETURNING ${paymentColumns}`,
+    [orgId, id, from, to, version ?? null],
+  )
+  return result.rows[0]
+}
+
+/** A new tip on an uncaptured payment, its amount moved with it; undefined when it was captured or changed meanwhile. */
+export async function adjustTip(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  version: number,
+  tip: bigint,
+): Promise<PaymentRow | undefined> {
+  const result = await q.query<PaymentRow>(
+    `UPDATE payments SET amount = amount - tip_amount + $4, tip_amount = $4, version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 AND status = 'requires_capture' AND version = $3 RETURNING ${paymentColumns}`,
+    [orgId, id, version, tip.toString()],
   )
   return result.rows[0]
 }

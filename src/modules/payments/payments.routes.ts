@@ -10,6 +10,7 @@ import {
   PaymentMethodsSchema,
   PaymentSchema,
   PutPaymentMethodsBody,
+  TipAdjustmentBody,
 } from './payments.schemas.ts'
 import type { PaymentsService } from './payments.service.ts'
 
@@ -120,6 +121,34 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
       },
     },
     async (request) => ({ data: await payments.capture(request.ctx, request.params.id) }),
+  )
+
+  app.post(
+    '/payments/:id/tip',
+    {
+      // A retry resumes from the processor's recorded answer.
+      config: { scope: 'payments:write', idempotency: { resumable: true } },
+      schema: {
+        operationId: 'adjustPaymentTip',
+        tags,
+        summary:
+          "Set the tip of an authorized card payment before capture (tip adjustment): its amount and the order's total move with it",
+        params: IdParams,
+        body: TipAdjustmentBody,
+        response: {
+          200: DataOf(Payment),
+          ...errorResponses(
+            404,
+            PaymentErrors.TIP_NOT_ADJUSTABLE,
+            PaymentErrors.NOT_PAYABLE,
+            PaymentErrors.PROCESSOR_REFUSED,
+            PaymentErrors.PROCESSOR_TIMEOUT,
+            PaymentErrors.CHANGED_CONCURRENTLY,
+          ),
+        },
+      },
+    },
+    async (request) => ({ data: await payments.adjustTip(request.ctx, request.params.id, request.body.tip) }),
   )
 
   app.post(

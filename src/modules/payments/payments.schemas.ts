@@ -30,6 +30,9 @@ export const PaymentSchema = Type.Object(
     shift_id: Nullable(Type.String()),
     failure_code: Nullable(Type.String()),
     failure_message: Nullable(Type.String()),
+    tip: Type.Number({ description: 'what of the amount is a tip (adjustable on a card before capture)' }),
+    cash_tendered: Nullable(Type.Number({ description: 'cash: what the customer handed over' })),
+    change_given: Nullable(Type.Number({ description: 'cash: cash_tendered less the amount' })),
     version: Version,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -48,6 +51,19 @@ const tender = {
   ),
   capture: Type.Optional(Type.Boolean({ description: 'card: capture at once (default false: requires_capture)' })),
   gift_card_code: Type.Optional(Type.String({ minLength: 4, maxLength: 64 })),
+  tip: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description:
+        "what of the amount is a tip the customer adds: the order's tip and total grow by it (orders only; capped by settings.tips.max_percent)",
+    }),
+  ),
+  cash_tendered: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      description: 'cash: what the customer handed over (at least the amount); the change is the rest',
+    }),
+  ),
   shift_id: Type.Optional(
     Type.String({ minLength: 1, maxLength: 100, description: 'cash: the register shift taking it' }),
   ),
@@ -76,3 +92,11 @@ export const PutPaymentMethodsBody = Type.Object(
 )
 
 export const EmptyBody = Type.Object({}, { additionalProperties: false })
+
+export const TipAdjustmentBody = Type.Object(
+  {
+    tip: Type.Number({ minimum: 0, description: "the payment's tip from now on (replaces the one it has)" }),
+  },
+  { additionalProperties: false },
+)
+export type TipAdjustmentBody = Static<typeof TipAdjustmentBody>

@@ -4,6 +4,7 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import { forget, once, type RequestContext } from '../../platform/http/context.ts'
 import { allocateRefund, toMajor, toMinor } from '../../platform/money/money.ts'
+import { tipCap } from '../../platform/money/tips.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { OrderPaymentsPort, OrdersService, RefundPart } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
@@ -25,10 +26,20 @@ type RegistersPort = Pick<RegistersService, 'recordCashMovement'>
 export interface PaymentTarget {
   orderId: string | null
   laybyId: string | null
-  /** Inside the payment's transaction: locks the target; `outstanding` is what may still be paid, before intents. */
-  lock(ctx: RequestContext): Promise<{ payable: true; outstanding: bigint } | { payable: false; why: string }>
+  /**
+   * Inside the payment's transaction: locks the target; `outstanding` is what may still be paid, before intents;
+   * `tips` what a target that takes tips (an order) has of one and its total before it.
+   */
+  lock(
+    ctx: RequestContext,
+  ): Promise<
+    | { payable: true; outstanding: bigint; tips?: { tip: bigint; totalBeforeTip: bigint } }
+    | { payable: false; why: string }
+  >
   /** Inside the same transaction, once money is captured. */
   captured(ctx: RequestContext, amount: bigint): Promise<void>
+  /** Inside the same transaction: the target's tip and total grow by `delta` (signed), within the cap checked. */
+  addTip?(ctx: RequestContext, delta: bigint): Promise<void>
 }
 
 /** A card authorization taken ahead of the transaction that records it (a lay-by's deposit). */
@@ -57,6 +68,9 @@ function toPayment(row: PaymentRow): Payment {
     shift_id: row.shift_id,
     failure_code: row.failure_code,
     failure_message: row.failure_message,
+    tip: toMajor(row.tip_amount, c),
+    cash_tendered: row.cash_tendered === null ? null : toMajor(row.cash_tendered, c),
+    change_given: row.cash_tendered === null ? null : toMajor(BigInt(row.cash_tendered) - BigInt(row.amount), c),
     version: row.version,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -83,10 +97,40 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const order = await orders.lockForPayment(ctx, orderId)
       if (order.status !== 'open') return { payable: false, why: `the order is ${order.status}` }
       const pending = await ctx.db.read((q) => repo.pendingTotal(q, ctx.orgId, orderId))
-      return { payable: true, outstanding: order.total - (order.capturedTotal - order.refundedTotal) - pending }
+      return {
+        payable: true,
+        outstanding: order.total - (order.capturedTotal - order.refundedTotal) - pending,
+        tips: { tip: order.tip, totalBeforeTip: order.total - order.tip },
+      }
     },
     captured: (ctx, amount) => orders.recordCapture(ctx, orderId, amount),
+    addTip: (ctx, delta) => orders.addTip(ctx, orderId, delta),
   })
+
+  /** A tip is taken only when the store takes tips (settings.tips.enabled). */
+  async function tipsSettings(ctx: RequestContext) {
+    const { tips } = await orgs.pricingSettings(ctx)
+    if (!tips.enabled) throw invalid('tip', 'is not taken: tips are turned off in the store settings', 'not_enabled')
+    return tips
+  }
+
+  /** Raising the target's tip by `delta` stays within the store's cap (settings.tips.max_percent). */
+  async function checkTipRoom(
+    ctx: RequestContext,
+    tips: { tip: bigint; totalBeforeTip: bigint } | undefined,
+    delta: bigint,
+  ) {
+    if (delta <= 0n) return
+    if (!tips) throw invalid('tip', 'is taken on orders only', 'not_supported')
+    const { max_percent } = await tipsSettings(ctx)
+    const room = tipCap(tips.totalBeforeTip, max_percent) - tips.tip
+    if (delta > room)
+      throw invalid(
+        'tip',
+        `is more than the store's cap of ${max_percent}% of the order's total allows`,
+        'out_of_range',
+      )
+  }
 
   async function enabledMethods(ctx: RequestContext) {
     const saved = await ctx.db.read((q) => repo.methodSettings(q, ctx.orgId))
@@ -106,15 +150,27 @@ export function createPaymentsService(deps: PaymentsDeps) {
     if (input.method === 'gift_card' && !input.gift_card_code)
       throw invalid('gift_card_code', 'is required for gift card payments', 'required')
     if (input.shift_id && input.method !== 'cash') throw invalid('shift_id', 'applies to cash payments only', 'invalid')
-    return { amount, currency }
+    const tip = input.tip === undefined ? 0n : toMinor(input.tip, currency, 'tip')
+    if (tip > amount) throw invalid('tip', 'is part of the amount, so it cannot exceed it', 'out_of_range')
+    if (tip > 0n) await tipsSettings(ctx)
+    let cashTendered: bigint | null = null
+    if (input.cash_tendered !== undefined) {
+      if (input.method !== 'cash') throw invalid('cash_tendered', 'applies to cash payments only', 'invalid')
+      cashTendered = toMinor(input.cash_tendered, currency, 'cash_tendered')
+      if (cashTendered < amount) throw invalid('cash_tendered', 'must be at least the amount', 'out_of_range')
+    }
+    return { amount, currency, tip, cashTendered }
   }
 
-  async function checkPayable(ctx: RequestContext, target: PaymentTarget, amount: bigint) {
+  /** The target takes `amount`, `tip` of it a tip that raises its total by as much (within the store's cap). */
+  async function checkPayable(ctx: RequestContext, target: PaymentTarget, amount: bigint, tip: bigint) {
     const state = await target.lock(ctx)
     if (!state.payable) throw PaymentErrors.NOT_PAYABLE(`no payment can be taken: ${state.why}`)
-    if (amount > state.outstanding) {
+    await checkTipRoom(ctx, state.tips, tip)
+    const outstanding = state.outstanding + tip
+    if (amount > outstanding) {
       throw PaymentErrors.EXCEEDS_BALANCE(
-        `the amount exceeds the balance still to pay (${state.outstanding < 0n ? 0n : state.outstanding} minor units)`,
+        `the amount exceeds the balance still to pay (${outstanding < 0n ? 0n : outstanding} minor units)`,
       )
     }
   }
@@ -126,7 +182,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
     giftCardCode?: string,
   ): Promise<Payment> {
     return ctx.db.tx(async (q) => {
-      await checkPayable(ctx, target, row.amount)
+      await checkPayable(ctx, target, row.amount, row.tipAmount)
+      if (row.tipAmount > 0n) await target.addTip!(ctx, row.tipAmount)
       let giftCardId: string | null = null
       if (row.method === 'gift_card') {
         giftCardId = (
@@ -206,13 +263,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
       target: PaymentTarget,
       hold: CardHold | null = null,
     ): Promise<Payment> {
-      const { amount, currency } = await checkTender(ctx, input)
+      const { amount, currency, tip, cashTendered } = await checkTender(ctx, input)
       // The id is a step: a retry of an Idempotency-Key resumes with it, and finds the payment if it was recorded.
       const id = hold?.id ?? (await once(ctx, 'payment.id', async () => newId('pay')))
       const recorded = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
       if (recorded) return toPayment(recorded)
       // Fail fast before calling the processor; the check is repeated under the lock when recording.
-      await ctx.db.tx(() => checkPayable(ctx, target, amount))
+      await ctx.db.tx(() => checkPayable(ctx, target, amount, tip))
 
       const base: repo.NewPayment = {
         id,
@@ -228,6 +285,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
         shiftId: input.shift_id ?? null,
         failureCode: null,
         failureMessage: null,
+        tipAmount: tip,
+        cashTendered,
       }
       if (input.method !== 'card') return record(ctx, base, target, input.gift_card_code)
 
@@ -243,6 +302,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
         return ctx.db.tx(async (q) => {
           const row = await repo.insertPayment(q, ctx.orgId, {
             ...base,
+            // A declined card adds no tip to the order.
+            tipAmount: 0n,
             status: 'failed',
             processor: processor.name,
             failureCode: auth.code,
@@ -306,8 +367,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (row.status === 'captured') return toPayment(row)
       return ctx.db.tx(async (q) => {
         if (row.order_id) await orders.lockForPayment(ctx, row.order_id)
-        const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'captured')
-        if (!moved) throw PaymentErrors.CHANGED_CONCURRENTLY('the payment was captured or voided meanwhile')
+        // The amount captured is the one read: a tip adjusted meanwhile makes this a conflict, not a wrong record.
+        const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'captured', row.version)
+        if (!moved) throw PaymentErrors.CHANGED_CONCURRENTLY('the payment was captured, voided or adjusted meanwhile')
         if (moved.order_id) await orders.recordCapture(ctx, moved.order_id, BigInt(moved.amount))
         const payment = toPayment(moved)
         await emitEvent(q, ctx.orgId, 'payment.captured', payment)
@@ -330,8 +392,56 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (!result.ok) throw PaymentErrors.PROCESSOR_REFUSED(`the payment processor refused the void: ${result.message}`)
       if (current.status === 'voided') return toPayment(current)
       return ctx.db.tx(async (q) => {
+        if (current.order_id) await orders.lockForPayment(ctx, current.order_id)
         const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'voided')
         if (!moved) throw PaymentErrors.CHANGED_CONCURRENTLY('the payment was captured or voided meanwhile')
+        // The tip it carried leaves the order with it.
+        const tip = BigInt(moved.tip_amount)
+        if (tip > 0n && moved.order_id) await orders.addTip(ctx, moved.order_id, -tip)
+        return toPayment(moved)
+      })
+    },
+
+    /**
+     * Tip adjustment (Square's UpdatePayment, Stripe's incremental authorization): a card payment not yet captured
+     * takes a new tip, its amount and its order's tip and total moving with it, within the store's cap. The
+     * processor first, outside any transaction and resumable like a capture; then the record, guarded by the
+     * payment's version so a capture or another adjustment meanwhile is a conflict. Refused once captured.
+     */
+    async adjustTip(ctx: RequestContext, id: string, tipMajor: number): Promise<Payment> {
+      const row = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
+      if (!row) throw notFound('payment')
+      if (row.status !== 'requires_capture' || !row.order_id)
+        throw PaymentErrors.TIP_NOT_ADJUSTABLE(
+          `a tip is adjusted on an authorized card payment of an order before capture; this one is ${row.status}`,
+        )
+      await tipsSettings(ctx)
+      const tip = toMinor(tipMajor, row.currency, 'tip')
+      const delta = tip - BigInt(row.tip_amount)
+      if (delta === 0n) return toPayment(row)
+      const target = orderTarget(row.order_id)
+      const checkRoom = async () => {
+        const state = await target.lock(ctx)
+        if (!state.payable) throw PaymentErrors.NOT_PAYABLE(`no tip can be added: ${state.why}`)
+        await checkTipRoom(ctx, state.tips, delta)
+      }
+      await ctx.db.tx(checkRoom)
+      const amount = BigInt(row.amount) + delta
+      const result = await once(ctx, 'payment.tip', () =>
+        processor.adjust({
+          processorRef: row.processor_ref!,
+          amount,
+          currency: row.currency,
+          reference: `${row.id}:v${row.version}`,
+        }),
+      )
+      if (!result.ok)
+        throw PaymentErrors.PROCESSOR_REFUSED(`the payment processor refused the tip adjustment: ${result.message}`)
+      return ctx.db.tx(async (q) => {
+        await checkRoom()
+        const moved = await repo.adjustTip(q, ctx.orgId, id, row.version, tip)
+        if (!moved) throw PaymentErrors.CHANGED_CONCURRENTLY('the payment was captured, voided or adjusted meanwhile')
+        await target.addTip!(ctx, delta)
         return toPayment(moved)
       })
     },

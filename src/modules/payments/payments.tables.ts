@@ -18,6 +18,9 @@ export interface PaymentRow {
   shift_id: string | null
   failure_code: string | null
   failure_message: string | null
+  /** The tip in `amount`, and the cash the customer handed over (db/migrations/0146). */
+  tip_amount: string
+  cash_tendered: string | null
   version: number
   created_at: Date
   updated_at: Date
@@ -25,7 +28,7 @@ export interface PaymentRow {
 }
 
 export const paymentColumns =
-  'id, order_id, layby_id, method, amount, currency, status, refunded_amount, processor, processor_ref, gift_card_id, shift_id, failure_code, failure_message, version, created_at, updated_at, captured_at'
+  'id, order_id, layby_id, method, amount, currency, status, refunded_amount, processor, processor_ref, gift_card_id, shift_id, failure_code, failure_message, tip_amount, cash_tendered, version, created_at, updated_at, captured_at'
 
 /** payment_method_settings (db/migrations/0043_payments.sql), as read and saved. */
 export interface MethodSettingsRow {

@@ -19,6 +19,13 @@ export interface PaymentProcessor {
     } & Abortable,
   ): Promise<ProcessorResult>
   capture(request: { processorRef: string; amount: bigint; currency: string } & Abortable): Promise<ProcessorResult>
+  /**
+   * Changes the amount of an authorization not yet captured to `amount` (a tip added: Square's UpdatePayment,
+   * Stripe's incremental authorization). `reference` (the payment's id and its version) is the idempotency key.
+   */
+  adjust(
+    request: { processorRef: string; amount: bigint; currency: string; reference: string } & Abortable,
+  ): Promise<ProcessorResult>
   void(request: { processorRef: string } & Abortable): Promise<ProcessorResult>
   /** `reference` (the refund's id and the payment's) is the idempotency key: a refund resumed later is not repeated. */
   refund(
@@ -65,6 +72,7 @@ export function withDeadline(processor: PaymentProcessor, timeoutMs: number): Pa
     name: processor.name,
     authorize: timed('authorization', (r) => processor.authorize(r)),
     capture: timed('capture', (r) => processor.capture(r)),
+    adjust: timed('tip adjustment', (r) => processor.adjust(r)),
     void: timed('void', (r) => processor.void(r)),
     refund: timed('refund', (r) => processor.refund(r)),
   }
@@ -96,6 +104,10 @@ export class TestProcessor implements PaymentProcessor {
   }
 
   async capture(request: { processorRef: string }): Promise<ProcessorResult> {
+    return { ok: true, processorRef: request.processorRef }
+  }
+
+  async adjust(request: { processorRef: string }): Promise<ProcessorResult> {
     return { ok: true, processorRef: request.processorRef }
   }
 

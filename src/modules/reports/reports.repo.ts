@@ -25,14 +25,15 @@ export async function sales(q: Queryable, orgId: string, r: Range, by: SalesKey)
   const result = await q.query<SalesRow>(
     `WITH s AS (
        SELECT ${key} AS key, sum(orders) AS orders, sum(gross) AS gross, sum(discounts) AS discounts, sum(tax) AS tax,
-         sum(total) AS total
+         sum(total) AS total, sum(tips) AS tips
        FROM report_sales_daily WHERE ${within} GROUP BY 1),
      f AS (
-       SELECT ${key} AS key, sum(refunds) AS refunds, sum(amount) AS refunded
+       SELECT ${key} AS key, sum(refunds) AS refunds, sum(amount) AS refunded, sum(tips) AS tips_refunded
        FROM report_refunds_daily WHERE ${within} GROUP BY 1)
      SELECT key, COALESCE(s.orders, 0) AS orders, COALESCE(s.gross, 0) AS gross, COALESCE(s.discounts, 0) AS discounts,
-       COALESCE(s.tax, 0) AS tax, COALESCE(s.total, 0) AS total, COALESCE(f.refunds, 0) AS refunds,
-       COALESCE(f.refunded, 0) AS refunded
+       COALESCE(s.tax, 0) AS tax, COALESCE(s.total, 0) AS total, COALESCE(s.tips, 0) AS tips,
+       COALESCE(f.refunds, 0) AS refunds, COALESCE(f.refunded, 0) AS refunded,
+       COALESCE(f.tips_refunded, 0) AS tips_refunded
      FROM s FULL JOIN f USING (key) ORDER BY key`,
     params(orgId, r),
   )
@@ -90,7 +91,7 @@ export async function rebuild(q: Queryable): Promise<void> {
 export async function staff(q: Queryable, orgId: string, r: Range, by: 'user' | 'register'): Promise<StaffRow[]> {
   const result = await q.query<StaffRow>(
     `SELECT ${by === 'user' ? 'user_id' : 'register_id'} AS key, sum(orders) AS orders, sum(discounts) AS discounts,
-       sum(total) AS total, sum(refunds) AS refunds, sum(refunded) AS refunded, sum(voids) AS voids,
+       sum(total) AS total, sum(tips) AS tips, sum(refunds) AS refunds, sum(refunded) AS refunded, sum(voids) AS voids,
        sum(voided) AS voided
      FROM report_staff_daily WHERE ${within} GROUP BY 1 ORDER BY sum(total) DESC, 1`,
     params(orgId, r),

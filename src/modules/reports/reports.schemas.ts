@@ -77,11 +77,19 @@ const NullableString = Type.Union([Type.String(), Type.Null()])
 const SalesFigures = {
   gross_sales: Money,
   discounts: Money,
-  net_sales: Type.Number({ description: 'total less tax' }),
+  net_sales: Type.Number({ description: 'total less tax and tips' }),
   tax: Money,
   total: Money,
 }
-const WithRefunds = { orders: Int, ...SalesFigures, refunds: Int, refunded: Money, total_after_refunds: Money }
+const WithRefunds = {
+  orders: Int,
+  ...SalesFigures,
+  tips: Type.Number({ description: 'the tips in the total, apart from the sales' }),
+  refunds: Int,
+  refunded: Money,
+  tips_refunded: Type.Number({ description: 'what of refunded was tips' }),
+  total_after_refunds: Money,
+}
 const SalesTotals = Type.Object(WithRefunds)
 const ProductTotals = Type.Object({ quantity: Int, ...SalesFigures })
 const PaymentFigures = { payments: Int, captured: Money, refunded: Money, net: Money }
@@ -225,6 +233,7 @@ const StaffFigures = {
   orders: Int,
   sales: Type.Number({ description: 'the completed orders’ totals' }),
   discounts: Money,
+  tips: Type.Number({ description: 'the tips of their sales' }),
   refunds: Int,
   refunded: Money,
   voids: Int,

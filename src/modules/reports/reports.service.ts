@@ -59,15 +59,15 @@ export function createReportsService(deps: ReportsDeps) {
     }
   }
 
-  /** Gross, discounts, net (total less tax), tax and total, from minor-unit sums. */
+  /** Gross, discounts, net (total less tax and tips), tax and total, from minor-unit sums. */
   function salesFigures(
     money: (m: bigint) => number,
-    s: { gross: bigint; discounts: bigint; tax: bigint; total: bigint },
+    s: { gross: bigint; discounts: bigint; tax: bigint; total: bigint; tips?: bigint },
   ) {
     return {
       gross_sales: money(s.gross),
       discounts: money(s.discounts),
-      net_sales: money(s.total - s.tax),
+      net_sales: money(s.total - s.tax - (s.tips ?? 0n)),
       tax: money(s.tax),
       total: money(s.total),
     }
@@ -111,13 +111,16 @@ export function createReportsService(deps: ReportsDeps) {
           discounts: BigInt(String(r.discounts)),
           tax: BigInt(String(r.tax)),
           total: BigInt(String(r.total)),
+          tips: BigInt(String(r.tips)),
         }
         const refunded = BigInt(String(r.refunded))
         return {
           orders: Number(r.orders),
           ...salesFigures(money, s),
+          tips: money(s.tips),
           refunds: Number(r.refunds),
           refunded: money(refunded),
+          tips_refunded: money(BigInt(String(r.tips_refunded))),
           total_after_refunds: money(s.total - refunded),
         }
       }
@@ -128,8 +131,10 @@ export function createReportsService(deps: ReportsDeps) {
         discounts: sum(rows, 'discounts'),
         tax: sum(rows, 'tax'),
         total: sum(rows, 'total'),
+        tips: sum(rows, 'tips'),
         refunds: sum(rows, 'refunds'),
         refunded: sum(rows, 'refunded'),
+        tips_refunded: sum(rows, 'tips_refunded'),
       })
       return { ...head, group_by: by, rows: rows.map((r) => ({ [keyName]: r.key, ...figures(r) })), totals }
     },
@@ -168,6 +173,7 @@ export function createReportsService(deps: ReportsDeps) {
         orders: Number(r.orders),
         sales: money(BigInt(r.total)),
         discounts: money(BigInt(r.discounts)),
+        tips: money(BigInt(r.tips)),
         refunds: Number(r.refunds),
         refunded: money(BigInt(r.refunded)),
         voids: Number(r.voids),
@@ -175,7 +181,7 @@ export function createReportsService(deps: ReportsDeps) {
       })
       const field = by === 'user' ? 'user_id' : 'register_id'
       const totals = Object.fromEntries(
-        (['orders', 'discounts', 'total', 'refunds', 'refunded', 'voids', 'voided'] as const).map((f) => [
+        (['orders', 'discounts', 'total', 'tips', 'refunds', 'refunded', 'voids', 'voided'] as const).map((f) => [
           f,
           sum(rows, f),
         ]),

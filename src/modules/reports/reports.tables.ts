@@ -7,8 +7,10 @@ export interface SalesRow {
   discounts: string
   tax: string
   total: string
+  tips: string
   refunds: string
   refunded: string
+  tips_refunded: string
 }
 
 export interface ProductSalesRow {
@@ -46,6 +48,7 @@ export interface StaffRow {
   orders: string
   discounts: string
   total: string
+  tips: string
   refunds: string
   refunded: string
   voids: string
