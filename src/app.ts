@@ -23,6 +23,7 @@ import { orderRoutes } from './modules/orders/index.ts'
 import { settingsRoutes } from './modules/orgs/index.ts'
 import { partnerRoutes } from './modules/partners/index.ts'
 import { paymentRoutes } from './modules/payments/index.ts'
+import { receiptRoutes } from './modules/receipts/index.ts'
 import { registerRoutes } from './modules/registers/index.ts'
 import { reportRoutes } from './modules/reports/index.ts'
 import { taxRoutes } from './modules/tax/index.ts'
@@ -209,6 +210,7 @@ export async function buildApp(
       await v1.register(campaignRoutes, { campaigns: services.campaigns })
       await v1.register(loyaltyRoutes, { loyalty: services.loyalty })
       await v1.register(reportRoutes, { reports: services.reports })
+      await v1.register(receiptRoutes, { receipts: services.receipts })
     },
     { prefix: '/api/v1' },
   )

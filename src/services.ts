@@ -24,6 +24,7 @@ import { createOrdersService, createRefundsService } from './modules/orders/inde
 import { createOrgsService, createSettingsService } from './modules/orgs/index.ts'
 import { createPartnersService } from './modules/partners/index.ts'
 import { createPaymentsService, type PaymentProcessor, TestProcessor, withDeadline } from './modules/payments/index.ts'
+import { createReceiptsService } from './modules/receipts/index.ts'
 import { createRegistersService } from './modules/registers/index.ts'
 import { createReportsService } from './modules/reports/index.ts'
 import { createTaxService } from './modules/tax/index.ts'
@@ -149,6 +150,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     loyalty,
     campaigns,
   })
+  const receipts = createReceiptsService(runtime, { orders, payments, settings, locations, customers, loyalty })
   return {
     auth,
     orgs,
@@ -179,6 +181,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     partners,
     automations,
     reports,
+    receipts,
   }
 }
 

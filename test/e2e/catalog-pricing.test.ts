@@ -49,6 +49,8 @@ describe('catalog pricing: quote()', () => {
       unitPrice: 2000n,
       priceListId: null,
       markdownId: null,
+      tracked: true,
+      soldOut: false,
       modifiers: [],
     })
     assert.equal(l.basePrice, 2250n)

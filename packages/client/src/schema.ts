@@ -2417,6 +2417,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orders/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The receipt of an order: HTML to print (80 mm roll or A4), plain text for thermal printers (42 or 48 columns), or PDF; a gift receipt without prices */
+        get: operations["getOrderReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orders/{id}/receipt/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** E-mail the receipt of an order (to the address given, or the order's customer); a few per order and a ceiling per org and day */
+        post: operations["emailOrderReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4897,9 +4931,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
-                     *           "email": "owner-0eb63a19aa@example.test",
-                     *           "orgId": "org_01m8d9v1tn6cm7z7dn01x36tqr"
+                     *           "id": "usr_01m8da9swxm0y1jj7bqb944665",
+                     *           "email": "owner-ec2da6efe6@example.test",
+                     *           "orgId": "org_01m8da9swadxd68p3jekwnjr7v"
                      *         }
                      *       }
                      *     }
@@ -8720,7 +8754,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
+                     *           "id": "prod_01m8da9szcmn5s2zzka447fc4f",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -8735,8 +8769,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T01:27:41.246Z",
-                     *           "updated_at": "2026-11-27T01:27:41.246Z"
+                     *           "created_at": "2026-11-27T01:35:44.619Z",
+                     *           "updated_at": "2026-11-27T01:35:44.619Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8900,7 +8934,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
+                     *         "id": "prod_01m8da9szcmn5s2zzka447fc4f",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8915,8 +8949,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:27:41.246Z",
-                     *         "updated_at": "2026-11-27T01:27:41.246Z"
+                     *         "created_at": "2026-11-27T01:35:44.619Z",
+                     *         "updated_at": "2026-11-27T01:35:44.619Z"
                      *       }
                      *     }
                      */
@@ -9102,7 +9136,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
+                     *         "id": "prod_01m8da9szcmn5s2zzka447fc4f",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9117,8 +9151,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:27:41.246Z",
-                     *         "updated_at": "2026-11-27T01:27:41.246Z"
+                     *         "created_at": "2026-11-27T01:35:44.619Z",
+                     *         "updated_at": "2026-11-27T01:35:44.619Z"
                      *       }
                      *     }
                      */
@@ -16450,7 +16484,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
+                     *         "id": "loc_01m8da9syxps5wzfnzr4b2dn04",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -16461,8 +16495,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:27:41.231Z",
-                     *         "updated_at": "2026-11-27T01:27:41.231Z"
+                     *         "created_at": "2026-11-27T01:35:44.605Z",
+                     *         "updated_at": "2026-11-27T01:35:44.605Z"
                      *       }
                      *     }
                      */
@@ -17033,14 +17067,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8d9v1ygtffn1wz46hcpjheg",
-                     *           "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
+                     *           "id": "lvl_01m8da9szxgcqg825fmq2yypbb",
+                     *           "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
+                     *           "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T01:27:41.256Z"
+                     *           "updated_at": "2026-11-27T01:35:44.629Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17166,8 +17200,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
-                 *       "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
+                 *       "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
+                 *       "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17201,10 +17235,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8d9v1ydhatcm1dsgck8sa6k",
-                     *         "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
+                     *         "id": "imv_01m8da9szsd0qt5gj06agxtmha",
+                     *         "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
+                     *         "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17213,11 +17247,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
+                     *           "user_id": "usr_01m8da9swxm0y1jj7bqb944665",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T01:27:41.256Z",
-                     *         "created_at": "2026-11-27T01:27:41.256Z"
+                     *         "occurred_at": "2026-11-27T01:35:44.629Z",
+                     *         "created_at": "2026-11-27T01:35:44.629Z"
                      *       }
                      *     }
                      */
@@ -24625,7 +24659,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8d9v206tjres9vs9rhhbt5s",
+                     *         "id": "cus_01m8da9t1fwxs3w6bmmz1st888",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24637,8 +24671,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:27:41.317Z",
-                     *         "updated_at": "2026-11-27T01:27:41.317Z"
+                     *         "created_at": "2026-11-27T01:35:44.686Z",
+                     *         "updated_at": "2026-11-27T01:35:44.686Z"
                      *       }
                      *     }
                      */
@@ -25647,11 +25681,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
-                 *       "customer_id": "cus_01m8d9v206tjres9vs9rhhbt5s",
+                 *       "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
+                 *       "customer_id": "cus_01m8da9t1fwxs3w6bmmz1st888",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
+                 *           "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25710,18 +25744,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d9v222awsef116ghgn6s6e",
+                     *         "id": "ord_01m8da9t3cg1rpw447jffjhd3h",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
-                     *         "customer_id": "cus_01m8d9v206tjres9vs9rhhbt5s",
+                     *         "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
+                     *         "customer_id": "cus_01m8da9t1fwxs3w6bmmz1st888",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d9v222awsef116ghgn6s6g",
-                     *             "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
+                     *             "id": "oli_01m8da9t3cg1rpw447jffjhd3k",
+                     *             "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25752,12 +25786,12 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
+                     *         "sold_by": "usr_01m8da9swxm0y1jj7bqb944665",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:27:41.373Z",
-                     *         "updated_at": "2026-11-27T01:27:41.373Z",
+                     *         "created_at": "2026-11-27T01:35:44.743Z",
+                     *         "updated_at": "2026-11-27T01:35:44.743Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -25938,11 +25972,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
-                 *       "customer_id": "cus_01m8d9v206tjres9vs9rhhbt5s",
+                 *       "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
+                 *       "customer_id": "cus_01m8da9t1fwxs3w6bmmz1st888",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
+                 *           "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26005,7 +26039,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
+                     *             "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26215,18 +26249,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d9v222awsef116ghgn6s6e",
+                     *         "id": "ord_01m8da9t3cg1rpw447jffjhd3h",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
-                     *         "customer_id": "cus_01m8d9v206tjres9vs9rhhbt5s",
+                     *         "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
+                     *         "customer_id": "cus_01m8da9t1fwxs3w6bmmz1st888",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d9v222awsef116ghgn6s6g",
-                     *             "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
+                     *             "id": "oli_01m8da9t3cg1rpw447jffjhd3k",
+                     *             "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26257,21 +26291,21 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
+                     *         "sold_by": "usr_01m8da9swxm0y1jj7bqb944665",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T01:27:41.373Z",
-                     *         "updated_at": "2026-11-27T01:27:41.417Z",
-                     *         "completed_at": "2026-11-27T01:27:41.417Z",
+                     *         "created_at": "2026-11-27T01:35:44.743Z",
+                     *         "updated_at": "2026-11-27T01:35:44.793Z",
+                     *         "completed_at": "2026-11-27T01:35:44.793Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d9v236q33g6ysjaf9t5qc1",
+                     *             "id": "pay_01m8da9t4p09w4mnp092jcqxd1",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-27T01:27:41.417Z"
+                     *             "created_at": "2026-11-27T01:35:44.793Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -26280,17 +26314,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
+                     *             "actor": "usr_01m8da9swxm0y1jj7bqb944665",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:27:41.382Z"
+                     *             "created_at": "2026-11-27T01:35:44.752Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
+                     *             "actor": "usr_01m8da9swxm0y1jj7bqb944665",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:27:41.426Z"
+                     *             "created_at": "2026-11-27T01:35:44.801Z"
                      *           }
                      *         ]
                      *       }
@@ -26669,7 +26703,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8d9v222awsef116ghgn6s6g",
+                 *           "line_id": "oli_01m8da9t3cg1rpw447jffjhd3k",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -26717,18 +26751,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8d9v222awsef116ghgn6s6e",
+                     *         "id": "ord_01m8da9t3cg1rpw447jffjhd3h",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8d9v1xf3962mmxmjyf2n07t",
-                     *         "customer_id": "cus_01m8d9v206tjres9vs9rhhbt5s",
+                     *         "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
+                     *         "customer_id": "cus_01m8da9t1fwxs3w6bmmz1st888",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8d9v222awsef116ghgn6s6g",
-                     *             "product_id": "prod_01m8d9v1xzwryrxqxgdr5bkkd8",
+                     *             "id": "oli_01m8da9t3cg1rpw447jffjhd3k",
+                     *             "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26759,27 +26793,27 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
+                     *         "sold_by": "usr_01m8da9swxm0y1jj7bqb944665",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T01:27:41.373Z",
-                     *         "updated_at": "2026-11-27T01:27:41.484Z",
-                     *         "completed_at": "2026-11-27T01:27:41.417Z",
+                     *         "created_at": "2026-11-27T01:35:44.743Z",
+                     *         "updated_at": "2026-11-27T01:35:44.859Z",
+                     *         "completed_at": "2026-11-27T01:35:44.793Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8d9v236q33g6ysjaf9t5qc1",
+                     *             "id": "pay_01m8da9t4p09w4mnp092jcqxd1",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-27T01:27:41.417Z"
+                     *             "created_at": "2026-11-27T01:35:44.793Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8d9v2555tbvj0j0f2sp5qkx",
-                     *             "order_id": "ord_01m8d9v222awsef116ghgn6s6e",
+                     *             "id": "ref_01m8da9t6kce14xg0sb886eb1w",
+                     *             "order_id": "ord_01m8da9t3cg1rpw447jffjhd3h",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -26787,14 +26821,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8d9v222awsef116ghgn6s6g",
+                     *                 "line_id": "oli_01m8da9t3cg1rpw447jffjhd3k",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T01:27:41.477Z"
+                     *             "created_at": "2026-11-27T01:35:44.852Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -26802,25 +26836,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
+                     *             "actor": "usr_01m8da9swxm0y1jj7bqb944665",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:27:41.382Z"
+                     *             "created_at": "2026-11-27T01:35:44.752Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
+                     *             "actor": "usr_01m8da9swxm0y1jj7bqb944665",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:27:41.426Z"
+                     *             "created_at": "2026-11-27T01:35:44.801Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8d9v1vcmc6qyxx8c3ynywjz",
+                     *             "actor": "usr_01m8da9swxm0y1jj7bqb944665",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:27:41.491Z"
+                     *             "created_at": "2026-11-27T01:35:44.867Z"
                      *           }
                      *         ]
                      *       }
@@ -27187,7 +27221,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8d9v222awsef116ghgn6s6e",
+                 *       "order_id": "ord_01m8da9t3cg1rpw447jffjhd3h",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -27225,8 +27259,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8d9v236q33g6ysjaf9t5qc1",
-                     *         "order_id": "ord_01m8d9v222awsef116ghgn6s6e",
+                     *         "id": "pay_01m8da9t4p09w4mnp092jcqxd1",
+                     *         "order_id": "ord_01m8da9t3cg1rpw447jffjhd3h",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -27234,7 +27268,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_c42c0744eb4dd408b20999d1",
+                     *         "processor_reference": "tp_dffc5d49184f35f8f232fe5d",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -27243,9 +27277,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:27:41.417Z",
-                     *         "updated_at": "2026-11-27T01:27:41.417Z",
-                     *         "captured_at": "2026-11-27T01:27:41.417Z"
+                     *         "created_at": "2026-11-27T01:35:44.793Z",
+                     *         "updated_at": "2026-11-27T01:35:44.793Z",
+                     *         "captured_at": "2026-11-27T01:35:44.793Z"
                      *       }
                      *     }
                      */
@@ -28562,16 +28596,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8d9v272khs2ebyb5d2568d9",
-                     *         "code": "3X46-HWG2-8ECV-AEM4",
+                     *         "id": "gc_01m8da9t87ss9jdw1t7prxdrae",
+                     *         "code": "295K-BQG2-FHTT-RWHH",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:27:41.539Z",
-                     *         "updated_at": "2026-11-27T01:27:41.539Z"
+                     *         "created_at": "2026-11-27T01:35:44.904Z",
+                     *         "updated_at": "2026-11-27T01:35:44.904Z"
                      *       }
                      *     }
                      */
@@ -37384,6 +37418,402 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getOrderReceipt: {
+        parameters: {
+            query?: {
+                /** @description html (default; print CSS for the paper), text for thermal printers, or pdf */
+                format?: "html" | "text" | "pdf";
+                /** @description text: columns per line, 42 or 48 (default 42) */
+                width?: 42 | 48;
+                /** @description html and pdf: an 80 mm roll (default) or an A4 sheet */
+                paper?: "80mm" | "a4";
+                /** @description a gift receipt: the items without any amount */
+                gift?: boolean;
+                /** @description the receipt's language, a BCP 47 tag the server has strings for (en, fr); default en */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the receipt, in the format asked for */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "text/plain": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description URI Too Long: URI_TOO_LONG */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "URI_TOO_LONG";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    emailOrderReceipt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a unique key per intended write (a UUID): a retry with the same key and body gets the first answer, and the work is done once (docs/api-conventions.md "Idempotency") */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description where to send it; default the order's customer's e-mail
+                     */
+                    email?: string;
+                    /**
+                     * @description a gift receipt: the items without any amount
+                     * @default false
+                     */
+                    gift?: boolean;
+                    /** @description the receipt's language, a BCP 47 tag the server has strings for (en, fr); default en */
+                    lang?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            order_id: string;
+                            email: string;
+                            /** @description email: queued for the SMTP server; log: this server has no SMTP_URL, so only its log records it */
+                            channel: "email" | "log";
+                            /** @description receipts e-mailed for this order so far, this one included */
+                            sent_for_order: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST, BODY_TOO_DEEP */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "BODY_TOO_DEEP";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                    };
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description URI Too Long: URI_TOO_LONG */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "URI_TOO_LONG";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RECEIPT_EMAIL_LIMIT, RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RECEIPT_EMAIL_LIMIT" | "RATE_LIMITED";
                     };
                 };
             };

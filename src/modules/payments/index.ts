@@ -2,7 +2,7 @@
 
 export { PaymentErrors } from './payments.errors.ts'
 export { paymentRoutes } from './payments.routes.ts'
-export { type CreatePaymentInput, PaymentSchema, TenderFields } from './payments.schemas.ts'
+export { type CreatePaymentInput, type Payment, PaymentSchema, TenderFields } from './payments.schemas.ts'
 export {
   type CardHold,
   createPaymentsService,

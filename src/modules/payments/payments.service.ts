@@ -338,6 +338,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return service.create(ctx, input, orderTarget(input.order_id))
     },
 
+    /** Every payment of an order, in the order they were taken. */
+    listForOrder: (ctx: RequestContext, orderId: string): Promise<Payment[]> =>
+      ctx.db.read(async (q) => (await repo.paymentsOf(q, ctx.orgId, { orderId })).map(toPayment)),
+
     async get(ctx: RequestContext, id: string): Promise<Payment> {
       const row = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
       if (!row) throw notFound('payment')
@@ -539,8 +543,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
   /** The order side of refunds (see OrderPaymentsPort). */
   const port: OrderPaymentsPort = {
-    listForOrder: (ctx, orderId) =>
-      ctx.db.read(async (q) => (await repo.paymentsOf(q, ctx.orgId, { orderId })).map(toPayment)),
+    listForOrder: (ctx, orderId) => service.listForOrder(ctx, orderId),
 
     async reserveRefund(ctx, orderId, refundId, amount) {
       return ctx.db.tx(async (q) => {

@@ -1,8 +1,9 @@
-/** An e-mail to one recipient, plain text: notices, not marketing. */
+/** An e-mail to one recipient, plain text (a receipt also as HTML): notices, not marketing. */
 export interface MailMessage {
   to: string
   subject: string
   text: string
+  html?: string
 }
 
 /**

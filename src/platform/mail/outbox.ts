@@ -19,13 +19,18 @@ const MAX_ATTEMPTS = 10
  */
 export async function queueMail(q: Queryable, secrets: SecretBox, orgId: string, message: MailMessage): Promise<void> {
   const id = newId('mail')
-  await q.query('INSERT INTO mail_outbox (id, org_id, to_address, subject, body_sealed) VALUES ($1, $2, $3, $4, $5)', [
-    id,
-    orgId,
-    message.to,
-    message.subject,
-    secrets.seal(message.text, rowBinding(TABLE, orgId, id)),
-  ])
+  const binding = rowBinding(TABLE, orgId, id)
+  await q.query(
+    'INSERT INTO mail_outbox (id, org_id, to_address, subject, body_sealed, html_sealed) VALUES ($1, $2, $3, $4, $5, $6)',
+    [
+      id,
+      orgId,
+      message.to,
+      message.subject,
+      secrets.seal(message.text, binding),
+      message.html === undefined ? null : secrets.seal(message.html, binding),
+    ],
+  )
 }
 
 interface QueuedMail {
@@ -34,6 +39,7 @@ interface QueuedMail {
   to_address: string
   subject: string
   body_sealed: string
+  html_sealed: string | null
   attempts: number
 }
 
@@ -54,8 +60,10 @@ async function sendBatch({ database, secrets, mailer, log }: MailOutboxOptions):
   for (const mail of claimed) {
     const { org_id: orgId, id } = mail
     try {
-      const text = secrets.open(mail.body_sealed, rowBinding(TABLE, orgId, id))
-      await mailer.send({ to: mail.to_address, subject: mail.subject, text })
+      const binding = rowBinding(TABLE, orgId, id)
+      const text = secrets.open(mail.body_sealed, binding)
+      const html = mail.html_sealed === null ? undefined : secrets.open(mail.html_sealed, binding)
+      await mailer.send({ to: mail.to_address, subject: mail.subject, text, ...(html ? { html } : {}) })
     } catch (error) {
       if (mail.attempts < MAX_ATTEMPTS) {
         log.warn({ err: error, orgId, mailId: id, attempt: mail.attempts }, 'an e-mail could not be sent; retrying')
