@@ -4,7 +4,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { auditRoutes } from './modules/audit/index.ts'
-import { authRoutes, deviceRoutes, userRoutes } from './modules/auth/index.ts'
+import { authRoutes, deviceRoutes, TILL_SCOPE, userRoutes } from './modules/auth/index.ts'
 import { automationRoutes } from './modules/automations/index.ts'
 import { campaignRoutes } from './modules/campaigns/index.ts'
 import { catalogGraphql, documentGraphqlRoutes } from './modules/catalog/graphql/index.ts'
@@ -26,6 +26,7 @@ import { paymentRoutes } from './modules/payments/index.ts'
 import { receiptRoutes } from './modules/receipts/index.ts'
 import { registerRoutes } from './modules/registers/index.ts'
 import { reportRoutes } from './modules/reports/index.ts'
+import { syncRoutes } from './modules/sync/index.ts'
 import { taxRoutes } from './modules/tax/index.ts'
 import { webhooksRoutes } from './modules/webhooks/index.ts'
 import { responseCache } from './platform/cache/index.ts'
@@ -126,6 +127,7 @@ export async function buildApp(
         securitySchemes: securitySchemes(config.appUrl, config.baseUrl, {
           ...scopeDescriptions,
           [PARTNER_SCOPE]: 'Partner apps: provision and list tenant orgs',
+          [TILL_SCOPE]: 'Paired tills, with their own token: carry the catalog and send sales made offline',
         }),
       },
       security: [{ bearer: [] }],
@@ -211,6 +213,7 @@ export async function buildApp(
       await v1.register(loyaltyRoutes, { loyalty: services.loyalty })
       await v1.register(reportRoutes, { reports: services.reports })
       await v1.register(receiptRoutes, { receipts: services.receipts })
+      await v1.register(syncRoutes, { sync: services.sync })
     },
     { prefix: '/api/v1' },
   )

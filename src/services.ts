@@ -27,6 +27,7 @@ import { createPaymentsService, type PaymentProcessor, TestProcessor, withDeadli
 import { createReceiptsService } from './modules/receipts/index.ts'
 import { createRegistersService } from './modules/registers/index.ts'
 import { createReportsService } from './modules/reports/index.ts'
+import { createSyncService } from './modules/sync/index.ts'
 import { createTaxService } from './modules/tax/index.ts'
 import { createWebhooksService } from './modules/webhooks/index.ts'
 import type { Runtime } from './platform/runtime.ts'
@@ -151,6 +152,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     campaigns,
   })
   const receipts = createReceiptsService(runtime, { orders, payments, settings, locations, customers, loyalty })
+  const sync = createSyncService({ catalog, tax, campaigns, payments, devices, settings, locations, registers })
   return {
     auth,
     orgs,
@@ -182,6 +184,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     automations,
     reports,
     receipts,
+    sync,
   }
 }
 

@@ -402,6 +402,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/devices/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The till's own access token for the sync endpoints, with its device credential (scope till:sync) */
+        post: operations["deviceAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/devices/staff": {
         parameters: {
             query?: never;
@@ -2451,6 +2468,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sync/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything a till needs to sell at its location, whole or (since) only what changed; gzip on request, 304 with If-None-Match */
+        get: operations["syncCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4317,6 +4351,44 @@ export interface components {
                 balance_outstanding: number;
             };
         };
+        CatalogSnapshot: {
+            /** @description send it back as `since` for the next delta */
+            version: string;
+            /** @description true: the whole catalog; false: only what changed since `since` */
+            full: boolean;
+            location_id: string;
+            settings: components["schemas"]["Settings"];
+            products: (components["schemas"]["Product"] & {
+                modifier_group_ids: string[];
+            })[];
+            variants: components["schemas"]["Variant"][];
+            categories: components["schemas"]["Category"][];
+            modifier_groups: components["schemas"]["ModifierGroup"][];
+            /** @description every price list; each says its location */
+            price_lists: components["schemas"]["PriceList"][];
+            bundles: components["schemas"]["Bundle"][];
+            markdowns: components["schemas"]["Markdown"][];
+            /** @description ids deleted since `since` (empty in a full snapshot) */
+            deleted: {
+                products: string[];
+                variants: string[];
+                categories: string[];
+                modifier_groups: string[];
+                price_lists: string[];
+                bundles: string[];
+                markdowns: string[];
+            };
+            /** @description always whole */
+            tax_rates: components["schemas"]["TaxRate"][];
+            /** @description the active and scheduled ones, always whole */
+            campaigns: components["schemas"]["Campaign"][];
+            /** @description the methods the store takes, always whole */
+            payment_methods: string[];
+            /** @description the till's user picker, no PIN hash; always whole */
+            staff: components["schemas"]["TillStaff"][];
+            /** @description what is sold out at the location; always whole */
+            sold_out: components["schemas"]["SoldOutItem"][];
+        };
     };
     responses: never;
     parameters: {
@@ -4931,9 +5003,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8da9swxm0y1jj7bqb944665",
-                     *           "email": "owner-ec2da6efe6@example.test",
-                     *           "orgId": "org_01m8da9swadxd68p3jekwnjr7v"
+                     *           "id": "usr_01m8dawpr85gqxe536fs23z1qm",
+                     *           "email": "owner-ef64e1396e@example.test",
+                     *           "orgId": "org_01m8dawpqkqnrxs0yen6m275vp"
                      *         }
                      *       }
                      *     }
@@ -7675,6 +7747,136 @@ export interface operations {
             };
         };
     };
+    deviceAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    device_token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the till's bearer token for /sync (scope till:sync) */
+                            access_token: string;
+                            /** @enum {string} */
+                            token_type: "Bearer";
+                            /** @description seconds; ask again with the device credential */
+                            expires_in: number;
+                            scope: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST, BODY_TOO_DEEP */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "BODY_TOO_DEEP";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     listTillStaff: {
         parameters: {
             query?: never;
@@ -8754,7 +8956,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8da9szcmn5s2zzka447fc4f",
+                     *           "id": "prod_01m8dawpv06e38hxg8v1fwqf43",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -8769,8 +8971,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T01:35:44.619Z",
-                     *           "updated_at": "2026-11-27T01:35:44.619Z"
+                     *           "created_at": "2026-11-27T01:46:03.999Z",
+                     *           "updated_at": "2026-11-27T01:46:03.999Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8934,7 +9136,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8da9szcmn5s2zzka447fc4f",
+                     *         "id": "prod_01m8dawpv06e38hxg8v1fwqf43",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -8949,8 +9151,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:35:44.619Z",
-                     *         "updated_at": "2026-11-27T01:35:44.619Z"
+                     *         "created_at": "2026-11-27T01:46:03.999Z",
+                     *         "updated_at": "2026-11-27T01:46:03.999Z"
                      *       }
                      *     }
                      */
@@ -9136,7 +9338,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8da9szcmn5s2zzka447fc4f",
+                     *         "id": "prod_01m8dawpv06e38hxg8v1fwqf43",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9151,8 +9353,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:35:44.619Z",
-                     *         "updated_at": "2026-11-27T01:35:44.619Z"
+                     *         "created_at": "2026-11-27T01:46:03.999Z",
+                     *         "updated_at": "2026-11-27T01:46:03.999Z"
                      *       }
                      *     }
                      */
@@ -16484,7 +16686,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8da9syxps5wzfnzr4b2dn04",
+                     *         "id": "loc_01m8dawptf4mr397fpgxexbmz1",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -16495,8 +16697,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:35:44.605Z",
-                     *         "updated_at": "2026-11-27T01:35:44.605Z"
+                     *         "created_at": "2026-11-27T01:46:03.984Z",
+                     *         "updated_at": "2026-11-27T01:46:03.984Z"
                      *       }
                      *     }
                      */
@@ -17067,14 +17269,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8da9szxgcqg825fmq2yypbb",
-                     *           "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
+                     *           "id": "lvl_01m8dawpvjp05r3jt8csrkrx4a",
+                     *           "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
+                     *           "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T01:35:44.629Z"
+                     *           "updated_at": "2026-11-27T01:46:04.010Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17200,8 +17402,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
-                 *       "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
+                 *       "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
+                 *       "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17235,10 +17437,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8da9szsd0qt5gj06agxtmha",
-                     *         "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
+                     *         "id": "imv_01m8dawpven49gjqmb80ghzq8z",
+                     *         "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
+                     *         "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17247,11 +17449,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8da9swxm0y1jj7bqb944665",
+                     *           "user_id": "usr_01m8dawpr85gqxe536fs23z1qm",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T01:35:44.629Z",
-                     *         "created_at": "2026-11-27T01:35:44.629Z"
+                     *         "occurred_at": "2026-11-27T01:46:04.010Z",
+                     *         "created_at": "2026-11-27T01:46:04.010Z"
                      *       }
                      *     }
                      */
@@ -24659,7 +24861,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8da9t1fwxs3w6bmmz1st888",
+                     *         "id": "cus_01m8dawpx65k3m70402w26f4qd",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24671,8 +24873,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:35:44.686Z",
-                     *         "updated_at": "2026-11-27T01:35:44.686Z"
+                     *         "created_at": "2026-11-27T01:46:04.069Z",
+                     *         "updated_at": "2026-11-27T01:46:04.069Z"
                      *       }
                      *     }
                      */
@@ -25681,11 +25883,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
-                 *       "customer_id": "cus_01m8da9t1fwxs3w6bmmz1st888",
+                 *       "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
+                 *       "customer_id": "cus_01m8dawpx65k3m70402w26f4qd",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
+                 *           "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25744,18 +25946,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8da9t3cg1rpw447jffjhd3h",
+                     *         "id": "ord_01m8dawpzgam2p9638bcmdtyh7",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
-                     *         "customer_id": "cus_01m8da9t1fwxs3w6bmmz1st888",
+                     *         "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
+                     *         "customer_id": "cus_01m8dawpx65k3m70402w26f4qd",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8da9t3cg1rpw447jffjhd3k",
-                     *             "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
+                     *             "id": "oli_01m8dawpzhzx3apyd6vj6nv1x7",
+                     *             "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25786,12 +25988,12 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8da9swxm0y1jj7bqb944665",
+                     *         "sold_by": "usr_01m8dawpr85gqxe536fs23z1qm",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:35:44.743Z",
-                     *         "updated_at": "2026-11-27T01:35:44.743Z",
+                     *         "created_at": "2026-11-27T01:46:04.135Z",
+                     *         "updated_at": "2026-11-27T01:46:04.135Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -25972,11 +26174,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
-                 *       "customer_id": "cus_01m8da9t1fwxs3w6bmmz1st888",
+                 *       "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
+                 *       "customer_id": "cus_01m8dawpx65k3m70402w26f4qd",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
+                 *           "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26039,7 +26241,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
+                     *             "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26249,18 +26451,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8da9t3cg1rpw447jffjhd3h",
+                     *         "id": "ord_01m8dawpzgam2p9638bcmdtyh7",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
-                     *         "customer_id": "cus_01m8da9t1fwxs3w6bmmz1st888",
+                     *         "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
+                     *         "customer_id": "cus_01m8dawpx65k3m70402w26f4qd",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8da9t3cg1rpw447jffjhd3k",
-                     *             "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
+                     *             "id": "oli_01m8dawpzhzx3apyd6vj6nv1x7",
+                     *             "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26291,21 +26493,21 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8da9swxm0y1jj7bqb944665",
+                     *         "sold_by": "usr_01m8dawpr85gqxe536fs23z1qm",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T01:35:44.743Z",
-                     *         "updated_at": "2026-11-27T01:35:44.793Z",
-                     *         "completed_at": "2026-11-27T01:35:44.793Z",
+                     *         "created_at": "2026-11-27T01:46:04.135Z",
+                     *         "updated_at": "2026-11-27T01:46:04.202Z",
+                     *         "completed_at": "2026-11-27T01:46:04.202Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8da9t4p09w4mnp092jcqxd1",
+                     *             "id": "pay_01m8dawq16zmjmsw4p2e3a1hdq",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-27T01:35:44.793Z"
+                     *             "created_at": "2026-11-27T01:46:04.202Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -26314,17 +26516,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8da9swxm0y1jj7bqb944665",
+                     *             "actor": "usr_01m8dawpr85gqxe536fs23z1qm",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:35:44.752Z"
+                     *             "created_at": "2026-11-27T01:46:04.149Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8da9swxm0y1jj7bqb944665",
+                     *             "actor": "usr_01m8dawpr85gqxe536fs23z1qm",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:35:44.801Z"
+                     *             "created_at": "2026-11-27T01:46:04.210Z"
                      *           }
                      *         ]
                      *       }
@@ -26703,7 +26905,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8da9t3cg1rpw447jffjhd3k",
+                 *           "line_id": "oli_01m8dawpzhzx3apyd6vj6nv1x7",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -26751,18 +26953,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8da9t3cg1rpw447jffjhd3h",
+                     *         "id": "ord_01m8dawpzgam2p9638bcmdtyh7",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8da9syxps5wzfnzr4b2dn04",
-                     *         "customer_id": "cus_01m8da9t1fwxs3w6bmmz1st888",
+                     *         "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
+                     *         "customer_id": "cus_01m8dawpx65k3m70402w26f4qd",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8da9t3cg1rpw447jffjhd3k",
-                     *             "product_id": "prod_01m8da9szcmn5s2zzka447fc4f",
+                     *             "id": "oli_01m8dawpzhzx3apyd6vj6nv1x7",
+                     *             "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26793,27 +26995,27 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8da9swxm0y1jj7bqb944665",
+                     *         "sold_by": "usr_01m8dawpr85gqxe536fs23z1qm",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T01:35:44.743Z",
-                     *         "updated_at": "2026-11-27T01:35:44.859Z",
-                     *         "completed_at": "2026-11-27T01:35:44.793Z",
+                     *         "created_at": "2026-11-27T01:46:04.135Z",
+                     *         "updated_at": "2026-11-27T01:46:04.277Z",
+                     *         "completed_at": "2026-11-27T01:46:04.202Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8da9t4p09w4mnp092jcqxd1",
+                     *             "id": "pay_01m8dawq16zmjmsw4p2e3a1hdq",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-27T01:35:44.793Z"
+                     *             "created_at": "2026-11-27T01:46:04.202Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8da9t6kce14xg0sb886eb1w",
-                     *             "order_id": "ord_01m8da9t3cg1rpw447jffjhd3h",
+                     *             "id": "ref_01m8dawq3enxek4xkmr1qtgx8r",
+                     *             "order_id": "ord_01m8dawpzgam2p9638bcmdtyh7",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -26821,14 +27023,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8da9t3cg1rpw447jffjhd3k",
+                     *                 "line_id": "oli_01m8dawpzhzx3apyd6vj6nv1x7",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T01:35:44.852Z"
+                     *             "created_at": "2026-11-27T01:46:04.270Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -26836,25 +27038,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8da9swxm0y1jj7bqb944665",
+                     *             "actor": "usr_01m8dawpr85gqxe536fs23z1qm",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:35:44.752Z"
+                     *             "created_at": "2026-11-27T01:46:04.149Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8da9swxm0y1jj7bqb944665",
+                     *             "actor": "usr_01m8dawpr85gqxe536fs23z1qm",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:35:44.801Z"
+                     *             "created_at": "2026-11-27T01:46:04.210Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8da9swxm0y1jj7bqb944665",
+                     *             "actor": "usr_01m8dawpr85gqxe536fs23z1qm",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:35:44.867Z"
+                     *             "created_at": "2026-11-27T01:46:04.284Z"
                      *           }
                      *         ]
                      *       }
@@ -27221,7 +27423,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8da9t3cg1rpw447jffjhd3h",
+                 *       "order_id": "ord_01m8dawpzgam2p9638bcmdtyh7",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -27259,8 +27461,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8da9t4p09w4mnp092jcqxd1",
-                     *         "order_id": "ord_01m8da9t3cg1rpw447jffjhd3h",
+                     *         "id": "pay_01m8dawq16zmjmsw4p2e3a1hdq",
+                     *         "order_id": "ord_01m8dawpzgam2p9638bcmdtyh7",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -27268,7 +27470,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_dffc5d49184f35f8f232fe5d",
+                     *         "processor_reference": "tp_df55bce0a034a469ab871422",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -27277,9 +27479,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:35:44.793Z",
-                     *         "updated_at": "2026-11-27T01:35:44.793Z",
-                     *         "captured_at": "2026-11-27T01:35:44.793Z"
+                     *         "created_at": "2026-11-27T01:46:04.202Z",
+                     *         "updated_at": "2026-11-27T01:46:04.202Z",
+                     *         "captured_at": "2026-11-27T01:46:04.202Z"
                      *       }
                      *     }
                      */
@@ -28596,16 +28798,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8da9t87ss9jdw1t7prxdrae",
-                     *         "code": "295K-BQG2-FHTT-RWHH",
+                     *         "id": "gc_01m8dawq52fg7e3vwpfqmk0zsw",
+                     *         "code": "BG52-8AZ8-AWKE-R7KC",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:35:44.904Z",
-                     *         "updated_at": "2026-11-27T01:35:44.904Z"
+                     *         "created_at": "2026-11-27T01:46:04.322Z",
+                     *         "updated_at": "2026-11-27T01:46:04.322Z"
                      *       }
                      *     }
                      */
@@ -37814,6 +38016,153 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "RECEIPT_EMAIL_LIMIT" | "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    syncCatalog: {
+        parameters: {
+            query?: {
+                /** @description the version of the snapshot the till holds: answer only what changed since, deletions included */
+                since?: string;
+                /** @description default: the location of the till's register */
+                location_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CatalogSnapshot"];
+                    };
+                };
+            };
+            /** @description nothing changed since the ETag sent in If-None-Match */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };

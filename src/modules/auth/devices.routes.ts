@@ -7,6 +7,7 @@ import { AuthErrors } from './auth.errors.ts'
 import { LoginSessionSchema } from './auth.schemas.ts'
 import {
   CreatePairingBody,
+  DeviceAccessTokenSchema,
   DeviceSchema,
   DeviceTokenBody,
   PairDeviceBody,
@@ -109,6 +110,25 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<{ devices: DevicesService; 
       },
     },
     async (request) => ({ data: await devices.unlock(request.ctx, request.params.id) }),
+  )
+
+  app.post(
+    '/devices/token',
+    {
+      config: { scope: false },
+      schema: {
+        operationId: 'deviceAccessToken',
+        tags,
+        summary: "The till's own access token for the sync endpoints, with its device credential (scope till:sync)",
+        security: [],
+        body: DeviceTokenBody,
+        response: { 200: DataOf(DeviceAccessTokenSchema), ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => {
+      await tillLimit(store, request.ip, 'pin')
+      return { data: await devices.deviceAccessToken(request.body.device_token) }
+    },
   )
 
   app.post(

@@ -64,6 +64,13 @@ export const DeviceTokenBody = Type.Object(
   { additionalProperties: false },
 )
 
+export const DeviceAccessTokenSchema = Type.Object({
+  access_token: Type.String({ description: "the till's bearer token for /sync (scope till:sync)" }),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer({ description: 'seconds; ask again with the device credential' }),
+  scope: Type.String(),
+})
+
 export const TillStaffSchema = Type.Object(
   {
     id: Type.String(),

@@ -16,6 +16,7 @@ import * as repo from './devices.repo.ts'
 import type { Device, PairedDevice, Pairing, TillStaff } from './devices.schemas.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
 import { assertAcceptablePin } from './pin-policy.ts'
+import { TILL_SCOPE } from './scopes.ts'
 import type { SessionEnding } from './session-ending.ts'
 import { mayManage, roleOfCaller } from './user-roles.ts'
 
@@ -90,7 +91,7 @@ export function createDevicesService(
     approvalSettings(ctx: RequestContext): Promise<ApprovalSettings>
   },
 ) {
-  const { database, config } = runtime
+  const { database, config, accessTokens } = runtime
 
   async function deviceOfToken(deviceToken: string): Promise<repo.DeviceRow> {
     const tokenHash = sha256Hex(deviceToken.trim())
@@ -226,7 +227,8 @@ export function createDevicesService(
           { reason: 'device unpaired', recentS: config.accessTokenTtlS },
         )
       })
-      await deps.sessions.revokeAccessTokens(ended)
+      // The till's own access tokens carry its id as their session.
+      await deps.sessions.revokeAccessTokens([...ended, id])
     },
 
     async unlock(ctx: RequestContext, id: string): Promise<Device> {
@@ -238,6 +240,34 @@ export function createDevicesService(
         return toDevice(device)
       })
     },
+
+    /**
+     * The till's own access token, for the sync endpoints (docs/sync.md): `till:sync` and nothing else, as the
+     * device (an app whose client id is the device's id, at its register), under the device's id as its session, so
+     * unpairing revokes it at once.
+     */
+    async deviceAccessToken(deviceToken: string) {
+      const device = await deviceOfToken(deviceToken)
+      const token = await accessTokens.sign({
+        sub: device.id,
+        orgId: device.org_id,
+        scopes: [TILL_SCOPE],
+        sid: device.id,
+        clientId: device.id,
+        actorKind: 'app',
+        userId: null,
+        registerId: device.register_id,
+      })
+      return {
+        access_token: token,
+        token_type: 'Bearer' as const,
+        expires_in: config.accessTokenTtlS,
+        scope: TILL_SCOPE,
+      }
+    },
+
+    /** The staff list a till carries (docs/sync.md): as the user picker shows it. */
+    staffOf: (ctx: RequestContext): Promise<TillStaff[]> => ctx.db.read((q) => repo.tillStaff(q, ctx.orgId)),
 
     /** The till's user picker: active users, and whether each has a PIN. */
     async staff(deviceToken: string): Promise<TillStaff[]> {

@@ -9,10 +9,11 @@ export {
   ownerEmailOf,
 } from './auth.service.ts'
 export { deviceRoutes } from './devices.routes.ts'
+export { TillStaffSchema } from './devices.schemas.ts'
 export { type ApprovalAction, createDevicesService, type DevicesService } from './devices.service.ts'
 export { createInvitationsService, type InvitationsService } from './invitations.service.ts'
 export { createPasswordsService, type PasswordsService } from './passwords.service.ts'
-export { CONSENT_SCOPE, MERCHANT_SCOPES, scopesOfRole } from './scopes.ts'
+export { CONSENT_SCOPE, MERCHANT_SCOPES, scopesOfRole, TILL_SCOPE } from './scopes.ts'
 export { createSessionEnding } from './session-ending.ts'
 export { userRoutes } from './users.routes.ts'
 export { createUsersService, type UsersService } from './users.service.ts'

@@ -50,6 +50,12 @@ const staffScopes: Scope[] = [
   'campaigns:read',
 ]
 
+/**
+ * The scope of a paired till's own access token (POST /devices/token): carrying the catalog and sending sales made
+ * offline (docs/sync.md). No role and no app holds it, so staff and apps cannot call the sync endpoints.
+ */
+export const TILL_SCOPE = 'till:sync'
+
 /** Consenting to an app is for owners and managers (docs/decisions.md "Scopes"): the roles that hold it. */
 export const CONSENT_SCOPE: Scope = 'settings:write'
 

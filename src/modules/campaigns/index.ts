@@ -4,7 +4,7 @@ export { CampaignErrors } from './campaigns.errors.ts'
 export { moveDueCampaigns, startCampaignClock } from './campaigns.jobs.ts'
 export { campaignRoutes } from './campaigns.routes.ts'
 export type { Application, CartLine, Skip } from './campaigns.rules.ts'
-export { AppliedCampaignSchema, SkippedCampaignSchema } from './campaigns.schemas.ts'
+export { AppliedCampaignSchema, CampaignSchema, SkippedCampaignSchema } from './campaigns.schemas.ts'
 export {
   type CampaignPricing,
   type CampaignsService,

@@ -19,7 +19,7 @@ export interface BundleComponent {
   quantity: number
 }
 
-function toBundle(row: BundleRow, components: ComponentRow[]): Bundle {
+export function toBundle(row: BundleRow, components: ComponentRow[]): Bundle {
   return {
     id: row.id,
     product_id: row.product_id,

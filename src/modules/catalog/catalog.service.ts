@@ -8,6 +8,7 @@ import { createPriceListsService } from './price-lists.service.ts'
 import { createPricingService } from './pricing.service.ts'
 import { createProductsService } from './products.service.ts'
 import { createSoldOutService } from './sold-out.service.ts'
+import { createCatalogSyncService } from './sync.service.ts'
 import { createVariantsService } from './variants.service.ts'
 
 /** The catalog's use cases, one service per resource. */
@@ -22,6 +23,7 @@ export function createCatalogService(orgs: OrgsService, locations: Pick<Location
     markdowns: createMarkdownsService(orgs),
     pricing: createPricingService(),
     soldOut: createSoldOutService(locations),
+    sync: createCatalogSyncService(orgs),
   }
 }
 

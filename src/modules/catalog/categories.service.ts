@@ -8,7 +8,7 @@ import * as repo from './categories.repo.ts'
 import type { Category, CategoryInput, CategoryListQuery, CreateCategoryBody } from './categories.schemas.ts'
 import type { CategoryRow } from './categories.tables.ts'
 
-function toCategory(row: CategoryRow): Category {
+export function toCategory(row: CategoryRow): Category {
   return {
     id: row.id,
     name: row.name,

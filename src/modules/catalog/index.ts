@@ -2,6 +2,7 @@
 
 export type { BundleComponent, BundlesService } from './bundles.service.ts'
 export { catalogRoutes } from './catalog.routes.ts'
+export { CATALOG_SCHEMAS } from './catalog.schemas.ts'
 export { type CatalogService, createCatalogService } from './catalog.service.ts'
 export type { QuotedLine } from './pricing.service.ts'
 export type { Product } from './products.schemas.ts'

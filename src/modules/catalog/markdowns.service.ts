@@ -15,7 +15,7 @@ import type { MarkdownRow, TargetRow } from './markdowns.tables.ts'
 import { parseWindow } from './pricing.schemas.ts'
 import { removeVersioned } from './versioned.ts'
 
-function toMarkdown(row: MarkdownRow, targets: TargetRow[], currency: string): Markdown {
+export function toMarkdown(row: MarkdownRow, targets: TargetRow[], currency: string): Markdown {
   return {
     id: row.id,
     name: row.name,

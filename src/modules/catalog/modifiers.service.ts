@@ -34,7 +34,7 @@ function toOption(row: OptionRow, currency: string): ModifierOption {
   }
 }
 
-function toGroup(row: GroupRow, options: OptionRow[], currency: string): ModifierGroup {
+export function toGroup(row: GroupRow, options: OptionRow[], currency: string): ModifierGroup {
   return {
     id: row.id,
     name: row.name,

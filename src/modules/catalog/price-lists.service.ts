@@ -20,7 +20,7 @@ import type { PriceListRow, PriceRow } from './price-lists.tables.ts'
 import { parseWindow } from './pricing.schemas.ts'
 import { removeVersioned } from './versioned.ts'
 
-function toPriceList(row: PriceListRow, prices: PriceRow[], currency: string): PriceList {
+export function toPriceList(row: PriceListRow, prices: PriceRow[], currency: string): PriceList {
   return {
     id: row.id,
     name: row.name,

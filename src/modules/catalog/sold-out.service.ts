@@ -8,7 +8,7 @@ import * as repo from './sold-out.repo.ts'
 import type { SoldOutItem, SoldOutItemParams, SoldOutListQuery } from './sold-out.schemas.ts'
 import { variantById } from './variants.repo.ts'
 
-const toSoldOut = (row: repo.SoldOutRow): SoldOutItem => ({
+export const toSoldOut = (row: repo.SoldOutRow): SoldOutItem => ({
   location_id: row.location_id,
   item_id: row.item_id,
   product_id: row.product_id,

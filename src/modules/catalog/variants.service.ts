@@ -12,7 +12,7 @@ import type { CreateVariantBody, Variant, VariantInput, VariantListQuery } from 
 import type { VariantRow } from './variants.tables.ts'
 import { missingOrStale } from './versioned.ts'
 
-function toVariant(row: VariantRow, currency: string): Variant {
+export function toVariant(row: VariantRow, currency: string): Variant {
   return {
     id: row.id,
     product_id: row.product_id,

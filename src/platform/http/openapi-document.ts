@@ -150,6 +150,7 @@ const TAGS: Record<string, string> = {
   'gift-cards': 'Gift cards: issue, load, look up, disable',
   laybys: 'Lay-bys: goods put aside and paid over time',
   reports: 'Reports, as JSON or CSV',
+  sync: "A paired till's side: the catalog it carries offline",
   webhooks: 'Webhook endpoints, deliveries and replays',
   integrations: 'Integrations and their webhook endpoints',
   events: 'The events log: every change, for 30 days',

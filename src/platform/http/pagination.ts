@@ -54,3 +54,15 @@ export function toPage<R, T>(
     pagination: { nextCursor: hasMore ? encodeCursor(keyOf(served[served.length - 1])) : null, hasMore },
   }
 }
+
+/** Every item of a paginated list, page after page (for a snapshot of a small collection). */
+export async function everyPage<T>(page: (cursor: string | undefined) => Promise<Page<T>>): Promise<T[]> {
+  const items: T[] = []
+  let cursor: string | undefined
+  do {
+    const next = await page(cursor)
+    items.push(...next.data)
+    cursor = next.pagination.nextCursor ?? undefined
+  } while (cursor)
+  return items
+}

@@ -1,0 +1,103 @@
+import type { RequestContext } from '../../platform/http/context.ts'
+import type { OrgsService } from '../orgs/index.ts'
+import * as bundlesRepo from './bundles.repo.ts'
+import { toBundle } from './bundles.service.ts'
+import type { BundleRow } from './bundles.tables.ts'
+import { toCategory } from './categories.service.ts'
+import type { CategoryRow } from './categories.tables.ts'
+import * as markdownsRepo from './markdowns.repo.ts'
+import { toMarkdown } from './markdowns.service.ts'
+import type { MarkdownRow } from './markdowns.tables.ts'
+import * as modifiersRepo from './modifiers.repo.ts'
+import { toGroup } from './modifiers.service.ts'
+import type { GroupRow } from './modifiers.tables.ts'
+import * as priceListsRepo from './price-lists.repo.ts'
+import { toPriceList } from './price-lists.service.ts'
+import type { PriceListRow } from './price-lists.tables.ts'
+import { toProduct } from './products.service.ts'
+import type { ProductRow } from './products.tables.ts'
+import * as soldOutRepo from './sold-out.repo.ts'
+import { toSoldOut } from './sold-out.service.ts'
+import * as repo from './sync.repo.ts'
+import { toVariant } from './variants.service.ts'
+import type { VariantRow } from './variants.tables.ts'
+
+/**
+ * The catalog a till carries (docs/sync.md): every tracked collection in full, or only what was written since a
+ * version with what was deleted, plus the location's sold-out marks (always whole: they are few). One read, its
+ * version taken first.
+ */
+export function createCatalogSyncService(orgs: Pick<OrgsService, 'currencyOf'>) {
+  return {
+    async changes(ctx: RequestContext, since: string | null, locationId: string) {
+      const currency = await orgs.currencyOf(ctx)
+      return ctx.db.read(async (q) => {
+        const version = await repo.snapshotVersion(q)
+        const rows = <R>(kind: repo.TrackedKind) => repo.changedRows<R>(q, kind, ctx.orgId, since)
+        const products = await rows<ProductRow>('products')
+        const groupLinks = products.length
+          ? await repo.groupIdsOfProducts(
+              q,
+              ctx.orgId,
+              products.map((p) => p.id),
+            )
+          : []
+        const variants = await rows<VariantRow>('variants')
+        const categories = await rows<CategoryRow>('categories')
+        const groups = await rows<GroupRow>('modifier_groups')
+        const options = groups.length
+          ? await modifiersRepo.optionsOf(
+              q,
+              ctx.orgId,
+              groups.map((g) => g.id),
+            )
+          : []
+        const lists = await rows<PriceListRow>('price_lists')
+        const prices = lists.length
+          ? await priceListsRepo.pricesOf(
+              q,
+              ctx.orgId,
+              lists.map((l) => l.id),
+            )
+          : []
+        const bundles = await rows<BundleRow>('bundles')
+        const components = bundles.length
+          ? await bundlesRepo.componentsOf(
+              q,
+              ctx.orgId,
+              'bundle',
+              bundles.map((b) => b.id),
+            )
+          : []
+        const markdowns = await rows<MarkdownRow>('markdowns')
+        const targets = markdowns.length
+          ? await markdownsRepo.targetsOf(
+              q,
+              ctx.orgId,
+              markdowns.map((m) => m.id),
+            )
+          : []
+        const deleted = since ? await repo.deletedSince(q, ctx.orgId, since) : []
+        const soldOut = await soldOutRepo.listSoldOut(q, ctx.orgId, locationId, null, 100_000)
+        const groupsOf = new Map<string, string[]>()
+        for (const l of groupLinks) groupsOf.set(l.product_id, [...(groupsOf.get(l.product_id) ?? []), l.group_id])
+        return {
+          version,
+          products: products.map((p) => ({ ...toProduct(p, currency), modifier_group_ids: groupsOf.get(p.id) ?? [] })),
+          variants: variants.map((v) => toVariant(v, currency)),
+          categories: categories.map(toCategory),
+          modifier_groups: groups.map((g) => toGroup(g, options, currency)),
+          price_lists: lists.map((l) => toPriceList(l, prices, currency)),
+          bundles: bundles.map((b) => toBundle(b, components)),
+          markdowns: markdowns.map((m) => toMarkdown(m, targets, currency)),
+          sold_out: soldOut.map(toSoldOut),
+          deleted: Object.fromEntries(
+            Object.keys(repo.TRACKED).map((kind) => [kind, deleted.filter((d) => d.kind === kind).map((d) => d.id)]),
+          ) as Record<repo.TrackedKind, string[]>,
+        }
+      })
+    },
+  }
+}
+
+export type CatalogSyncService = ReturnType<typeof createCatalogSyncService>

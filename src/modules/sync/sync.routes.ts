@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto'
+import { promisify } from 'node:util'
+import { gzip } from 'node:zlib'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
+import { Type } from 'typebox'
+import { DataOf, errorResponses } from '../../platform/http/schemas.ts'
+import { TILL_SCOPE, TillStaffSchema } from '../auth/index.ts'
+import { CampaignSchema } from '../campaigns/index.ts'
+import { CATALOG_SCHEMAS } from '../catalog/index.ts'
+import { SettingsSchema } from '../orgs/index.ts'
+import { TaxRateSchema } from '../tax/index.ts'
+import { CatalogQuery, CatalogSnapshotSchema } from './sync.schemas.ts'
+import type { SyncService } from './sync.service.ts'
+
+const tags = ['sync']
+const gzipped = promisify(gzip)
+
+/**
+ * The till's side of the API (docs/sync.md), for a paired till's own token only (`till:sync`). The snapshot's ETag is
+ * the hash of what it says apart from its version, which moves with every transaction in the database: an answer
+ * that says nothing new is a 304, and the till keeps the version it has.
+ */
+export const syncRoutes: FastifyPluginAsyncTypebox<{ sync: SyncService }> = async (app, { sync }) => {
+  // The shapes of the modules a snapshot gathers, named as their own routes name them.
+  for (const schema of [...CATALOG_SCHEMAS, SettingsSchema, TaxRateSchema, CampaignSchema, TillStaffSchema])
+    app.addSchema(schema)
+  app.addSchema(CatalogSnapshotSchema)
+
+  app.get(
+    '/sync/catalog',
+    {
+      config: { scope: TILL_SCOPE },
+      schema: {
+        operationId: 'syncCatalog',
+        tags,
+        summary:
+          'Everything a till needs to sell at its location, whole or (since) only what changed; gzip on request, 304 with If-None-Match',
+        querystring: CatalogQuery,
+        response: {
+          200: DataOf(Type.Ref('CatalogSnapshot')),
+          304: Type.Null({ description: 'nothing changed since the ETag sent in If-None-Match' }),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const snapshot = await sync.catalog(request.ctx, request.query)
+      const { version, ...content } = snapshot
+      const etag = `"${createHash('sha256').update(JSON.stringify(content)).digest('base64url')}"`
+      reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding')
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null)
+      // Written once here (the hash needed it as text), so the answer is sent as these bytes, not serialized again.
+      const raw = reply as unknown as FastifyReply
+      const body = JSON.stringify({ data: snapshot })
+      raw.type('application/json; charset=utf-8')
+      if (!/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return raw.send(body)
+      return raw.header('content-encoding', 'gzip').send(await gzipped(body))
+    },
+  )
+}
