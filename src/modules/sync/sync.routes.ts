@@ -47,12 +47,14 @@ export const syncRoutes: FastifyPluginAsyncTypebox<{ sync: SyncService }> = asyn
     async (request, reply) => {
       const snapshot = await sync.catalog(request.ctx, request.query)
       const { version, ...content } = snapshot
-      const etag = `"${createHash('sha256').update(JSON.stringify(content)).digest('base64url')}"`
+      const text = JSON.stringify(content)
+      const etag = `"${createHash('sha256').update(text).digest('base64url')}"`
       reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding')
       if (request.headers['if-none-match'] === etag) return reply.code(304).send(null)
       // Written once here (the hash needed it as text), so the answer is sent as these bytes, not serialized again.
       const raw = reply as unknown as FastifyReply
-      const body = JSON.stringify({ data: snapshot })
+      // The version first, then the rest as hashed: one JSON.stringify of 10,000 products, not two.
+      const body = `{"data":{"version":${JSON.stringify(version)},${text.slice(1)}}`
       raw.type('application/json; charset=utf-8')
       if (!/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return raw.send(body)
       return raw.header('content-encoding', 'gzip').send(await gzipped(body))
