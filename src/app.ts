@@ -213,7 +213,11 @@ export async function buildApp(
       await v1.register(loyaltyRoutes, { loyalty: services.loyalty })
       await v1.register(reportRoutes, { reports: services.reports })
       await v1.register(receiptRoutes, { receipts: services.receipts })
-      await v1.register(syncRoutes, { sync: services.sync })
+      await v1.register(syncRoutes, {
+        sync: services.sync,
+        sales: services.offlineSales,
+        conflicts: services.syncConflicts,
+      })
     },
     { prefix: '/api/v1' },
   )

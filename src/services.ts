@@ -27,7 +27,7 @@ import { createPaymentsService, type PaymentProcessor, TestProcessor, withDeadli
 import { createReceiptsService } from './modules/receipts/index.ts'
 import { createRegistersService } from './modules/registers/index.ts'
 import { createReportsService } from './modules/reports/index.ts'
-import { createSyncService } from './modules/sync/index.ts'
+import { createConflictsService, createOfflineSalesService, createSyncService } from './modules/sync/index.ts'
 import { createTaxService } from './modules/tax/index.ts'
 import { createWebhooksService } from './modules/webhooks/index.ts'
 import type { Runtime } from './platform/runtime.ts'
@@ -153,6 +153,17 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
   })
   const receipts = createReceiptsService(runtime, { orders, payments, settings, locations, customers, loyalty })
   const sync = createSyncService({ catalog, tax, campaigns, payments, devices, settings, locations, registers })
+  const offlineSales = createOfflineSalesService({
+    orgs,
+    catalog,
+    orders,
+    payments,
+    inventory,
+    registers,
+    customers,
+    staff: async (ctx, userId) => (await devices.staffOf(ctx)).some((s) => s.id === userId),
+  })
+  const syncConflicts = createConflictsService()
   return {
     auth,
     orgs,
@@ -185,6 +196,8 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     reports,
     receipts,
     sync,
+    offlineSales,
+    syncConflicts,
   }
 }
 

@@ -2468,6 +2468,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sync/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sales a till made offline, up to 500: each recorded once by its client_sale_id, as the till made it, with what did not match as conflicts */
+        post: operations["syncOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sync/conflicts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What offline sales left to resolve: stock taken below zero, prices that differed, balances due */
+        get: operations["listSyncConflicts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sync/conflicts/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a conflict resolved, saying what was done (a count, a transfer, a payment taken) */
+        post: operations["resolveSyncConflict"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sync/catalog": {
         parameters: {
             query?: never;
@@ -2663,7 +2714,7 @@ export interface components {
              * @description what was done, a stable code
              * @enum {unknown}
              */
-            action: "order.voided" | "order.discounted" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated" | "customer.erased";
+            action: "order.voided" | "order.discounted" | "order.refunded" | "order.synced" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated" | "customer.erased";
             /** @description the kind of record changed: order, product, user, settings… */
             record_type: string;
             record_id: string;
@@ -2957,6 +3008,8 @@ export interface components {
             cash_sales: number;
             /** @description decimal amount in the currency major unit */
             cash_refunds: number;
+            /** @description cash of sales made offline in this shift that reached the server after it closed: in the drawer counted, not in expected_amount */
+            late_cash_sales: number;
             /** @description opening_float + cash_in - cash_out + cash_sales - cash_refunds (running while open) */
             expected_amount: number;
             counted_amount: number | null;
@@ -3329,6 +3382,8 @@ export interface components {
             sold_by: string | null;
             register_id: string | null;
             shift_id: string | null;
+            client_sale_id: string | null;
+            sold_at: string | null;
             payments?: {
                 id: string;
                 method: string;
@@ -4389,6 +4444,39 @@ export interface components {
             /** @description what is sold out at the location; always whole */
             sold_out: components["schemas"]["SoldOutItem"][];
         };
+        SyncSaleResult: {
+            client_sale_id: string;
+            /** @description refused: its figures do not add up (or it cannot be recorded yet); nothing of it was kept */
+            result: "recorded" | "recorded_with_conflicts" | "already_recorded" | "refused";
+            order_id: string | null;
+            number: number | null;
+            conflicts: {
+                /** @description stock_negative, price_differs, balance_due, unknown_staff, unknown_shift, unknown_customer (docs/sync.md) */
+                code: string;
+                message: string;
+            }[];
+            /** @description why a refused sale was refused, each naming its field */
+            errors: {
+                field: string;
+                message: string;
+                code: string;
+            }[];
+        };
+        SyncConflict: {
+            id: string;
+            order_id: string;
+            client_sale_id: string;
+            code: string;
+            message: string;
+            details: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            resolved_at: string | null;
+            resolved_by: string | null;
+            resolution: string | null;
+        };
     };
     responses: never;
     parameters: {
@@ -5003,9 +5091,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8dawpr85gqxe536fs23z1qm",
-                     *           "email": "owner-ef64e1396e@example.test",
-                     *           "orgId": "org_01m8dawpqkqnrxs0yen6m275vp"
+                     *           "id": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
+                     *           "email": "owner-fa319d905d@example.test",
+                     *           "orgId": "org_01m8dbxyhk47nnhag28w4r5w4x"
                      *         }
                      *       }
                      *     }
@@ -8792,7 +8880,7 @@ export interface operations {
                 /** @description entries of this user */
                 user_id?: string;
                 /** @description what was done, a stable code */
-                action?: "order.voided" | "order.discounted" | "order.refunded" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated" | "customer.erased";
+                action?: "order.voided" | "order.discounted" | "order.refunded" | "order.synced" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated" | "customer.erased";
                 /** @description entries about this record */
                 record_id?: string;
                 /** @description entries at or after this time */
@@ -8956,7 +9044,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8dawpv06e38hxg8v1fwqf43",
+                     *           "id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -8971,8 +9059,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T01:46:03.999Z",
-                     *           "updated_at": "2026-11-27T01:46:03.999Z"
+                     *           "created_at": "2026-11-27T02:04:13.506Z",
+                     *           "updated_at": "2026-11-27T02:04:13.506Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9136,7 +9224,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dawpv06e38hxg8v1fwqf43",
+                     *         "id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9151,8 +9239,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:46:03.999Z",
-                     *         "updated_at": "2026-11-27T01:46:03.999Z"
+                     *         "created_at": "2026-11-27T02:04:13.506Z",
+                     *         "updated_at": "2026-11-27T02:04:13.506Z"
                      *       }
                      *     }
                      */
@@ -9338,7 +9426,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dawpv06e38hxg8v1fwqf43",
+                     *         "id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9353,8 +9441,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:46:03.999Z",
-                     *         "updated_at": "2026-11-27T01:46:03.999Z"
+                     *         "created_at": "2026-11-27T02:04:13.506Z",
+                     *         "updated_at": "2026-11-27T02:04:13.506Z"
                      *       }
                      *     }
                      */
@@ -16686,7 +16774,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8dawptf4mr397fpgxexbmz1",
+                     *         "id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -16697,8 +16785,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:46:03.984Z",
-                     *         "updated_at": "2026-11-27T01:46:03.984Z"
+                     *         "created_at": "2026-11-27T02:04:13.465Z",
+                     *         "updated_at": "2026-11-27T02:04:13.465Z"
                      *       }
                      *     }
                      */
@@ -17269,14 +17357,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8dawpvjp05r3jt8csrkrx4a",
-                     *           "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
+                     *           "id": "lvl_01m8dbxyvnrcpp6yxmegv74af0",
+                     *           "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
+                     *           "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T01:46:04.010Z"
+                     *           "updated_at": "2026-11-27T02:04:13.538Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17402,8 +17490,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
-                 *       "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
+                 *       "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
+                 *       "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17437,10 +17525,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8dawpven49gjqmb80ghzq8z",
-                     *         "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
+                     *         "id": "imv_01m8dbxyvemnjr4zpfry3e7pv2",
+                     *         "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
+                     *         "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17449,11 +17537,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8dawpr85gqxe536fs23z1qm",
+                     *           "user_id": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T01:46:04.010Z",
-                     *         "created_at": "2026-11-27T01:46:04.010Z"
+                     *         "occurred_at": "2026-11-27T02:04:13.538Z",
+                     *         "created_at": "2026-11-27T02:04:13.538Z"
                      *       }
                      *     }
                      */
@@ -24861,7 +24949,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8dawpx65k3m70402w26f4qd",
+                     *         "id": "cus_01m8dbxz271yqm44gwbdmx1zmy",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24873,8 +24961,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:46:04.069Z",
-                     *         "updated_at": "2026-11-27T01:46:04.069Z"
+                     *         "created_at": "2026-11-27T02:04:13.765Z",
+                     *         "updated_at": "2026-11-27T02:04:13.765Z"
                      *       }
                      *     }
                      */
@@ -25883,11 +25971,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
-                 *       "customer_id": "cus_01m8dawpx65k3m70402w26f4qd",
+                 *       "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
+                 *       "customer_id": "cus_01m8dbxz271yqm44gwbdmx1zmy",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
+                 *           "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -25946,18 +26034,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dawpzgam2p9638bcmdtyh7",
+                     *         "id": "ord_01m8dbxz7qaj0rczkzxq7x7sw7",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
-                     *         "customer_id": "cus_01m8dawpx65k3m70402w26f4qd",
+                     *         "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
+                     *         "customer_id": "cus_01m8dbxz271yqm44gwbdmx1zmy",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dawpzhzx3apyd6vj6nv1x7",
-                     *             "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
+                     *             "id": "oli_01m8dbxz7r3s7q1w1nm1sf5pcw",
+                     *             "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -25988,12 +26076,14 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dawpr85gqxe536fs23z1qm",
+                     *         "sold_by": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
                      *         "register_id": null,
                      *         "shift_id": null,
+                     *         "client_sale_id": null,
+                     *         "sold_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:46:04.135Z",
-                     *         "updated_at": "2026-11-27T01:46:04.135Z",
+                     *         "created_at": "2026-11-27T02:04:13.926Z",
+                     *         "updated_at": "2026-11-27T02:04:13.926Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -26174,11 +26264,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
-                 *       "customer_id": "cus_01m8dawpx65k3m70402w26f4qd",
+                 *       "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
+                 *       "customer_id": "cus_01m8dbxz271yqm44gwbdmx1zmy",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
+                 *           "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26241,7 +26331,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
+                     *             "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26451,18 +26541,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dawpzgam2p9638bcmdtyh7",
+                     *         "id": "ord_01m8dbxz7qaj0rczkzxq7x7sw7",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
-                     *         "customer_id": "cus_01m8dawpx65k3m70402w26f4qd",
+                     *         "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
+                     *         "customer_id": "cus_01m8dbxz271yqm44gwbdmx1zmy",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dawpzhzx3apyd6vj6nv1x7",
-                     *             "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
+                     *             "id": "oli_01m8dbxz7r3s7q1w1nm1sf5pcw",
+                     *             "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26493,21 +26583,23 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dawpr85gqxe536fs23z1qm",
+                     *         "sold_by": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
                      *         "register_id": null,
                      *         "shift_id": null,
+                     *         "client_sale_id": null,
+                     *         "sold_at": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T01:46:04.135Z",
-                     *         "updated_at": "2026-11-27T01:46:04.202Z",
-                     *         "completed_at": "2026-11-27T01:46:04.202Z",
+                     *         "created_at": "2026-11-27T02:04:13.926Z",
+                     *         "updated_at": "2026-11-27T02:04:14.092Z",
+                     *         "completed_at": "2026-11-27T02:04:14.092Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dawq16zmjmsw4p2e3a1hdq",
+                     *             "id": "pay_01m8dbxzc58e17hxdhx4fvr5kc",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-27T01:46:04.202Z"
+                     *             "created_at": "2026-11-27T02:04:14.092Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -26516,17 +26608,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dawpr85gqxe536fs23z1qm",
+                     *             "actor": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:46:04.149Z"
+                     *             "created_at": "2026-11-27T02:04:13.948Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dawpr85gqxe536fs23z1qm",
+                     *             "actor": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:46:04.210Z"
+                     *             "created_at": "2026-11-27T02:04:14.111Z"
                      *           }
                      *         ]
                      *       }
@@ -26905,7 +26997,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8dawpzhzx3apyd6vj6nv1x7",
+                 *           "line_id": "oli_01m8dbxz7r3s7q1w1nm1sf5pcw",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -26953,18 +27045,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dawpzgam2p9638bcmdtyh7",
+                     *         "id": "ord_01m8dbxz7qaj0rczkzxq7x7sw7",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8dawptf4mr397fpgxexbmz1",
-                     *         "customer_id": "cus_01m8dawpx65k3m70402w26f4qd",
+                     *         "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
+                     *         "customer_id": "cus_01m8dbxz271yqm44gwbdmx1zmy",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dawpzhzx3apyd6vj6nv1x7",
-                     *             "product_id": "prod_01m8dawpv06e38hxg8v1fwqf43",
+                     *             "id": "oli_01m8dbxz7r3s7q1w1nm1sf5pcw",
+                     *             "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26995,27 +27087,29 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dawpr85gqxe536fs23z1qm",
+                     *         "sold_by": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
                      *         "register_id": null,
                      *         "shift_id": null,
+                     *         "client_sale_id": null,
+                     *         "sold_at": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T01:46:04.135Z",
-                     *         "updated_at": "2026-11-27T01:46:04.277Z",
-                     *         "completed_at": "2026-11-27T01:46:04.202Z",
+                     *         "created_at": "2026-11-27T02:04:13.926Z",
+                     *         "updated_at": "2026-11-27T02:04:14.316Z",
+                     *         "completed_at": "2026-11-27T02:04:14.092Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dawq16zmjmsw4p2e3a1hdq",
+                     *             "id": "pay_01m8dbxzc58e17hxdhx4fvr5kc",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-27T01:46:04.202Z"
+                     *             "created_at": "2026-11-27T02:04:14.092Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8dawq3enxek4xkmr1qtgx8r",
-                     *             "order_id": "ord_01m8dawpzgam2p9638bcmdtyh7",
+                     *             "id": "ref_01m8dbxzk1h7xhtvpgqzsm4gq5",
+                     *             "order_id": "ord_01m8dbxz7qaj0rczkzxq7x7sw7",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -27023,14 +27117,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8dawpzhzx3apyd6vj6nv1x7",
+                     *                 "line_id": "oli_01m8dbxz7r3s7q1w1nm1sf5pcw",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T01:46:04.270Z"
+                     *             "created_at": "2026-11-27T02:04:14.306Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -27038,25 +27132,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dawpr85gqxe536fs23z1qm",
+                     *             "actor": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:46:04.149Z"
+                     *             "created_at": "2026-11-27T02:04:13.948Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dawpr85gqxe536fs23z1qm",
+                     *             "actor": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:46:04.210Z"
+                     *             "created_at": "2026-11-27T02:04:14.111Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8dawpr85gqxe536fs23z1qm",
+                     *             "actor": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T01:46:04.284Z"
+                     *             "created_at": "2026-11-27T02:04:14.332Z"
                      *           }
                      *         ]
                      *       }
@@ -27423,7 +27517,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8dawpzgam2p9638bcmdtyh7",
+                 *       "order_id": "ord_01m8dbxz7qaj0rczkzxq7x7sw7",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -27461,8 +27555,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8dawq16zmjmsw4p2e3a1hdq",
-                     *         "order_id": "ord_01m8dawpzgam2p9638bcmdtyh7",
+                     *         "id": "pay_01m8dbxzc58e17hxdhx4fvr5kc",
+                     *         "order_id": "ord_01m8dbxz7qaj0rczkzxq7x7sw7",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -27470,7 +27564,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_df55bce0a034a469ab871422",
+                     *         "processor_reference": "tp_1fad66ec7af9cdd247beff18",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -27479,9 +27573,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:46:04.202Z",
-                     *         "updated_at": "2026-11-27T01:46:04.202Z",
-                     *         "captured_at": "2026-11-27T01:46:04.202Z"
+                     *         "created_at": "2026-11-27T02:04:14.092Z",
+                     *         "updated_at": "2026-11-27T02:04:14.092Z",
+                     *         "captured_at": "2026-11-27T02:04:14.092Z"
                      *       }
                      *     }
                      */
@@ -28798,16 +28892,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8dawq52fg7e3vwpfqmk0zsw",
-                     *         "code": "BG52-8AZ8-AWKE-R7KC",
+                     *         "id": "gc_01m8dbxzqwq8994tmg9s3enw2w",
+                     *         "code": "XTFY-WH6T-9VPR-HSZ7",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T01:46:04.322Z",
-                     *         "updated_at": "2026-11-27T01:46:04.322Z"
+                     *         "created_at": "2026-11-27T02:04:14.461Z",
+                     *         "updated_at": "2026-11-27T02:04:14.461Z"
                      *       }
                      *     }
                      */
@@ -38016,6 +38110,602 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "RECEIPT_EMAIL_LIMIT" | "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    syncOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a unique key per intended write (a UUID): a retry with the same key and body gets the first answer, and the work is done once (docs/api-conventions.md "Idempotency") */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sales: {
+                        /** @description the till's own id for the sale, a ULID: the key that makes sending it again a no-op */
+                        client_sale_id: string;
+                        /**
+                         * Format: date-time
+                         * @description when it was sold, by the till’s clock
+                         */
+                        sold_at: string;
+                        /** @description the last user verified on the till */
+                        sold_by?: string | null;
+                        /** @description the shift it was sold in */
+                        shift_id?: string | null;
+                        customer_id?: string | null;
+                        /** @description the snapshot it was priced with */
+                        catalog_version?: string;
+                        lines: {
+                            product_id: string;
+                            variant_id?: string | null;
+                            quantity: number;
+                            /** @description the options chosen, as the till priced them (in unit_price already) */
+                            modifiers?: {
+                                id: string;
+                                group_id?: string;
+                                name: string;
+                                price_adjustment: number;
+                            }[];
+                            note?: string;
+                            /** @description one unit with its modifiers, after price list and markdown */
+                            unit_price: number;
+                            /** @description percent, the rates applied summed */
+                            tax_rate: number;
+                            /** @description unit_price × quantity */
+                            line_subtotal: number;
+                            line_discount: number;
+                            line_tax: number;
+                            /** @description subtotal less discount, plus tax unless prices include it */
+                            line_total: number;
+                        }[];
+                        /** @description what made discount_total */
+                        discounts?: {
+                            type: "amount" | "percentage" | "campaign";
+                            /** @description the till's reason, or the campaign's name */
+                            reason: string;
+                            /** @description what was asked (an amount or a percentage) */
+                            value?: number;
+                            /** @description what it came to */
+                            amount: number;
+                            campaign_id?: string;
+                        }[];
+                        tip?: number;
+                        subtotal: number;
+                        discount_total: number;
+                        tax_total: number;
+                        /** @description with the tip */
+                        total: number;
+                        payments: {
+                            /** @description cash and external are recorded as taken; card and gift_card are not accepted offline yet */
+                            method: "cash" | "external" | "card" | "gift_card";
+                            amount: number;
+                            /** @description what of the amount was a tip */
+                            tip?: number;
+                            /** @description cash: what the customer handed over */
+                            cash_tendered?: number;
+                        }[];
+                        note?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SyncSaleResult"][];
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST, BODY_TOO_DEEP */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "BODY_TOO_DEEP";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Conflict: IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                    };
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listSyncConflicts: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                /** @description default open */
+                status?: "open" | "resolved";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SyncConflict"][];
+                        pagination: {
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    resolveSyncConflict: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a unique key per intended write (a UUID): a retry with the same key and body gets the first answer, and the work is done once (docs/api-conventions.md "Idempotency") */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what was done: a count, a transfer… */
+                    resolution: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SyncConflict"];
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST, BODY_TOO_DEEP */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "BODY_TOO_DEEP";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not Found: NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                    };
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description URI Too Long: URI_TOO_LONG */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "URI_TOO_LONG";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };

@@ -6,6 +6,7 @@ export const AUDIT_ACTIONS = [
   'order.voided',
   'order.discounted',
   'order.refunded',
+  'order.synced',
   'product.updated',
   'tax_rate.created',
   'tax_rate.updated',

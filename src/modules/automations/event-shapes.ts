@@ -42,6 +42,7 @@ const SHAPES: Readonly<Record<string, TSchema>> = {
   'customer.updated': CustomerSchema,
   'inventory.low_stock': LevelSchema,
   'inventory.stockout': LevelSchema,
+  'inventory.negative': LevelSchema,
   'inventory.transfer_completed': TransferSchema,
   'layby.created': LaybySchema,
   'layby.payment_received': withFields(LaybySchema, { amount: Money }),

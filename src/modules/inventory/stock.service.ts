@@ -148,9 +148,10 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
     keys: readonly repo.KeyDelta[],
     keyOf: readonly number[],
     applied: Map<number, Applied>,
+    belowZero: boolean,
   ) {
     const names = await resolve(ctx, entries)
-    let allowNegative: boolean | undefined
+    let allowNegative: boolean | undefined = belowZero || undefined
     for (const [k, key] of keys.entries()) {
       if (applied.has(k)) continue
       if (key.delta < 0 && allowNegative === undefined) allowNegative = (await orgs.getOrg(ctx)).allow_negative_stock
@@ -219,11 +220,16 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
     /**
      * Applies signed stock changes atomically inside the caller's transaction. Levels are locked in sorted key
      * order (no deadlocks between concurrent callers) and a decrement is a guarded UPDATE, so concurrent sales can
-     * never oversell. Below zero is refused with a 409 naming `field` unless the org allows negative stock.
+     * never oversell. Below zero is refused with a 409 naming `field` unless the org allows negative stock, or
+     * `belowZero` says the sale already happened (a till's offline sale: `inventory.negative` tells it).
      * Writes one ledger movement per change and emits `inventory.low_stock` / `inventory.stockout` on crossings.
      * A sale of stocked items is one statement; new levels and shortfalls take the slower path.
      */
-    async applyChanges(ctx: RequestContext, changes: readonly StockChange[]): Promise<Movement[]> {
+    async applyChanges(
+      ctx: RequestContext,
+      changes: readonly StockChange[],
+      options: { belowZero?: boolean } = {},
+    ): Promise<Movement[]> {
       if (changes.length === 0) return []
       return ctx.db.tx(async (q) => {
         const entries = await expand(ctx, changes)
@@ -253,7 +259,7 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
         }
         let rows = batch.filter((r) => r.id != null) as unknown as MovementRow[]
         if (applied.size < keys.length) {
-          await settleRest(ctx, q, entries, keys, keyOf, applied)
+          await settleRest(ctx, q, entries, keys, keyOf, applied, options.belowZero ?? false)
           rows = await repo.insertMovements(
             q,
             ctx.orgId,
@@ -277,7 +283,12 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
             }),
           )
         }
-        for (const { before, level } of applied.values()) await emitCrossings(q, ctx.orgId, before, level)
+        for (const { before, level } of applied.values()) {
+          await emitCrossings(q, ctx.orgId, before, level)
+          // A sale synced from a till that was offline may take stock below zero: each time it does, it is told.
+          if (options.belowZero && level.on_hand < 0 && level.on_hand < before)
+            await emitEvent(q, ctx.orgId, 'inventory.negative', toLevel(level))
+        }
         // Ids are monotonic ULIDs made in the callers' order; RETURNING order is not guaranteed.
         return rows.sort((a, b) => (a.id < b.id ? -1 : 1)).map(toMovement)
       })

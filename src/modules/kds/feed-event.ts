@@ -26,3 +26,8 @@ export function locationOf(event: FeedEvent): string | null {
   const value = event.data.location_id
   return typeof value === 'string' ? value : null
 }
+
+/** A sale a till made offline and sent later: it was made and served already, so no kitchen screen shows it. */
+export function madeOffline(event: FeedEvent): boolean {
+  return typeof event.data.client_sale_id === 'string'
+}

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import { compareCursors, type FeedCursor, formatCursor } from './feed-cursor.ts'
-import { type FeedEvent, locationOf } from './feed-event.ts'
+import { type FeedEvent, locationOf, madeOffline } from './feed-event.ts'
 import type { OpenScreen } from './kds.service.ts'
 
 /** A screen that stops reading is cut off past this much unsent output; it resumes with Last-Event-ID. */
@@ -80,7 +80,7 @@ export class ScreenStream implements OpenScreen {
 
   /** Replayed events, already filtered by org and location in the database. */
   replay(events: FeedEvent[]): void {
-    for (const event of events) this.send(event)
+    for (const event of events) if (!madeOffline(event)) this.send(event)
   }
 
   goLive(): void {
@@ -93,6 +93,7 @@ export class ScreenStream implements OpenScreen {
   push(event: FeedEvent): void {
     if (this.closed) return
     if (this.locationId !== undefined && locationOf(event) !== this.locationId) return
+    if (madeOffline(event)) return
     if (this.live) {
       this.send(event)
       return

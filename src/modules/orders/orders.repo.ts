@@ -34,6 +34,9 @@ export interface NewOrder {
   number: string | null
   /** The tip, already in `total`. */
   tipAmount: bigint
+  /** A sale a till made offline: its id there and when it was sold (then also its completion time). */
+  clientSaleId?: string | null
+  soldAt?: Date | null
 }
 
 export interface NewLine {
@@ -70,11 +73,11 @@ interface OrderInsert {
  * exactly what a read of the order returns.
  */
 const eventSql = outboxInsertSql({
-  id: '$40',
+  id: '$42',
   orgId: 'o.org_id',
-  type: '$41',
+  type: '$43',
   // to_char of a NULL completed_at is NULL, which jsonb_build_object writes as JSON null.
-  data: `$42::jsonb || jsonb_build_object('number', o.number, 'version', o.version,
+  data: `$44::jsonb || jsonb_build_object('number', o.number, 'version', o.version,
     'loyalty_points_earned', o.loyalty_points_earned,
     'created_at', ${jsonTimestampSql('o.created_at')}, 'updated_at', ${jsonTimestampSql('o.updated_at')},
     'completed_at', ${jsonTimestampSql('o.completed_at')})`,
@@ -95,9 +98,10 @@ export async function insertOrder(
     event ? 'order_insert_event' : 'order_insert',
     `WITH o AS (
        INSERT INTO orders (id, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total,
-         tax_total, total, captured_total, discount, note, sold_by, register_id, shift_id, number, completed_at, tip_amount)
+         tax_total, total, captured_total, discount, note, sold_by, register_id, shift_id, number, completed_at, tip_amount,
+         client_sale_id, sold_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $34, $35, $36, COALESCE($37::bigint, order_number_next($2)),
-         CASE WHEN $6 = 'completed' THEN now() END, $39)
+         CASE WHEN $6 = 'completed' THEN COALESCE($41::timestamptz, now()) END, $39, $40, $41)
        RETURNING ${orderColumns}
      ), l AS (
        INSERT INTO order_lines (id, org_id, order_id, position, product_id, variant_id, name, quantity, base_price, unit_price, modifiers,
@@ -153,6 +157,8 @@ export async function insertOrder(
       o.number,
       col((l) => l.tracked),
       o.tipAmount.toString(),
+      o.clientSaleId ?? null,
+      o.soldAt ?? null,
       ...(event ? [event.id, event.type, JSON.stringify(event.data)] : []),
     ],
   )
@@ -183,6 +189,15 @@ export function writtenLines(orderId: string, lines: readonly NewLine[]): LineRo
     refunded_amount: '0',
     tracked: l.tracked,
   }))
+}
+
+/** The order a till's offline sale became, by the till's id for it. */
+export async function orderByClientSaleId(q: Queryable, orgId: string, clientSaleId: string) {
+  const result = await q.query<OrderRow>(
+    `SELECT ${orderColumns} FROM orders WHERE org_id = $1 AND client_sale_id = $2`,
+    [orgId, clientSaleId],
+  )
+  return result.rows[0]
 }
 
 export async function insertHistory(

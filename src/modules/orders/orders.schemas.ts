@@ -237,6 +237,10 @@ export const OrderSchema = Type.Object(
     sold_by: Nullable(Type.String({ description: 'the user who made the sale; null for an app or an older order' })),
     register_id: Nullable(Type.String({ description: "the till's register, for a sale made at a paired till" })),
     shift_id: Nullable(Type.String({ description: 'the register shift the sale was made in, when the till named it' })),
+    client_sale_id: Nullable(
+      Type.String({ description: "a sale a till made offline (POST /sync/orders): the till's own id for it" }),
+    ),
+    sold_at: Nullable(Timestamp),
     payments: Type.Optional(Type.Array(OrderPayment)),
     refunds: Type.Optional(Type.Array(Type.Ref('Refund'))),
     status_history: Type.Optional(Type.Array(HistorySchema)),

@@ -91,6 +91,8 @@ function provisionalRow(orgId: string, o: repo.NewOrder): OrderRow {
     shift_id: o.shiftId,
     tip_amount: o.tipAmount.toString(),
     tip_refunded: '0',
+    client_sale_id: o.clientSaleId ?? null,
+    sold_at: o.soldAt ?? null,
     version: 1,
     created_at: epoch,
     updated_at: epoch,
@@ -530,6 +532,55 @@ export function createOrdersService(deps: OrdersDeps) {
       })
     },
 
+    /**
+     * For a till's offline sale (docs/sync.md): the order as the till priced it, completed at the time it was sold
+     * when its payments cover it (its points accrue), else open with the rest due. Its events carry its
+     * client_sale_id, by which kitchen screens leave it out. Joins the caller's transaction; the caller takes the
+     * stock and records the payments.
+     */
+    async recordOffline(
+      ctx: RequestContext,
+      input: {
+        clientSaleId: string
+        soldAt: Date
+        locationId: string
+        customerId: string | null
+        shiftId: string | null
+        soldBy: string | null
+        priced: PricedOrder
+        paid: bigint
+        note: string
+      },
+    ): Promise<Order> {
+      return ctx.db.tx(async (q) => {
+        const paidInFull = input.paid >= input.priced.totals.total + input.priced.tip
+        const { row, lines } = await insertPriced(q, ctx, newId('ord'), input.priced, {
+          locationId: input.locationId,
+          customerId: input.customerId,
+          laybyId: null,
+          status: paidInFull ? 'completed' : 'open',
+          capturedTotal: input.paid,
+          note: input.note,
+          shiftId: input.shiftId,
+          number: null,
+          eventType: 'order.created',
+          offline: { soldBy: input.soldBy, clientSaleId: input.clientSaleId, soldAt: input.soldAt },
+        })
+        if (!paidInFull) return toOrder(row, lines)
+        const order = toOrder(await completeWithPoints(q, ctx, row, lines), lines)
+        await emitEvent(q, ctx.orgId, 'order.completed', order)
+        return order
+      })
+    },
+
+    /** The order a till's offline sale became, if it was recorded. */
+    async byClientSaleId(ctx: RequestContext, clientSaleId: string): Promise<Order | null> {
+      return ctx.db.read(async (q) => {
+        const row = await repo.orderByClientSaleId(q, ctx.orgId, clientSaleId)
+        return row ? toOrder(row, await repo.linesOf(q, ctx.orgId, [row.id])) : null
+      })
+    },
+
     async purchaseSummary(ctx: RequestContext, customerId: string) {
       const s = await ctx.db.read((q) => repo.purchaseSummary(q, ctx.orgId, customerId))
       return {
@@ -636,6 +687,8 @@ export function createOrdersService(deps: OrdersDeps) {
       number: string | null
       /** Writes this event of the new order in the same statement. */
       eventType?: string
+      /** A till's offline sale: who the till says sold it, its id there and when it was sold. */
+      offline?: { soldBy: string | null; clientSaleId: string; soldAt: Date }
     },
   ) {
     const newOrder: repo.NewOrder = {
@@ -654,11 +707,13 @@ export function createOrdersService(deps: OrdersDeps) {
       discount: null,
       note: o.note,
       // A person's sale (a web shop's app is nobody's), and the till's register for a PIN session.
-      soldBy: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
+      soldBy: o.offline ? o.offline.soldBy : ctx.actor.kind === 'user' ? ctx.actor.userId : null,
       registerId: ctx.actor.registerId ?? null,
       shiftId: o.shiftId,
       number: o.number,
       tipAmount: priced.tip,
+      clientSaleId: o.offline?.clientSaleId ?? null,
+      soldAt: o.offline?.soldAt ?? null,
     }
     const lineIds = priced.quoted.map(() => newId('oli'))
     const discounts = storedDiscounts(priced, lineIds)

@@ -30,6 +30,9 @@ export interface OrderRow {
   /** The tip in the total and what refunds returned of it (db/migrations/0146). */
   tip_amount: string
   tip_refunded: string
+  /** A sale a till made offline: the till's id for it and when it was sold (db/migrations/0149). */
+  client_sale_id: string | null
+  sold_at: Date | null
   version: number
   created_at: Date
   updated_at: Date
@@ -37,7 +40,7 @@ export interface OrderRow {
 }
 
 export const orderColumns =
-  'id, number, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total, tax_total, total, captured_total, refunded_total, discount, note, loyalty_points_earned, sold_by, register_id, shift_id, tip_amount, tip_refunded, version, created_at, updated_at, completed_at'
+  'id, number, org_id, location_id, customer_id, layby_id, status, currency, prices_include_tax, subtotal, discount_total, tax_total, total, captured_total, refunded_total, discount, note, loyalty_points_earned, sold_by, register_id, shift_id, tip_amount, tip_refunded, client_sale_id, sold_at, version, created_at, updated_at, completed_at'
 
 /** order_lines (db/migrations/0042_orders.sql). */
 export interface LineRow {

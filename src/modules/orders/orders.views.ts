@@ -117,7 +117,7 @@ function toHistory(row: HistoryRow) {
 
 /** The order as the API shows it; its own timestamps stay Dates until the serializer writes them. */
 export type Order = Omit<
-  Dated<Static<typeof OrderSchema>, 'created_at' | 'updated_at' | 'completed_at'>,
+  Dated<Static<typeof OrderSchema>, 'created_at' | 'updated_at' | 'completed_at' | 'sold_at'>,
   'payments'
 > & {
   payments?: OrderPayment[]
@@ -158,6 +158,8 @@ export function toOrder(
     sold_by: row.sold_by,
     register_id: row.register_id,
     shift_id: row.shift_id,
+    client_sale_id: row.client_sale_id,
+    sold_at: row.sold_at,
     ...(extra.payments ? { payments: extra.payments } : {}),
     ...(extra.refunds ? { refunds: extra.refunds.map((r) => toRefund(r, c)) } : {}),
     ...(extra.history ? { status_history: extra.history.map(toHistory) } : {}),

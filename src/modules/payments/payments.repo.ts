@@ -17,6 +17,8 @@ export interface NewPayment {
   failureMessage: string | null
   tipAmount: bigint
   cashTendered: bigint | null
+  /** When it was taken, if not now (a till's offline sale). */
+  capturedAt?: Date | null
 }
 
 export async function insertPayment(q: Queryable, orgId: string, p: NewPayment): Promise<PaymentRow> {
@@ -24,7 +26,8 @@ export async function insertPayment(q: Queryable, orgId: string, p: NewPayment):
     'payment_insert',
     `INSERT INTO payments (id, org_id, order_id, layby_id, method, amount, currency, status, processor, processor_ref, gift_card_id, shift_id,
        failure_code, failure_message, captured_at, tip_amount, cash_tendered)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, CASE WHEN $8 = 'captured' THEN now() END, $15, $16)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+       CASE WHEN $8 = 'captured' THEN COALESCE($17::timestamptz, now()) END, $15, $16)
      RETURNING ${paymentColumns}`,
     [
       p.id,
@@ -43,6 +46,7 @@ export async function insertPayment(q: Queryable, orgId: string, p: NewPayment):
       p.failureMessage,
       p.tipAmount.toString(),
       p.cashTendered?.toString() ?? null,
+      p.capturedAt ?? null,
     ],
   )
   return result.rows[0]

@@ -20,7 +20,7 @@ export const PAYMENT_METHODS = ['card', 'cash', 'gift_card', 'external'] as cons
 type PaymentMethod = (typeof PAYMENT_METHODS)[number]
 const DEFAULT_METHODS: PaymentMethod[] = ['card', 'cash', 'gift_card']
 
-type RegistersPort = Pick<RegistersService, 'recordCashMovement'>
+type RegistersPort = Pick<RegistersService, 'recordCashMovement' | 'recordOfflineCash'>
 
 /** What a payment is for: an order, or a lay-by (whose payments are always captured). */
 export interface PaymentTarget {
@@ -336,6 +336,61 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
     createForOrder(ctx: RequestContext, input: CreatePaymentBody): Promise<Payment> {
       return service.create(ctx, input, orderTarget(input.order_id))
+    },
+
+    /**
+     * The cash and external tenders of a till's offline sale (docs/sync.md), recorded as taken when it was sold: its
+     * order already counts them. Cash goes to the shift it was taken in, open or closed since (a late sale); a shift
+     * that is not the org's keeps none and says so (false). Joins the caller's transaction.
+     */
+    async recordOffline(
+      ctx: RequestContext,
+      orderId: string,
+      tenders: readonly { method: 'cash' | 'external'; amount: bigint; tip: bigint; cashTendered: bigint | null }[],
+      taken: { at: Date; shiftId: string | null },
+    ): Promise<{ payments: Payment[]; shiftKnown: boolean }> {
+      const currency = await orgs.currencyOf(ctx)
+      return ctx.db.tx(async (q) => {
+        const payments: Payment[] = []
+        let shiftKnown = true
+        for (const t of tenders) {
+          const id = newId('pay')
+          const shiftId = t.method === 'cash' ? taken.shiftId : null
+          if (shiftId) {
+            const registers = deps.registers()
+            shiftKnown =
+              registers !== undefined &&
+              (await registers.recordOfflineCash(ctx, {
+                shiftId,
+                amount: t.amount,
+                reference: { type: 'payment', id },
+              })) &&
+              shiftKnown
+          }
+          const row = await repo.insertPayment(q, ctx.orgId, {
+            id,
+            orderId,
+            laybyId: null,
+            method: t.method,
+            amount: t.amount,
+            currency,
+            status: 'captured',
+            processor: null,
+            processorRef: null,
+            giftCardId: null,
+            shiftId: shiftId && shiftKnown ? shiftId : null,
+            failureCode: null,
+            failureMessage: null,
+            tipAmount: t.tip,
+            cashTendered: t.cashTendered,
+            capturedAt: taken.at,
+          })
+          const payment = toPayment(row)
+          await emitEvent(q, ctx.orgId, 'payment.captured', payment)
+          payments.push(payment)
+        }
+        return { payments, shiftKnown }
+      })
     },
 
     /** Every payment of an order, in the order they were taken. */

@@ -88,6 +88,22 @@ const totalColumn = { in: 'cash_in', out: 'cash_out', sale: 'cash_sales', refund
  * Adds to one running total of an open shift. Undefined when the shift is not open (or not there): the row
  * lock orders this against a concurrent close, so no cash lands on a closed shift.
  */
+/** A late cash sale (made offline, synced after the close-out) on a shift of the org, open or closed. */
+export async function addLateSale(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  amount: bigint,
+): Promise<ShiftRow | undefined> {
+  const result = await q.query<ShiftRow>(
+    `UPDATE shifts SET cash_sales = cash_sales + CASE WHEN status = 'open' THEN $3::bigint ELSE 0 END,
+       late_cash_sales = late_cash_sales + CASE WHEN status = 'closed' THEN $3::bigint ELSE 0 END, version = version + 1
+     WHERE org_id = $1 AND id = $2 RETURNING ${shiftColumns}`,
+    [orgId, id, amount.toString()],
+  )
+  return result.rows[0]
+}
+
 export async function addToShift(
   q: Queryable,
   orgId: string,

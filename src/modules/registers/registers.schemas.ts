@@ -32,6 +32,11 @@ export const ShiftSchema = Type.Object(
     cash_out: Money,
     cash_sales: Money,
     cash_refunds: Money,
+    late_cash_sales: {
+      ...Money,
+      description:
+        'cash of sales made offline in this shift that reached the server after it closed: in the drawer counted, not in expected_amount',
+    },
     expected_amount: {
       ...Money,
       description: 'opening_float + cash_in - cash_out + cash_sales - cash_refunds (running while open)',

@@ -36,6 +36,7 @@ function toShift(row: ShiftRow, currency: string): Shift {
     cash_out: money(row.cash_out),
     cash_sales: money(row.cash_sales),
     cash_refunds: money(row.cash_refunds),
+    late_cash_sales: money(row.late_cash_sales),
     expected_amount: money(row.expected_amount),
     counted_amount: row.counted_amount === null ? null : money(row.counted_amount),
     variance: row.variance === null ? null : money(row.variance),
@@ -245,6 +246,35 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
     ): Promise<void> {
       if (input.amount <= 0n) throw new RangeError('a cash movement amount must be positive')
       await addCash(ctx, { ...input, reason: input.kind }, async () => undefined)
+    },
+
+    /**
+     * Cash of a sale made offline in the shift: counted in its cash sales while it is open, as a late sale once it
+     * has closed (its close-out stays as it was). False when the shift is not the org's.
+     */
+    async recordOfflineCash(
+      ctx: RequestContext,
+      input: { shiftId: string; amount: bigint; reference: { type: string; id: string } },
+    ): Promise<boolean> {
+      return ctx.db.tx(async (q) => {
+        const shift = await repo.addLateSale(q, ctx.orgId, input.shiftId, input.amount)
+        if (!shift) return false
+        const reason = shift.status === 'open' ? 'sale' : 'late sale'
+        await repo.insertCashMovement(
+          q,
+          ctx.orgId,
+          {
+            id: newId('cash'),
+            shiftId: input.shiftId,
+            kind: 'sale',
+            amount: input.amount,
+            reason,
+            reference: input.reference,
+          },
+          ctx.actor,
+        )
+        return true
+      })
     },
 
     /** Closes an open shift with the counted cash: variance = counted - expected (negative: cash is short). */

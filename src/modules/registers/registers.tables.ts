@@ -26,6 +26,8 @@ export interface ShiftRow {
   cash_out: string
   cash_sales: string
   cash_refunds: string
+  /** Cash of sales made offline that reached the server after the shift closed (db/migrations/0149). */
+  late_cash_sales: string
   expected_amount: string
   counted_amount: string | null
   variance: string | null
@@ -40,7 +42,7 @@ export interface ShiftRow {
 export const EXPECTED = 'opening_float + cash_in - cash_out + cash_sales - cash_refunds'
 
 export const shiftColumns = `id, register_id, location_id, status, opening_float, cash_in, cash_out, cash_sales, cash_refunds,
-  COALESCE(expected_amount, ${EXPECTED}) AS expected_amount, counted_amount, variance, opened_by, closed_by, opened_at,
+  late_cash_sales, COALESCE(expected_amount, ${EXPECTED}) AS expected_amount, counted_amount, variance, opened_by, closed_by, opened_at,
   closed_at, version`
 
 /** shift_cash_movements (db/migrations/0031_registers_shifts.sql). */

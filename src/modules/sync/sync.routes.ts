@@ -4,13 +4,23 @@ import { gzip } from 'node:zlib'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
-import { DataOf, errorResponses } from '../../platform/http/schemas.ts'
+import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { TILL_SCOPE, TillStaffSchema } from '../auth/index.ts'
 import { CampaignSchema } from '../campaigns/index.ts'
 import { CATALOG_SCHEMAS } from '../catalog/index.ts'
 import { SettingsSchema } from '../orgs/index.ts'
 import { TaxRateSchema } from '../tax/index.ts'
-import { CatalogQuery, CatalogSnapshotSchema } from './sync.schemas.ts'
+import type { ConflictsService } from './conflicts.service.ts'
+import type { OfflineSalesService } from './sales.service.ts'
+import {
+  CatalogQuery,
+  CatalogSnapshotSchema,
+  ConflictListQuery,
+  ResolveConflictBody,
+  SaleResultSchema,
+  SyncConflictSchema,
+  SyncOrdersBody,
+} from './sync.schemas.ts'
 import type { SyncService } from './sync.service.ts'
 
 const tags = ['sync']
@@ -21,11 +31,64 @@ const gzipped = promisify(gzip)
  * the hash of what it says apart from its version, which moves with every transaction in the database: an answer
  * that says nothing new is a 304, and the till keeps the version it has.
  */
-export const syncRoutes: FastifyPluginAsyncTypebox<{ sync: SyncService }> = async (app, { sync }) => {
+export const syncRoutes: FastifyPluginAsyncTypebox<{
+  sync: SyncService
+  sales: OfflineSalesService
+  conflicts: ConflictsService
+}> = async (app, { sync, sales, conflicts }) => {
   // The shapes of the modules a snapshot gathers, named as their own routes name them.
   for (const schema of [...CATALOG_SCHEMAS, SettingsSchema, TaxRateSchema, CampaignSchema, TillStaffSchema])
     app.addSchema(schema)
   app.addSchema(CatalogSnapshotSchema)
+  app.addSchema(SaleResultSchema)
+  app.addSchema(SyncConflictSchema)
+
+  app.post(
+    '/sync/orders',
+    {
+      config: { scope: TILL_SCOPE },
+      schema: {
+        operationId: 'syncOrders',
+        tags,
+        summary:
+          'Sales a till made offline, up to 500: each recorded once by its client_sale_id, as the till made it, with what did not match as conflicts',
+        body: SyncOrdersBody,
+        response: { 200: Type.Object({ data: Type.Array(Type.Ref('SyncSaleResult')) }) },
+      },
+    },
+    async (request) => ({ data: await sales.record(request.ctx, request.body.sales) }),
+  )
+
+  app.get(
+    '/sync/conflicts',
+    {
+      config: { scope: 'orders:read' },
+      schema: {
+        operationId: 'listSyncConflicts',
+        tags,
+        summary: 'What offline sales left to resolve: stock taken below zero, prices that differed, balances due',
+        querystring: ConflictListQuery,
+        response: { 200: ListOf(Type.Ref('SyncConflict')) },
+      },
+    },
+    async (request) => conflicts.list(request.ctx, request.query),
+  )
+
+  app.post(
+    '/sync/conflicts/:id/resolve',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        operationId: 'resolveSyncConflict',
+        tags,
+        summary: 'Mark a conflict resolved, saying what was done (a count, a transfer, a payment taken)',
+        params: IdParams,
+        body: ResolveConflictBody,
+        response: { 200: DataOf(Type.Ref('SyncConflict')), ...errorResponses(404) },
+      },
+    },
+    async (request) => ({ data: await conflicts.resolve(request.ctx, request.params.id, request.body.resolution) }),
+  )
 
   app.get(
     '/sync/catalog',

@@ -56,6 +56,7 @@ const EVENT_CATALOG = [
   'user.joined',
   'user.updated',
   'user.deactivated',
+  'inventory.negative',
 ] as const
 
 /**

@@ -1,0 +1,429 @@
+import { newId } from '../../platform/crypto/ids.ts'
+import { isUniqueViolation } from '../../platform/db/errors.ts'
+import { AppError, invalid } from '../../platform/errors/app-error.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
+import { toMinor } from '../../platform/money/money.ts'
+import { percentToE4 } from '../../platform/money/percent.ts'
+import { recordAudit } from '../audit/index.ts'
+import type { CatalogService, QuotedLine } from '../catalog/index.ts'
+import type { CustomersService } from '../customers/index.ts'
+import type { InventoryService } from '../inventory/index.ts'
+import type { Order, OrdersService, PricedOrder } from '../orders/index.ts'
+import type { OrgsService } from '../orgs/index.ts'
+import type { PaymentsService } from '../payments/index.ts'
+import type { RegistersService } from '../registers/index.ts'
+import * as conflictsRepo from './conflicts.repo.ts'
+import type { OfflineSale, SaleResult } from './sync.schemas.ts'
+
+/** How old a sale a till may still send (docs/sync.md). */
+export const MAX_SALE_AGE_DAYS = 7
+/** How far ahead of the server's clock a till's may run. */
+const CLOCK_SKEW_MS = 5 * 60_000
+
+interface SalesDeps {
+  orgs: Pick<OrgsService, 'pricingSettings'>
+  catalog: Pick<CatalogService, 'products' | 'variants' | 'bundles' | 'pricing'>
+  orders: Pick<OrdersService, 'recordOffline' | 'byClientSaleId'>
+  payments: Pick<PaymentsService, 'recordOffline'>
+  inventory: Pick<InventoryService, 'applyChanges'>
+  registers: Pick<RegistersService, 'getRegister' | 'getShift'>
+  customers: Pick<CustomersService, 'assertExists'>
+  staff: (ctx: RequestContext, userId: string) => Promise<boolean>
+}
+
+interface Conflict {
+  code: string
+  message: string
+  details?: object
+}
+
+type Tender = { method: 'cash' | 'external'; amount: bigint; tip: bigint; cashTendered: bigint | null }
+
+/** A sale checked and turned into what the order module records. */
+interface Prepared {
+  soldAt: Date
+  locationId: string
+  priced: PricedOrder
+  tenders: Tender[]
+  paid: bigint
+  conflicts: Conflict[]
+  soldBy: string | null
+  shiftId: string | null
+  customerId: string | null
+}
+
+const doesNotAddUp = (field: string, message: string) => invalid(field, message, 'does_not_add_up')
+const sum = (values: readonly bigint[]) => values.reduce((a, b) => a + b, 0n)
+
+/**
+ * Sales a till made offline (docs/sync.md), each recorded once by its `client_sale_id` as the till made it: its
+ * figures are checked to add up, never re-priced; what does not match the server (a price, the stock, the staff or
+ * shift it names, a balance left due) is recorded as a conflict, not refused. One transaction per sale.
+ */
+export function createOfflineSalesService(deps: SalesDeps) {
+  async function prepare(ctx: RequestContext, sale: OfflineSale, at: string): Promise<Prepared> {
+    const field = (f: string) => `${at}.${f}`
+    const settings = await deps.orgs.pricingSettings(ctx)
+    const currency = settings.currency
+    const minor = (value: number, f: string) => toMinor(value, currency, field(f))
+    const soldAt = new Date(sale.sold_at)
+    const now = Date.now()
+    if (soldAt.getTime() > now + CLOCK_SKEW_MS)
+      throw invalid(field('sold_at'), 'is in the future by the server’s clock', 'out_of_range')
+    if (soldAt.getTime() < now - MAX_SALE_AGE_DAYS * 86_400_000)
+      throw invalid(field('sold_at'), `is older than ${MAX_SALE_AGE_DAYS} days`, 'too_old')
+    for (const t of sale.payments)
+      if (t.method === 'card' || t.method === 'gift_card')
+        throw invalid(
+          field('payments'),
+          `${t.method} payments taken offline are not accepted yet: keep the sale and send it again later`,
+          'unsupported',
+        )
+    if (!ctx.actor.registerId) throw invalid(at, 'is sent by a till of no register', 'required')
+    const locationId = (await deps.registers.getRegister(ctx, ctx.actor.registerId)).location_id
+
+    // The items: the org's, in whatever state (an item archived since was still sold).
+    const products = new Map(
+      (await deps.catalog.products.byIds(ctx, [...new Set(sale.lines.map((l) => l.product_id))])).map((p) => [p.id, p]),
+    )
+    const variantIds = sale.lines.flatMap((l) => (l.variant_id ? [l.variant_id] : []))
+    const variants = new Map((await deps.catalog.variants.byIds(ctx, variantIds)).map((v) => [v.id, v]))
+    const bundles = await deps.catalog.bundles.componentsOf(ctx, [...products.keys()])
+
+    const quoted: QuotedLine[] = []
+    const lineTotals: PricedOrder['totals']['lines'] = []
+    const rates: number[] = []
+    const unitPrices: bigint[] = []
+    sale.lines.forEach((l, i) => {
+      const f = `lines.${i}`
+      const product = products.get(l.product_id)
+      if (!product) throw invalid(field(`${f}.product_id`), 'does not name a product of this org', 'not_found')
+      const variant = l.variant_id ? variants.get(l.variant_id) : undefined
+      if (l.variant_id && variant?.product_id !== product.id)
+        throw invalid(field(`${f}.variant_id`), 'does not name a variant of this product', 'not_found')
+      const unit = minor(l.unit_price, `${f}.unit_price`)
+      const subtotal = minor(l.line_subtotal, `${f}.line_subtotal`)
+      const discount = minor(l.line_discount, `${f}.line_discount`)
+      const tax = minor(l.line_tax, `${f}.line_tax`)
+      const total = minor(l.line_total, `${f}.line_total`)
+      if (subtotal !== unit * BigInt(l.quantity))
+        throw doesNotAddUp(field(`${f}.line_subtotal`), 'is not unit_price × quantity')
+      if (discount > subtotal) throw doesNotAddUp(field(`${f}.line_discount`), 'is more than the line')
+      if (total !== subtotal - discount + (settings.prices_include_tax ? 0n : tax))
+        throw doesNotAddUp(
+          field(`${f}.line_total`),
+          settings.prices_include_tax
+            ? 'is not line_subtotal less line_discount (prices include tax)'
+            : 'is not line_subtotal less line_discount plus line_tax',
+        )
+      const rateE4 = percentToE4(l.tax_rate)
+      if (rateE4 === null) throw invalid(field(`${f}.tax_rate`), 'has more than 4 decimals', 'too_precise')
+      const components = bundles.get(product.id)
+      quoted.push({
+        productId: product.id,
+        variantId: variant?.id ?? null,
+        quantity: l.quantity,
+        name: variant ? `${product.name} (${variant.name})` : product.name,
+        sku: variant?.sku ?? product.sku,
+        categoryId: product.category_id,
+        basePrice: unit,
+        unitPrice: unit,
+        priceListId: null,
+        markdownId: null,
+        modifiers: (l.modifiers ?? []).map((m, j) => ({
+          id: m.id,
+          groupId: m.group_id ?? '',
+          name: m.name,
+          priceAdjustment: minor(m.price_adjustment, `${f}.modifiers.${j}.price_adjustment`),
+        })),
+        ...(components ? { components } : {}),
+        tracked: components ? components.length > 0 : product.track_inventory && (variant?.track_inventory ?? true),
+        soldOut: false,
+      })
+      unitPrices.push(unit)
+      rates.push(rateE4)
+      lineTotals.push({ lineSubtotal: subtotal, lineDiscount: discount, lineTax: tax, lineTotal: total })
+    })
+
+    const tip = minor(sale.tip ?? 0, 'tip')
+    const subtotal = sum(lineTotals.map((l) => l.lineSubtotal))
+    const discountTotal = sum(lineTotals.map((l) => l.lineDiscount))
+    const taxTotal = sum(lineTotals.map((l) => l.lineTax))
+    const linesTotal = sum(lineTotals.map((l) => l.lineTotal))
+    if (minor(sale.subtotal, 'subtotal') !== subtotal) throw doesNotAddUp(field('subtotal'), 'is not the lines’ sum')
+    if (minor(sale.discount_total, 'discount_total') !== discountTotal)
+      throw doesNotAddUp(field('discount_total'), 'is not the lines’ discounts summed')
+    if (minor(sale.tax_total, 'tax_total') !== taxTotal) throw doesNotAddUp(field('tax_total'), 'is not the lines’ tax')
+    if (minor(sale.total, 'total') !== linesTotal + tip)
+      throw doesNotAddUp(field('total'), 'is not the lines’ totals plus the tip')
+    const discounts = (sale.discounts ?? []).map((d, i) => ({ ...d, minor: minor(d.amount, `discounts.${i}.amount`) }))
+    if (discounts.length && sum(discounts.map((d) => d.minor)) !== discountTotal)
+      throw doesNotAddUp(field('discounts'), 'do not add up to discount_total')
+
+    const tenders: Tender[] = sale.payments.map((t, i) => ({
+      method: t.method as Tender['method'],
+      amount: minor(t.amount, `payments.${i}.amount`),
+      tip: minor(t.tip ?? 0, `payments.${i}.tip`),
+      cashTendered: t.cash_tendered === undefined ? null : minor(t.cash_tendered, `payments.${i}.cash_tendered`),
+    }))
+    tenders.forEach((t, i) => {
+      if (t.cashTendered !== null && (t.method !== 'cash' || t.cashTendered < t.amount))
+        throw invalid(field(`payments.${i}.cash_tendered`), 'is for cash, and at least the amount', 'out_of_range')
+    })
+    const paid = sum(tenders.map((t) => t.amount))
+    if (paid > linesTotal + tip)
+      throw doesNotAddUp(field('payments'), 'take more than the total (change is cash_tendered)')
+
+    const conflicts: Conflict[] = []
+    if (paid < linesTotal + tip)
+      conflicts.push({ code: 'balance_due', message: 'the payments do not cover the total: the rest is due' })
+    const soldBy = sale.sold_by && (await deps.staff(ctx, sale.sold_by)) ? sale.sold_by : null
+    if (sale.sold_by && !soldBy)
+      conflicts.push({
+        code: 'unknown_staff',
+        message: `${sale.sold_by} is no user of this org`,
+        details: { user_id: sale.sold_by },
+      })
+    let shiftId = sale.shift_id ?? null
+    if (shiftId && !(await exists(() => deps.registers.getShift(ctx, shiftId!)))) {
+      conflicts.push({
+        code: 'unknown_shift',
+        message: `${shiftId} is no shift of this org`,
+        details: { shift_id: shiftId },
+      })
+      shiftId = null
+    }
+    let customerId = sale.customer_id ?? null
+    if (customerId && !(await exists(() => deps.customers.assertExists(ctx, customerId!, 'customer_id')))) {
+      conflicts.push({
+        code: 'unknown_customer',
+        message: `${customerId} is no customer of this org`,
+        details: { customer_id: customerId },
+      })
+      customerId = null
+    }
+    conflicts.push(...(await priceConflicts(ctx, quoted, locationId, soldAt)))
+
+    return {
+      soldAt,
+      locationId,
+      tenders,
+      paid,
+      conflicts,
+      soldBy,
+      shiftId,
+      customerId,
+      priced: {
+        currency,
+        pricesIncludeTax: settings.prices_include_tax,
+        quoted,
+        notes: sale.lines.map((l) => l.note ?? ''),
+        unitPrices,
+        rates,
+        totals: {
+          subtotal,
+          discountTotal,
+          discountAmounts: discounts.filter((d) => d.type !== 'campaign').map((d) => d.minor),
+          taxTotal,
+          total: linesTotal,
+          lines: lineTotals,
+        },
+        discounts: discounts.map((d) =>
+          d.type === 'campaign'
+            ? {
+                type: 'campaign' as const,
+                campaign_id: d.campaign_id ?? '',
+                rule_id: '',
+                rule_type: 'offline',
+                name: d.reason,
+                voucher_code: null,
+                amount: d.minor.toString(),
+                lines: [],
+              }
+            : { type: d.type, value: d.value ?? Number(d.amount), reason: d.reason, amount: d.minor.toString() },
+        ),
+        campaigns: { applications: [], skipped: [], presented: [] },
+        tip,
+      },
+    }
+  }
+
+  /** Lines whose unit price differs from what the server's catalog asked at the time, where it can still quote. */
+  async function priceConflicts(ctx: RequestContext, quoted: QuotedLine[], locationId: string, at: Date) {
+    let server: QuotedLine[]
+    try {
+      server = await deps.catalog.pricing.quote(
+        ctx,
+        quoted.map((q) => ({
+          productId: q.productId,
+          variantId: q.variantId,
+          quantity: q.quantity,
+          modifierOptionIds: q.modifiers.map((m) => m.id),
+        })),
+        { locationId, at },
+      )
+    } catch (error) {
+      // An item archived or changed since cannot be quoted any more: nothing to compare it with.
+      if (error instanceof AppError) return []
+      throw error
+    }
+    return quoted.flatMap((q, i) => {
+      const expected = server[i].unitPrice + server[i].modifiers.reduce((a, m) => a + m.priceAdjustment, 0n)
+      return expected === q.unitPrice
+        ? []
+        : [
+            {
+              code: 'price_differs',
+              message: `${q.name} was sold at ${q.unitPrice} where the catalog asks ${expected} (minor units)`,
+              details: { line: i, product_id: q.productId, till: q.unitPrice.toString(), server: expected.toString() },
+            },
+          ]
+    })
+  }
+
+  async function exists(check: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await check()
+      return true
+    } catch (error) {
+      if (error instanceof AppError && [404, 422].includes(error.status)) return false
+      throw error
+    }
+  }
+
+  const answer = async (ctx: RequestContext, order: Order, result: SaleResult['result']): Promise<SaleResult> => {
+    const conflicts = await ctx.db.read((q) => conflictsRepo.conflictsOfOrder(q, ctx.orgId, order.id))
+    return {
+      client_sale_id: order.client_sale_id ?? '',
+      result,
+      order_id: order.id,
+      number: order.number,
+      conflicts: conflicts.map((c) => ({ code: c.code, message: c.message })),
+      errors: [],
+    }
+  }
+
+  /** One sale: recorded, recorded with conflicts, found recorded already, or refused with the fields that failed. */
+  async function recordSale(ctx: RequestContext, sale: OfflineSale, at: string): Promise<SaleResult> {
+    const earlier = await deps.orders.byClientSaleId(ctx, sale.client_sale_id)
+    if (earlier) return answer(ctx, earlier, 'already_recorded')
+    let prepared: Prepared
+    try {
+      prepared = await prepare(ctx, sale, at)
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error
+      const errors = error.errors?.length
+        ? error.errors
+        : [{ field: at, message: error.message, code: error.code.toLowerCase() }]
+      return {
+        client_sale_id: sale.client_sale_id,
+        result: 'refused',
+        order_id: null,
+        number: null,
+        conflicts: [],
+        errors,
+      }
+    }
+    try {
+      const order = await ctx.db.tx(async (q) => {
+        const order = await deps.orders.recordOffline(ctx, {
+          clientSaleId: sale.client_sale_id,
+          soldAt: prepared.soldAt,
+          locationId: prepared.locationId,
+          customerId: prepared.customerId,
+          shiftId: prepared.shiftId,
+          soldBy: prepared.soldBy,
+          priced: prepared.priced,
+          paid: prepared.paid,
+          note: sale.note ?? '',
+        })
+        const movements = await deps.inventory.applyChanges(
+          ctx,
+          prepared.priced.quoted.flatMap((l, i) =>
+            l.tracked
+              ? [
+                  {
+                    productId: l.productId,
+                    variantId: l.variantId,
+                    locationId: prepared.locationId,
+                    quantity: -l.quantity,
+                    reason: 'sale' as const,
+                    reference: { type: 'order', id: order.id },
+                    field: `${at}.lines.${i}`,
+                    occurredAt: prepared.soldAt,
+                    components: l.components ?? [],
+                  },
+                ]
+              : [],
+          ),
+          { belowZero: true },
+        )
+        const conflicts = [...prepared.conflicts]
+        for (const m of movements.filter((m) => m.quantity_after < 0 && m.quantity < 0))
+          conflicts.push({
+            code: 'stock_negative',
+            message: `the sale took ${m.product_id}${m.variant_id ? ` (${m.variant_id})` : ''} to ${m.quantity_after} on hand`,
+            details: {
+              product_id: m.product_id,
+              variant_id: m.variant_id,
+              location_id: m.location_id,
+              on_hand: m.quantity_after,
+            },
+          })
+        const { shiftKnown } = await deps.payments.recordOffline(ctx, order.id, prepared.tenders, {
+          at: prepared.soldAt,
+          shiftId: prepared.shiftId,
+        })
+        if (!shiftKnown) conflicts.push({ code: 'unknown_shift', message: 'the cash could not go to its shift' })
+        await conflictsRepo.insertConflicts(
+          q,
+          ctx.orgId,
+          conflicts.map((c) => ({
+            id: newId('scf'),
+            orderId: order.id,
+            clientSaleId: sale.client_sale_id,
+            code: c.code,
+            message: c.message,
+            details: c.details ?? {},
+          })),
+        )
+        await recordAudit(q, ctx, {
+          action: 'order.synced',
+          record: { type: 'order', id: order.id },
+          changes: {
+            client_sale_id: sale.client_sale_id,
+            sold_at: prepared.soldAt.toISOString(),
+            sold_by: prepared.soldBy,
+            conflicts: conflicts.map((c) => c.code),
+          },
+        })
+        return order
+      })
+      return answer(ctx, order, 'recorded')
+    } catch (error) {
+      // Sent twice at once (two tills' retries, a replay): the other request recorded it.
+      if (!isUniqueViolation(error, 'orders_client_sale')) throw error
+      const recorded = await deps.orders.byClientSaleId(ctx, sale.client_sale_id)
+      if (!recorded) throw error
+      return answer(ctx, recorded, 'already_recorded')
+    }
+  }
+
+  return {
+    /** Each sale on its own, in the order sent: one's refusal never stops the others. */
+    async record(ctx: RequestContext, sales: readonly OfflineSale[]): Promise<SaleResult[]> {
+      const results: SaleResult[] = []
+      for (const [i, sale] of sales.entries()) {
+        const result = await recordSale(ctx, sale, `sales.${i}`)
+        results.push(
+          result.result === 'recorded' && result.conflicts.length
+            ? { ...result, result: 'recorded_with_conflicts' }
+            : result,
+        )
+      }
+      return results
+    },
+  }
+}
+
+export type OfflineSalesService = ReturnType<typeof createOfflineSalesService>
