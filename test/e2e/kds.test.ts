@@ -128,6 +128,31 @@ describe('the kitchen display feed', () => {
     assert.notEqual(completed.id, created.id)
   })
 
+  it('leaves out a sale a till made offline, live and on a replay: it was made and served already', async () => {
+    const screen = openScreen(base, merchant.token)
+    await screen.opened
+    await app.runtime.database.transaction(merchant.orgId, (q) =>
+      emitEvent(q, merchant.orgId, 'order.created', {
+        id: 'ord_offline',
+        location_id: 'loc_main',
+        status: 'completed',
+        client_sale_id: '01JD0000000000000000000000',
+      }),
+    )
+    await order(merchant, 'order.created', 'ord_after_offline')
+    const [first] = await screen.waitFor(1)
+    screen.close()
+    assert.equal(first.data.id, 'ord_after_offline')
+    assert.ok(!screen.received.some((e) => e.data.id === 'ord_offline'))
+    const replay = openScreen(base, merchant.token, { lastEventId: '0-0' })
+    await replay.opened
+    await order(merchant, 'order.created', 'ord_marker')
+    const seen = await replay.waitFor(1)
+    while (!seen.some((e) => e.data.id === 'ord_marker')) await replay.waitFor(seen.length + 1)
+    replay.close()
+    assert.ok(!seen.some((e) => e.data.id === 'ord_offline'))
+  })
+
   it('answers with SSE headers that keep proxies from buffering', async () => {
     const controller = new AbortController()
     const res = await fetch(`${base}/api/v1/kds/stream`, {
