@@ -158,6 +158,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     catalog,
     orders,
     payments,
+    giftCards,
     inventory,
     registers,
     customers,

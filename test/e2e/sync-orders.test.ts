@@ -186,6 +186,31 @@ describe('sales a till made offline (POST /sync/orders)', () => {
     assert.deepEqual([order.total, order.sold_by, order.customer_id], [2.8, null, null])
   })
 
+  it('redeems a gift card overdrawn offline up to its balance, and leaves the rest due as a conflict', async () => {
+    const device = await till()
+    const card = (await shop.api.post('/api/v1/gift-cards', { initial_balance: 5 })).body.data
+    const cake = await shop.product(8, { stock: 10, name: 'Gift cake' })
+    const overdrawn = sale(cake, 8, {
+      extra: { payments: [{ method: 'gift_card', amount: 8, gift_card_code: card.code }] },
+    })
+    const res = (await device.post('/api/v1/sync/orders', { sales: [overdrawn] })).body.data[0]
+    assert.equal(res.result, 'recorded_with_conflicts', JSON.stringify(res))
+    assert.deepEqual(res.conflicts.map((c: { code: string }) => c.code).sort(), ['balance_due', 'gift_card_short'])
+    const order = (await shop.api.get(`/api/v1/orders/${res.order_id}`)).body.data
+    assert.deepEqual([order.status, order.amount_captured, order.balance_due], ['open', 5, 3])
+    assert.deepEqual(
+      order.payments.map((p: { method: string; amount: number }) => [p.method, p.amount]),
+      [['gift_card', 5]],
+    )
+    assert.equal((await shop.api.get(`/api/v1/gift-cards/${card.id}`)).body.data.balance, 0)
+    // Sent again, nothing more is taken from anything.
+    assert.equal(
+      (await device.post('/api/v1/sync/orders', { sales: [overdrawn] })).body.data[0].result,
+      'already_recorded',
+    )
+    assert.equal(await shop.level(cake), 9)
+  })
+
   it('is for a paired till’s own token: staff and apps are refused', async () => {
     const staff = await loginAs(app, shop.merchant.orgId, 'staff')
     const tea = await shop.product(3, { stock: 1 })

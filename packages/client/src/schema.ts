@@ -4451,7 +4451,7 @@ export interface components {
             order_id: string | null;
             number: number | null;
             conflicts: {
-                /** @description stock_negative, price_differs, balance_due, unknown_staff, unknown_shift, unknown_customer (docs/sync.md) */
+                /** @description stock_negative, price_differs, gift_card_short, balance_due, unknown_staff, unknown_shift, unknown_customer (docs/sync.md) */
                 code: string;
                 message: string;
             }[];
@@ -38215,13 +38215,15 @@ export interface operations {
                         /** @description with the tip */
                         total: number;
                         payments: {
-                            /** @description cash and external are recorded as taken; card and gift_card are not accepted offline yet */
+                            /** @description cash and external are recorded as taken; a gift card is redeemed at sync up to its balance; card is not accepted offline yet */
                             method: "cash" | "external" | "card" | "gift_card";
                             amount: number;
                             /** @description what of the amount was a tip */
                             tip?: number;
                             /** @description cash: what the customer handed over */
                             cash_tendered?: number;
+                            /** @description gift_card: the card */
+                            gift_card_code?: string;
                         }[];
                         note?: string;
                     }[];

@@ -55,6 +55,33 @@ export async function debit(
   return result.rows[0]
 }
 
+/**
+ * Takes up to `amount` from an active card, as much as its balance allows (a sale made offline, which happened
+ * whatever the card holds); answers the card and what was taken, or undefined for no active card of that code.
+ */
+export async function debitUpTo(
+  q: Queryable,
+  orgId: string,
+  code: string,
+  amount: bigint,
+): Promise<(GiftCardRow & { taken: string }) | undefined> {
+  const result = await q.query<GiftCardRow & { taken: string }>(
+    `WITH c AS (
+       SELECT id, LEAST(balance, $3::bigint) AS taken FROM gift_cards
+       WHERE org_id = $1 AND code = $2 AND status = 'active' AND balance > 0 FOR UPDATE
+     )
+     UPDATE gift_cards g SET balance = g.balance - c.taken,
+       status = CASE WHEN g.balance - c.taken = 0 THEN 'depleted' ELSE g.status END,
+       version = g.version + 1, updated_at = now()
+     FROM c WHERE g.org_id = $1 AND g.id = c.id RETURNING ${giftCardColumns
+       .split(', ')
+       .map((c) => `g.${c.trim()}`)
+       .join(', ')}, c.taken::text AS taken`,
+    [orgId, code, amount.toString()],
+  )
+  return result.rows[0]
+}
+
 /** Adds to a card (a load or a refund); a depleted card becomes active again, a disabled one stays disabled. */
 export async function credit(
   q: Queryable,

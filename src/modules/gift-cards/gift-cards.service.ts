@@ -197,6 +197,30 @@ export function createGiftCardsService(orgs: OrgsService, customers: Pick<Custom
       })
     },
 
+    /**
+     * For a sale a till made offline: takes up to `amount` from the card, what its balance allows (nothing from an
+     * unknown, disabled or empty card); the rest stays due on the order. Joins the caller's transaction.
+     */
+    async redeemUpTo(
+      ctx: RequestContext,
+      code: string,
+      amount: bigint,
+      reference: { type: string; id: string },
+    ): Promise<{ giftCardId: string; taken: bigint } | null> {
+      return ctx.db.tx(async (q) => {
+        const row = await repo.debitUpTo(q, ctx.orgId, normalizeCode(code), amount)
+        if (!row) return null
+        const taken = BigInt(row.taken)
+        await ledger(q, ctx, row, 'redeem', -taken, reference)
+        await emitEvent(q, ctx.orgId, 'gift_card.redeemed', {
+          ...toGiftCard(row),
+          amount: toMajor(taken, row.currency),
+          reference,
+        })
+        return { giftCardId: row.id, taken }
+      })
+    },
+
     /** For payments: a refunded gift card payment goes back onto the card. */
     async credit(
       ctx: RequestContext,

@@ -339,14 +339,22 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     /**
-     * The cash and external tenders of a till's offline sale (docs/sync.md), recorded as taken when it was sold: its
-     * order already counts them. Cash goes to the shift it was taken in, open or closed since (a late sale); a shift
+     * The tenders of a till's offline sale (docs/sync.md), recorded as taken when it was sold: cash, external, and
+     * what a gift card could cover (redeemed by the caller). Its order already counts them. Cash goes to the shift it was taken in, open or closed since (a late sale); a shift
      * that is not the org's keeps none and says so (false). Joins the caller's transaction.
      */
     async recordOffline(
       ctx: RequestContext,
       orderId: string,
-      tenders: readonly { method: 'cash' | 'external'; amount: bigint; tip: bigint; cashTendered: bigint | null }[],
+      tenders: readonly {
+        method: 'cash' | 'external' | 'gift_card'
+        /** The payment's id, when the caller referenced it already (a gift card redeemed for it). */
+        id?: string
+        amount: bigint
+        tip: bigint
+        cashTendered: bigint | null
+        giftCardId?: string | null
+      }[],
       taken: { at: Date; shiftId: string | null },
     ): Promise<{ payments: Payment[]; shiftKnown: boolean }> {
       const currency = await orgs.currencyOf(ctx)
@@ -354,7 +362,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
         const payments: Payment[] = []
         let shiftKnown = true
         for (const t of tenders) {
-          const id = newId('pay')
+          const id = t.id ?? newId('pay')
           const shiftId = t.method === 'cash' ? taken.shiftId : null
           if (shiftId) {
             const registers = deps.registers()
@@ -377,7 +385,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
             status: 'captured',
             processor: null,
             processorRef: null,
-            giftCardId: null,
+            giftCardId: t.giftCardId ?? null,
             shiftId: shiftId && shiftKnown ? shiftId : null,
             failureCode: null,
             failureMessage: null,

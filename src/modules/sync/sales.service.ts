@@ -7,6 +7,7 @@ import { percentToE4 } from '../../platform/money/percent.ts'
 import { recordAudit } from '../audit/index.ts'
 import type { CatalogService, QuotedLine } from '../catalog/index.ts'
 import type { CustomersService } from '../customers/index.ts'
+import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { InventoryService } from '../inventory/index.ts'
 import type { Order, OrdersService, PricedOrder } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
@@ -25,6 +26,7 @@ interface SalesDeps {
   catalog: Pick<CatalogService, 'products' | 'variants' | 'bundles' | 'pricing'>
   orders: Pick<OrdersService, 'recordOffline' | 'byClientSaleId'>
   payments: Pick<PaymentsService, 'recordOffline'>
+  giftCards: Pick<GiftCardsService, 'redeemUpTo'>
   inventory: Pick<InventoryService, 'applyChanges'>
   registers: Pick<RegistersService, 'getRegister' | 'getShift'>
   customers: Pick<CustomersService, 'assertExists'>
@@ -37,7 +39,15 @@ interface Conflict {
   details?: object
 }
 
-type Tender = { method: 'cash' | 'external'; amount: bigint; tip: bigint; cashTendered: bigint | null }
+type Tender = {
+  method: 'cash' | 'external' | 'gift_card'
+  id: string
+  amount: bigint
+  tip: bigint
+  cashTendered: bigint | null
+  giftCardCode: string | null
+  giftCardId?: string | null
+}
 
 /** A sale checked and turned into what the order module records. */
 interface Prepared {
@@ -45,7 +55,7 @@ interface Prepared {
   locationId: string
   priced: PricedOrder
   tenders: Tender[]
-  paid: bigint
+  total: bigint
   conflicts: Conflict[]
   soldBy: string | null
   shiftId: string | null
@@ -73,10 +83,10 @@ export function createOfflineSalesService(deps: SalesDeps) {
     if (soldAt.getTime() < now - MAX_SALE_AGE_DAYS * 86_400_000)
       throw invalid(field('sold_at'), `is older than ${MAX_SALE_AGE_DAYS} days`, 'too_old')
     for (const t of sale.payments)
-      if (t.method === 'card' || t.method === 'gift_card')
+      if (t.method === 'card')
         throw invalid(
           field('payments'),
-          `${t.method} payments taken offline are not accepted yet: keep the sale and send it again later`,
+          'card payments taken offline are not accepted yet: keep the sale and send it again later',
           'unsupported',
         )
     if (!ctx.actor.registerId) throw invalid(at, 'is sent by a till of no register', 'required')
@@ -162,21 +172,22 @@ export function createOfflineSalesService(deps: SalesDeps) {
 
     const tenders: Tender[] = sale.payments.map((t, i) => ({
       method: t.method as Tender['method'],
+      id: newId('pay'),
       amount: minor(t.amount, `payments.${i}.amount`),
       tip: minor(t.tip ?? 0, `payments.${i}.tip`),
       cashTendered: t.cash_tendered === undefined ? null : minor(t.cash_tendered, `payments.${i}.cash_tendered`),
+      giftCardCode: t.gift_card_code ?? null,
     }))
     tenders.forEach((t, i) => {
       if (t.cashTendered !== null && (t.method !== 'cash' || t.cashTendered < t.amount))
         throw invalid(field(`payments.${i}.cash_tendered`), 'is for cash, and at least the amount', 'out_of_range')
+      if (t.method === 'gift_card' && !t.giftCardCode)
+        throw invalid(field(`payments.${i}.gift_card_code`), 'is required for a gift card', 'required')
     })
-    const paid = sum(tenders.map((t) => t.amount))
-    if (paid > linesTotal + tip)
+    if (sum(tenders.map((t) => t.amount)) > linesTotal + tip)
       throw doesNotAddUp(field('payments'), 'take more than the total (change is cash_tendered)')
 
     const conflicts: Conflict[] = []
-    if (paid < linesTotal + tip)
-      conflicts.push({ code: 'balance_due', message: 'the payments do not cover the total: the rest is due' })
     const soldBy = sale.sold_by && (await deps.staff(ctx, sale.sold_by)) ? sale.sold_by : null
     if (sale.sold_by && !soldBy)
       conflicts.push({
@@ -208,7 +219,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
       soldAt,
       locationId,
       tenders,
-      paid,
+      total: linesTotal + tip,
       conflicts,
       soldBy,
       shiftId,
@@ -326,6 +337,32 @@ export function createOfflineSalesService(deps: SalesDeps) {
     }
     try {
       const order = await ctx.db.tx(async (q) => {
+        const conflicts = [...prepared.conflicts]
+        // A gift card pays what its balance allows now; the rest stays due.
+        const tenders: Tender[] = []
+        for (const t of prepared.tenders) {
+          if (t.method !== 'gift_card') {
+            tenders.push(t)
+            continue
+          }
+          const redeemed = await deps.giftCards.redeemUpTo(ctx, t.giftCardCode!, t.amount, {
+            type: 'payment',
+            id: t.id,
+          })
+          const taken = redeemed?.taken ?? 0n
+          if (taken < t.amount)
+            conflicts.push({
+              code: 'gift_card_short',
+              message: redeemed
+                ? `the gift card covered ${taken} of ${t.amount} (minor units)`
+                : 'the gift card is unknown, disabled or empty: nothing was taken from it',
+              details: { wanted: t.amount.toString(), taken: taken.toString() },
+            })
+          if (redeemed && taken > 0n) tenders.push({ ...t, amount: taken, giftCardId: redeemed.giftCardId })
+        }
+        const paid = sum(tenders.map((t) => t.amount))
+        if (paid < prepared.total)
+          conflicts.push({ code: 'balance_due', message: 'the payments do not cover the total: the rest is due' })
         const order = await deps.orders.recordOffline(ctx, {
           clientSaleId: sale.client_sale_id,
           soldAt: prepared.soldAt,
@@ -334,7 +371,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
           shiftId: prepared.shiftId,
           soldBy: prepared.soldBy,
           priced: prepared.priced,
-          paid: prepared.paid,
+          paid,
           note: sale.note ?? '',
         })
         const movements = await deps.inventory.applyChanges(
@@ -358,7 +395,6 @@ export function createOfflineSalesService(deps: SalesDeps) {
           ),
           { belowZero: true },
         )
-        const conflicts = [...prepared.conflicts]
         for (const m of movements.filter((m) => m.quantity_after < 0 && m.quantity < 0))
           conflicts.push({
             code: 'stock_negative',
@@ -370,7 +406,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
               on_hand: m.quantity_after,
             },
           })
-        const { shiftKnown } = await deps.payments.recordOffline(ctx, order.id, prepared.tenders, {
+        const { shiftKnown } = await deps.payments.recordOffline(ctx, order.id, tenders, {
           at: prepared.soldAt,
           shiftId: prepared.shiftId,
         })

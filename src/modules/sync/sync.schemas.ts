@@ -106,12 +106,14 @@ const OfflineTender = Type.Object(
     method: Type.Union(
       [Type.Literal('cash'), Type.Literal('external'), Type.Literal('card'), Type.Literal('gift_card')],
       {
-        description: 'cash and external are recorded as taken; card and gift_card are not accepted offline yet',
+        description:
+          'cash and external are recorded as taken; a gift card is redeemed at sync up to its balance; card is not accepted offline yet',
       },
     ),
     amount: Type.Number({ exclusiveMinimum: 0 }),
     tip: Type.Optional(Amount('what of the amount was a tip')),
     cash_tendered: Type.Optional(Amount('cash: what the customer handed over')),
+    gift_card_code: Type.Optional(Type.String({ minLength: 4, maxLength: 64, description: 'gift_card: the card' })),
   },
   { additionalProperties: false },
 )
@@ -150,7 +152,7 @@ export type SyncOrdersBody = Static<typeof SyncOrdersBody>
 const Conflict = Type.Object({
   code: Type.String({
     description:
-      'stock_negative, price_differs, balance_due, unknown_staff, unknown_shift, unknown_customer (docs/sync.md)',
+      'stock_negative, price_differs, gift_card_short, balance_due, unknown_staff, unknown_shift, unknown_customer (docs/sync.md)',
   }),
   message: Type.String(),
 })
