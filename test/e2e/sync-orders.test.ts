@@ -211,6 +211,35 @@ describe('sales a till made offline (POST /sync/orders)', () => {
     assert.equal(await shop.level(cake), 9)
   })
 
+  it('numbers offline sales from numbers the till holds, never given to another sale', async () => {
+    const device = await till()
+    const held = (await device.post('/api/v1/sync/numbers', { count: 5 })).body.data.numbers as number[]
+    assert.equal(held.length, 5)
+    assert.deepEqual((await device.post('/api/v1/sync/numbers', { count: 5 })).body.data.numbers, held)
+    const tea = await shop.product(3, { stock: 10, name: 'Numbered tea' })
+    const online = await shop.api.post('/api/v1/orders', {
+      location_id: shop.locationId,
+      lines: [{ product_id: tea, quantity: 1 }],
+    })
+    assert.ok(!held.includes(online.body.data.number))
+    const numbered = (
+      await device.post('/api/v1/sync/orders', { sales: [sale(tea, 3, { extra: { number: held[0] } })] })
+    ).body.data[0]
+    assert.equal(numbered.result, 'recorded', JSON.stringify(numbered))
+    assert.equal(numbered.number, held[0])
+    const refilled = (await device.post('/api/v1/sync/numbers', { count: 5 })).body.data.numbers as number[]
+    assert.deepEqual(refilled.slice(0, 4), held.slice(1))
+    assert.equal(refilled.length, 5)
+    // A number the till does not hold (another till's, or one used already) takes the org's next one.
+    const reused = (await device.post('/api/v1/sync/orders', { sales: [sale(tea, 3, { extra: { number: held[0] } })] }))
+      .body.data[0]
+    assert.deepEqual(
+      reused.conflicts.map((c: { code: string }) => c.code),
+      ['number_not_held'],
+    )
+    assert.notEqual(reused.number, held[0])
+  })
+
   it('is for a paired till’s own token: staff and apps are refused', async () => {
     const staff = await loginAs(app, shop.merchant.orgId, 'staff')
     const tea = await shop.product(3, { stock: 1 })

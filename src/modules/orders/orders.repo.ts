@@ -191,6 +191,34 @@ export function writtenLines(orderId: string, lines: readonly NewLine[]): LineRo
   }))
 }
 
+/**
+ * Takes up to `count` more numbers from the org's sequence for a till's offline sales, so that it holds at most
+ * `count` unused ones; answers all it holds unused, in order.
+ */
+export async function reserveTillNumbers(q: Queryable, orgId: string, deviceId: string, count: number) {
+  await q.query(
+    `INSERT INTO till_numbers (org_id, number, device_id)
+     SELECT $1, order_number_next($1), $2
+     FROM generate_series(1, GREATEST(0, $3 - (SELECT count(*) FROM till_numbers
+       WHERE org_id = $1 AND device_id = $2 AND used_at IS NULL)))`,
+    [orgId, deviceId, count],
+  )
+  const result = await q.query<{ number: string }>(
+    'SELECT number FROM till_numbers WHERE org_id = $1 AND device_id = $2 AND used_at IS NULL ORDER BY number',
+    [orgId, deviceId],
+  )
+  return result.rows.map((r) => Number(r.number))
+}
+
+/** Marks a number of the till's used by one of its sales; false when the till holds no such unused number. */
+export async function useTillNumber(q: Queryable, orgId: string, deviceId: string, number: number) {
+  const result = await q.query(
+    'UPDATE till_numbers SET used_at = now() WHERE org_id = $1 AND number = $2 AND device_id = $3 AND used_at IS NULL',
+    [orgId, number, deviceId],
+  )
+  return (result.rowCount ?? 0) > 0
+}
+
 /** The order a till's offline sale became, by the till's id for it. */
 export async function orderByClientSaleId(q: Queryable, orgId: string, clientSaleId: string) {
   const result = await q.query<OrderRow>(

@@ -550,6 +550,8 @@ export function createOrdersService(deps: OrdersDeps) {
         priced: PricedOrder
         paid: bigint
         note: string
+        /** A number the till held (checked by useTillNumber), or null for the org's next one. */
+        number: number | null
       },
     ): Promise<Order> {
       return ctx.db.tx(async (q) => {
@@ -562,7 +564,7 @@ export function createOrdersService(deps: OrdersDeps) {
           capturedTotal: input.paid,
           note: input.note,
           shiftId: input.shiftId,
-          number: null,
+          number: input.number === null ? null : String(input.number),
           eventType: 'order.created',
           offline: { soldBy: input.soldBy, clientSaleId: input.clientSaleId, soldAt: input.soldAt },
         })
@@ -572,6 +574,17 @@ export function createOrdersService(deps: OrdersDeps) {
         return order
       })
     },
+
+    /**
+     * Order numbers for a till's offline sales (docs/sync.md): it is topped up to `count` unused ones, taken from
+     * the org's sequence like any sale's, and answers them all, in order.
+     */
+    reserveTillNumbers: (ctx: RequestContext, deviceId: string, count: number): Promise<number[]> =>
+      ctx.db.tx((q) => repo.reserveTillNumbers(q, ctx.orgId, deviceId, count)),
+
+    /** Uses one of the till's numbers for a sale it made; false when it holds no such unused number. */
+    useTillNumber: (ctx: RequestContext, deviceId: string, number: number): Promise<boolean> =>
+      ctx.db.tx((q) => repo.useTillNumber(q, ctx.orgId, deviceId, number)),
 
     /** The order a till's offline sale became, if it was recorded. */
     async byClientSaleId(ctx: RequestContext, clientSaleId: string): Promise<Order | null> {

@@ -24,7 +24,7 @@ const CLOCK_SKEW_MS = 5 * 60_000
 interface SalesDeps {
   orgs: Pick<OrgsService, 'pricingSettings'>
   catalog: Pick<CatalogService, 'products' | 'variants' | 'bundles' | 'pricing'>
-  orders: Pick<OrdersService, 'recordOffline' | 'byClientSaleId'>
+  orders: Pick<OrdersService, 'recordOffline' | 'byClientSaleId' | 'useTillNumber' | 'reserveTillNumbers'>
   payments: Pick<PaymentsService, 'recordOffline'>
   giftCards: Pick<GiftCardsService, 'redeemUpTo'>
   inventory: Pick<InventoryService, 'applyChanges'>
@@ -363,6 +363,16 @@ export function createOfflineSalesService(deps: SalesDeps) {
         const paid = sum(tenders.map((t) => t.amount))
         if (paid < prepared.total)
           conflicts.push({ code: 'balance_due', message: 'the payments do not cover the total: the rest is due' })
+        // The number the till printed, when it is one the till held; else the org's next.
+        let number = sale.number ?? null
+        if (number !== null && !(await deps.orders.useTillNumber(ctx, ctx.actor.clientId, number))) {
+          conflicts.push({
+            code: 'number_not_held',
+            message: `order number ${number} is not one this till held: the sale took the next one`,
+            details: { number },
+          })
+          number = null
+        }
         const order = await deps.orders.recordOffline(ctx, {
           clientSaleId: sale.client_sale_id,
           soldAt: prepared.soldAt,
@@ -373,6 +383,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
           priced: prepared.priced,
           paid,
           note: sale.note ?? '',
+          number,
         })
         const movements = await deps.inventory.applyChanges(
           ctx,
@@ -446,6 +457,9 @@ export function createOfflineSalesService(deps: SalesDeps) {
   }
 
   return {
+    /** The order numbers the till holds for its offline sales, topped up to `count`. */
+    numbers: (ctx: RequestContext, count: number) => deps.orders.reserveTillNumbers(ctx, ctx.actor.clientId, count),
+
     /** Each sale on its own, in the order sent: one's refusal never stops the others. */
     async record(ctx: RequestContext, sales: readonly OfflineSale[]): Promise<SaleResult[]> {
       const results: SaleResult[] = []

@@ -16,6 +16,8 @@ import {
   CatalogQuery,
   CatalogSnapshotSchema,
   ConflictListQuery,
+  NumbersBody,
+  NumbersSchema,
   ResolveConflictBody,
   SaleResultSchema,
   SyncConflictSchema,
@@ -57,6 +59,22 @@ export const syncRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => ({ data: await sales.record(request.ctx, request.body.sales) }),
+  )
+
+  app.post(
+    '/sync/numbers',
+    {
+      config: { scope: TILL_SCOPE },
+      schema: {
+        operationId: 'syncNumbers',
+        tags,
+        summary:
+          "Order numbers the till holds for sales it makes offline, topped up to count (default 200): taken from the org's series, never given twice",
+        body: Type.Optional(NumbersBody),
+        response: { 200: DataOf(NumbersSchema) },
+      },
+    },
+    async (request) => ({ data: { numbers: await sales.numbers(request.ctx, request.body?.count ?? 200) } }),
   )
 
   app.get(

@@ -124,6 +124,9 @@ export const OfflineSaleSchema = Type.Object(
       pattern: '^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$',
       description: "the till's own id for the sale, a ULID: the key that makes sending it again a no-op",
     }),
+    number: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'the order number the till printed, one it held (POST /sync/numbers)' }),
+    ),
     sold_at: Type.String({ format: 'date-time', description: 'when it was sold, by the till’s clock' }),
     sold_by: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the last user verified on the till' })),
     shift_id: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the shift it was sold in' })),
@@ -143,6 +146,19 @@ export const OfflineSaleSchema = Type.Object(
 )
 export type OfflineSale = Static<typeof OfflineSaleSchema>
 
+export const NumbersBody = Type.Object(
+  {
+    count: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, default: 200, description: 'how many unused numbers to hold' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const NumbersSchema = Type.Object({
+  numbers: Type.Array(Type.Integer(), { description: 'the unused numbers the till holds, in order' }),
+})
+
 export const SyncOrdersBody = Type.Object(
   { sales: Type.Array(OfflineSaleSchema, { minItems: 1, maxItems: 500 }) },
   { additionalProperties: false },
@@ -152,7 +168,7 @@ export type SyncOrdersBody = Static<typeof SyncOrdersBody>
 const Conflict = Type.Object({
   code: Type.String({
     description:
-      'stock_negative, price_differs, gift_card_short, balance_due, unknown_staff, unknown_shift, unknown_customer (docs/sync.md)',
+      'stock_negative, price_differs, gift_card_short, balance_due, number_not_held, unknown_staff, unknown_shift, unknown_customer (docs/sync.md)',
   }),
   message: Type.String(),
 })
