@@ -211,7 +211,7 @@ export async function reserveTillNumbers(q: Queryable, orgId: string, deviceId: 
 }
 
 /** Marks a number of the till's used by one of its sales; false when the till holds no such unused number. */
-export async function useTillNumber(q: Queryable, orgId: string, deviceId: string, number: number) {
+export async function claimTillNumber(q: Queryable, orgId: string, deviceId: string, number: number) {
   const result = await q.query(
     'UPDATE till_numbers SET used_at = now() WHERE org_id = $1 AND number = $2 AND device_id = $3 AND used_at IS NULL',
     [orgId, number, deviceId],

@@ -550,7 +550,7 @@ export function createOrdersService(deps: OrdersDeps) {
         priced: PricedOrder
         paid: bigint
         note: string
-        /** A number the till held (checked by useTillNumber), or null for the org's next one. */
+        /** A number the till held (checked by claimTillNumber), or null for the org's next one. */
         number: number | null
       },
     ): Promise<Order> {
@@ -583,8 +583,8 @@ export function createOrdersService(deps: OrdersDeps) {
       ctx.db.tx((q) => repo.reserveTillNumbers(q, ctx.orgId, deviceId, count)),
 
     /** Uses one of the till's numbers for a sale it made; false when it holds no such unused number. */
-    useTillNumber: (ctx: RequestContext, deviceId: string, number: number): Promise<boolean> =>
-      ctx.db.tx((q) => repo.useTillNumber(q, ctx.orgId, deviceId, number)),
+    claimTillNumber: (ctx: RequestContext, deviceId: string, number: number): Promise<boolean> =>
+      ctx.db.tx((q) => repo.claimTillNumber(q, ctx.orgId, deviceId, number)),
 
     /** The order a till's offline sale became, if it was recorded. */
     async byClientSaleId(ctx: RequestContext, clientSaleId: string): Promise<Order | null> {

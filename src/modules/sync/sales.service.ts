@@ -24,7 +24,7 @@ const CLOCK_SKEW_MS = 5 * 60_000
 interface SalesDeps {
   orgs: Pick<OrgsService, 'pricingSettings'>
   catalog: Pick<CatalogService, 'products' | 'variants' | 'bundles' | 'pricing'>
-  orders: Pick<OrdersService, 'recordOffline' | 'byClientSaleId' | 'useTillNumber' | 'reserveTillNumbers'>
+  orders: Pick<OrdersService, 'recordOffline' | 'byClientSaleId' | 'claimTillNumber' | 'reserveTillNumbers'>
   payments: Pick<PaymentsService, 'recordOffline'>
   giftCards: Pick<GiftCardsService, 'redeemUpTo'>
   inventory: Pick<InventoryService, 'applyChanges'>
@@ -365,7 +365,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
           conflicts.push({ code: 'balance_due', message: 'the payments do not cover the total: the rest is due' })
         // The number the till printed, when it is one the till held; else the org's next.
         let number = sale.number ?? null
-        if (number !== null && !(await deps.orders.useTillNumber(ctx, ctx.actor.clientId, number))) {
+        if (number !== null && !(await deps.orders.claimTillNumber(ctx, ctx.actor.clientId, number))) {
           conflicts.push({
             code: 'number_not_held',
             message: `order number ${number} is not one this till held: the sale took the next one`,
