@@ -171,6 +171,29 @@ describe('sales a till made offline (POST /sync/orders)', () => {
   it('records a price the catalog no longer asks, and staff, shifts and customers it does not know, as conflicts', async () => {
     const device = await till()
     const scone = await shop.product(3, { stock: 10, name: 'Scone' })
+    // A modifier that takes off the price ("no cream") is recorded as the till priced it.
+    const plain = sale(scone, 2.5, {
+      extra: {
+        lines: [
+          {
+            product_id: scone,
+            quantity: 1,
+            modifiers: [{ id: 'opt_no_cream', name: 'No cream', price_adjustment: -0.5 }],
+            unit_price: 2.5,
+            tax_rate: 0,
+            line_subtotal: 2.5,
+            line_discount: 0,
+            line_tax: 0,
+            line_total: 2.5,
+          },
+        ],
+        subtotal: 2.5,
+        total: 2.5,
+        payments: [{ method: 'cash', amount: 2.5 }],
+      },
+    })
+    const minus = (await device.post('/api/v1/sync/orders', { sales: [plain] })).body.data[0]
+    assert.notEqual(minus.result, 'refused', JSON.stringify(minus))
     const odd = sale(scone, 2.8, {
       extra: { sold_by: 'usr_nobody', shift_id: 'shf_nobody', customer_id: 'cus_nobody' },
     })

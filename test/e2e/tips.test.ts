@@ -147,6 +147,26 @@ describe('tips', () => {
     assert.equal(tooMuch.body.code, 'REFUND_EXCEEDS_CAPTURED')
   })
 
+  it('gives back no tip that was not paid: an authorization with its tip can still be voided', async () => {
+    const made = (await order()).body.data
+    const card = await shop.api.post('/api/v1/payments', {
+      order_id: made.id,
+      amount: 5,
+      tip: 1,
+      method: 'card',
+      payment_method_token: 'pm_card_visa',
+    })
+    assert.equal(card.status, 201, JSON.stringify(card.body))
+    const cash = await shop.api.post('/api/v1/payments', { order_id: made.id, amount: 7.5, method: 'cash' })
+    assert.equal(cash.status, 201, JSON.stringify(cash.body))
+    const refund = await shop.api.post(`/api/v1/orders/${made.id}/refund`, { include_tip: true })
+    assert.equal(refund.status, 201, JSON.stringify(refund.body))
+    assert.deepEqual([refund.body.data.amount_refunded, refund.body.data.tip_refunded], [6.5, 0])
+    assert.equal((await shop.api.post(`/api/v1/payments/${card.body.data.id}/void`)).status, 200)
+    const after = (await shop.api.get(`/api/v1/orders/${made.id}`)).body.data
+    assert.deepEqual([after.tip, after.total], [0, 11.5])
+  })
+
   it('earns no loyalty points on the tip, and gives change from the cash handed over', async () => {
     const program = await shop.api.post('/api/v1/loyalty/programs', { name: 'Points', points_per_unit: 1 })
     assert.equal(program.status, 201, JSON.stringify(program.body))

@@ -248,6 +248,8 @@ export function createDevicesService(
      */
     async deviceAccessToken(deviceToken: string) {
       const device = await deviceOfToken(deviceToken)
+      if (device.locked_at)
+        throw AuthErrors.DEVICE_LOCKED('this till is locked after too many wrong PINs; a manager unlocks it')
       const token = await accessTokens.sign({
         sub: device.id,
         orgId: device.org_id,

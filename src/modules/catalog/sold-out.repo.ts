@@ -36,14 +36,11 @@ export async function markSoldOut(
   productId: string,
   variantId: string,
 ): Promise<SoldOutRow> {
+  // A mark made meanwhile by another request is answered as it is (the update keeps it, and returns it).
   const result = await q.query<SoldOutRow>(
-    `WITH i AS (
-       INSERT INTO sold_out_items (org_id, location_id, product_id, variant_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT DO NOTHING RETURNING ${columns}
-     )
-     SELECT * FROM i UNION ALL
-     SELECT ${columns} FROM sold_out_items
-     WHERE org_id = $1 AND location_id = $2 AND product_id = $3 AND variant_id = $4 AND NOT EXISTS (SELECT 1 FROM i)`,
+    `INSERT INTO sold_out_items (org_id, location_id, product_id, variant_id) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (org_id, location_id, product_id, variant_id) DO UPDATE SET created_at = sold_out_items.created_at
+     RETURNING ${columns}`,
     [orgId, locationId, productId, variantId],
   )
   return result.rows[0]

@@ -179,7 +179,10 @@ export function createRefundsService(deps: {
         const left = BigInt(row.captured_total) - BigInt(row.refunded_total)
         // The tip stays with whoever earned it unless the refund says so (docs/commerce.md "Tips").
         const tipLeft = BigInt(row.tip_amount) - BigInt(row.tip_refunded)
-        const tip = input.includeTip ? (tipLeft < left ? tipLeft : left) : 0n
+        // Only a tip that was paid goes back: while part of the order (a card authorization with its tip, say) is
+        // not captured, the tip is not either.
+        const tipPaid = BigInt(row.captured_total) >= BigInt(row.total)
+        const tip = input.includeTip && tipPaid ? (tipLeft < left ? tipLeft : left) : 0n
         // A refunded order whose tip was kept may still give the tip back.
         const refundable = REFUNDABLE.includes(row.status) || (row.status === 'refunded' && tip > 0n)
         if (!refundable) throw OrderErrors.NOT_REFUNDABLE(`an order that is ${row.status} cannot be refunded`)

@@ -89,7 +89,7 @@ export async function pendingTotal(q: Queryable, orgId: string, orderId: string)
 
 /**
  * Moves a payment from one status to another; undefined when it was not in `from` any more (a race lost), or when
- * `version` is given and the payment changed since (a tip adjusted meanwhile: its amount is not what was captured).
+ * `amount` is given and the payment's is not that any more (a tip adjusted meanwhile: not what was captured).
  */
 export async function transition(
   q: Queryable,
@@ -97,13 +97,13 @@ export async function transition(
   id: string,
   from: PaymentStatus,
   to: PaymentStatus,
-  version?: number,
+  amount?: bigint,
 ): Promise<PaymentRow | undefined> {
   const result = await q.query<PaymentRow>(
     `UPDATE payments SET status = $4, version = version + 1, updated_at = now(),
        captured_at = CASE WHEN $4 = 'captured' THEN now() ELSE captured_at END
-     WHERE org_id = $1 AND id = $2 AND status = $3 AND ($5::int IS NULL OR version = $5) RETURNING ${paymentColumns}`,
-    [orgId, id, from, to, version ?? null],
+     WHERE org_id = $1 AND id = $2 AND status = $3 AND ($5::bigint IS NULL OR amount = $5) RETURNING ${paymentColumns}`,
+    [orgId, id, from, to, amount?.toString() ?? null],
   )
   return result.rows[0]
 }

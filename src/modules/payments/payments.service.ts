@@ -419,14 +419,17 @@ export function createPaymentsService(deps: PaymentsDeps) {
     async capture(ctx: RequestContext, id: string): Promise<Payment> {
       const row = await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, id))
       if (!row) throw notFound('payment')
-      const result = await once(ctx, 'payment.capture', async () => {
+      // The amount sent is recorded with the answer: a retry records what the processor took, not what the row
+      // says by then (a tip adjusted meanwhile).
+      const result: ProcessorResult & { amount?: string } = await once(ctx, 'payment.capture', async () => {
         if (row.status !== 'requires_capture')
           throw PaymentErrors.NOT_CAPTURABLE(`a payment that is ${row.status} cannot be captured`)
-        return processor.capture({
+        const answer = await processor.capture({
           processorRef: row.processor_ref!,
           amount: BigInt(row.amount),
           currency: row.currency,
         })
+        return { ...answer, amount: row.amount }
       })
       if (!result.ok)
         throw PaymentErrors.PROCESSOR_REFUSED(`the payment processor refused the capture: ${result.message}`)
@@ -434,8 +437,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (row.status === 'captured') return toPayment(row)
       return ctx.db.tx(async (q) => {
         if (row.order_id) await orders.lockForPayment(ctx, row.order_id)
-        // The amount captured is the one read: a tip adjusted meanwhile makes this a conflict, not a wrong record.
-        const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'captured', row.version)
+        // Recorded only at the amount the processor took: a tip adjusted meanwhile is a conflict, not a wrong record.
+        const taken = BigInt(result.amount ?? row.amount)
+        const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'captured', taken)
         if (!moved) throw PaymentErrors.CHANGED_CONCURRENTLY('the payment was captured, voided or adjusted meanwhile')
         if (moved.order_id) await orders.recordCapture(ctx, moved.order_id, BigInt(moved.amount))
         const payment = toPayment(moved)
@@ -499,7 +503,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
           processorRef: row.processor_ref!,
           amount,
           currency: row.currency,
-          reference: `${row.id}:v${row.version}`,
+          // The amount asked for is part of the key: two adjustments to different tips are two calls.
+          reference: `${row.id}:${amount}`,
         }),
       )
       if (!result.ok)

@@ -46,7 +46,7 @@ export function layoutReceipt(data: ReceiptData, { language, t, gift }: Format):
     dateStyle: 'medium',
     timeStyle: 'short',
     timeZone: data.location.timezone,
-  }).format(new Date(order.created_at))
+  }).format(new Date(order.sold_at ?? order.created_at))
 
   const blocks: Block[] = [{ kind: 'title', text: data.store.name }]
   for (const text of [...lines(data.store.header), ...data.store.address, data.store.phone].filter(Boolean))

@@ -75,7 +75,8 @@ export function createOfflineSalesService(deps: SalesDeps) {
     const field = (f: string) => `${at}.${f}`
     const settings = await deps.orgs.pricingSettings(ctx)
     const currency = settings.currency
-    const minor = (value: number, f: string) => toMinor(value, currency, field(f))
+    const minor = (value: number, f: string, allowNegative = false) =>
+      toMinor(value, currency, field(f), { allowNegative })
     const soldAt = new Date(sale.sold_at)
     const now = Date.now()
     if (soldAt.getTime() > now + CLOCK_SKEW_MS)
@@ -144,7 +145,8 @@ export function createOfflineSalesService(deps: SalesDeps) {
           id: m.id,
           groupId: m.group_id ?? '',
           name: m.name,
-          priceAdjustment: minor(m.price_adjustment, `${f}.modifiers.${j}.price_adjustment`),
+          // A modifier may take off the price ("no cheese"); the unit price, checked above, stays at zero or more.
+          priceAdjustment: minor(m.price_adjustment, `${f}.modifiers.${j}.price_adjustment`, true),
         })),
         ...(components ? { components } : {}),
         tracked: components ? components.length > 0 : product.track_inventory && (variant?.track_inventory ?? true),
@@ -186,6 +188,11 @@ export function createOfflineSalesService(deps: SalesDeps) {
     })
     if (sum(tenders.map((t) => t.amount)) > linesTotal + tip)
       throw doesNotAddUp(field('payments'), 'take more than the total (change is cash_tendered)')
+    tenders.forEach((t, i) => {
+      if (t.tip > t.amount) throw doesNotAddUp(field(`payments.${i}.tip`), 'is more than its payment')
+    })
+    if (sum(tenders.map((t) => t.tip)) > tip)
+      throw doesNotAddUp(field('payments'), 'carry more tip than the sale’s tip')
 
     const conflicts: Conflict[] = []
     const soldBy = sale.sold_by && (await deps.staff(ctx, sale.sold_by)) ? sale.sold_by : null

@@ -39,6 +39,10 @@ export function createSyncService(deps: SyncDeps) {
     async catalog(ctx: RequestContext, query: CatalogQuery) {
       const locationId = await locationOf(ctx, query.location_id)
       const since = query.since ?? null
+      if (since !== null && BigInt(since) >= 2n ** 64n)
+        throw badRequest('since is not a version this API gave', [
+          { field: 'since', message: 'is not a version this API gave', code: 'invalid_cursor' },
+        ])
       const [changes, settings, taxRates, active, scheduled, methods, staff] = await Promise.all([
         deps.catalog.sync.changes(ctx, since, locationId),
         deps.settings.get(ctx),
