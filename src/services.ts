@@ -162,7 +162,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     inventory,
     registers,
     customers,
-    staff: async (ctx, userId) => (await devices.staffOf(ctx)).some((s) => s.id === userId),
+    staff: async (ctx) => new Set((await devices.staffOf(ctx)).map((s) => s.id)),
   })
   const syncConflicts = createConflictsService()
   return {

@@ -219,13 +219,13 @@ export async function claimTillNumber(q: Queryable, orgId: string, deviceId: str
   return (result.rowCount ?? 0) > 0
 }
 
-/** The order a till's offline sale became, by the till's id for it. */
-export async function orderByClientSaleId(q: Queryable, orgId: string, clientSaleId: string) {
-  const result = await q.query<OrderRow>(
-    `SELECT ${orderColumns} FROM orders WHERE org_id = $1 AND client_sale_id = $2`,
-    [orgId, clientSaleId],
+/** The orders some of these offline sales became already: their ids and numbers, by the till's ids. */
+export async function recordedSales(q: Queryable, orgId: string, clientSaleIds: readonly string[]) {
+  const result = await q.query<{ id: string; number: string; client_sale_id: string }>(
+    'SELECT id, number, client_sale_id FROM orders WHERE org_id = $1 AND client_sale_id = ANY($2)',
+    [orgId, clientSaleIds],
   )
-  return result.rows[0]
+  return result.rows
 }
 
 export async function insertHistory(

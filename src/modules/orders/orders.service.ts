@@ -586,12 +586,10 @@ export function createOrdersService(deps: OrdersDeps) {
     claimTillNumber: (ctx: RequestContext, deviceId: string, number: number): Promise<boolean> =>
       ctx.db.tx((q) => repo.claimTillNumber(q, ctx.orgId, deviceId, number)),
 
-    /** The order a till's offline sale became, if it was recorded. */
-    async byClientSaleId(ctx: RequestContext, clientSaleId: string): Promise<Order | null> {
-      return ctx.db.read(async (q) => {
-        const row = await repo.orderByClientSaleId(q, ctx.orgId, clientSaleId)
-        return row ? toOrder(row, await repo.linesOf(q, ctx.orgId, [row.id])) : null
-      })
+    /** Which of these offline sales were recorded already, and as what (id and number), by the till's ids. */
+    async recordedSales(ctx: RequestContext, clientSaleIds: readonly string[]) {
+      const rows = await ctx.db.read((q) => repo.recordedSales(q, ctx.orgId, clientSaleIds))
+      return new Map(rows.map((r) => [r.client_sale_id, { id: r.id, number: Number(r.number) }]))
     },
 
     async purchaseSummary(ctx: RequestContext, customerId: string) {

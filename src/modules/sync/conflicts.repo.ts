@@ -44,10 +44,14 @@ export async function insertConflicts(
   )
 }
 
-export async function conflictsOfOrder(q: Queryable, orgId: string, orderId: string): Promise<ConflictRow[]> {
+export async function conflictsOfOrders(
+  q: Queryable,
+  orgId: string,
+  orderIds: readonly string[],
+): Promise<ConflictRow[]> {
   const result = await q.query<ConflictRow>(
-    `SELECT ${columns} FROM sync_conflicts WHERE org_id = $1 AND order_id = $2 ORDER BY id`,
-    [orgId, orderId],
+    `SELECT ${columns} FROM sync_conflicts WHERE org_id = $1 AND order_id = ANY($2) ORDER BY id`,
+    [orgId, orderIds],
   )
   return result.rows
 }

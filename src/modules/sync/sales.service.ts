@@ -9,7 +9,7 @@ import type { CatalogService, QuotedLine } from '../catalog/index.ts'
 import type { CustomersService } from '../customers/index.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { InventoryService } from '../inventory/index.ts'
-import type { Order, OrdersService, PricedOrder } from '../orders/index.ts'
+import type { OrdersService, PricedOrder } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { PaymentsService } from '../payments/index.ts'
 import type { RegistersService } from '../registers/index.ts'
@@ -24,13 +24,33 @@ const CLOCK_SKEW_MS = 5 * 60_000
 interface SalesDeps {
   orgs: Pick<OrgsService, 'pricingSettings'>
   catalog: Pick<CatalogService, 'products' | 'variants' | 'bundles' | 'pricing'>
-  orders: Pick<OrdersService, 'recordOffline' | 'byClientSaleId' | 'claimTillNumber' | 'reserveTillNumbers'>
+  orders: Pick<OrdersService, 'recordOffline' | 'recordedSales' | 'claimTillNumber' | 'reserveTillNumbers'>
   payments: Pick<PaymentsService, 'recordOffline'>
   giftCards: Pick<GiftCardsService, 'redeemUpTo'>
   inventory: Pick<InventoryService, 'applyChanges'>
   registers: Pick<RegistersService, 'getRegister' | 'getShift'>
   customers: Pick<CustomersService, 'assertExists'>
-  staff: (ctx: RequestContext, userId: string) => Promise<boolean>
+  /** The ids of the org's staff a till may name as having sold. */
+  staff: (ctx: RequestContext) => Promise<Set<string>>
+}
+
+/** What every sale of one batch shares, read once: the till's location, the org's staff, the items sold. */
+interface Batch {
+  locationId: Promise<string>
+  staff: Promise<Set<string>>
+  items: ReturnType<typeof itemsOf>
+}
+
+/** The products and variants the batch's lines name (the org's, in whatever state), and what bundles draw down. */
+async function itemsOf(ctx: RequestContext, catalog: SalesDeps['catalog'], sales: readonly OfflineSale[]) {
+  const lines = sales.flatMap((s) => s.lines)
+  const products = new Map(
+    (await catalog.products.byIds(ctx, [...new Set(lines.map((l) => l.product_id))])).map((p) => [p.id, p]),
+  )
+  const variantIds = [...new Set(lines.flatMap((l) => (l.variant_id ? [l.variant_id] : [])))]
+  const variants = new Map((await catalog.variants.byIds(ctx, variantIds)).map((v) => [v.id, v]))
+  const bundles = await catalog.bundles.componentsOf(ctx, [...products.keys()])
+  return { products, variants, bundles }
 }
 
 interface Conflict {
@@ -71,7 +91,7 @@ const sum = (values: readonly bigint[]) => values.reduce((a, b) => a + b, 0n)
  * shift it names, a balance left due) is recorded as a conflict, not refused. One transaction per sale.
  */
 export function createOfflineSalesService(deps: SalesDeps) {
-  async function prepare(ctx: RequestContext, sale: OfflineSale, at: string): Promise<Prepared> {
+  async function prepare(ctx: RequestContext, batch: Batch, sale: OfflineSale, at: string): Promise<Prepared> {
     const field = (f: string) => `${at}.${f}`
     const settings = await deps.orgs.pricingSettings(ctx)
     const currency = settings.currency
@@ -90,16 +110,10 @@ export function createOfflineSalesService(deps: SalesDeps) {
           'card payments taken offline are not accepted yet: keep the sale and send it again later',
           'unsupported',
         )
-    if (!ctx.actor.registerId) throw invalid(at, 'is sent by a till of no register', 'required')
-    const locationId = (await deps.registers.getRegister(ctx, ctx.actor.registerId)).location_id
+    const locationId = await batch.locationId
 
     // The items: the org's, in whatever state (an item archived since was still sold).
-    const products = new Map(
-      (await deps.catalog.products.byIds(ctx, [...new Set(sale.lines.map((l) => l.product_id))])).map((p) => [p.id, p]),
-    )
-    const variantIds = sale.lines.flatMap((l) => (l.variant_id ? [l.variant_id] : []))
-    const variants = new Map((await deps.catalog.variants.byIds(ctx, variantIds)).map((v) => [v.id, v]))
-    const bundles = await deps.catalog.bundles.componentsOf(ctx, [...products.keys()])
+    const { products, variants, bundles } = await batch.items
 
     const quoted: QuotedLine[] = []
     const lineTotals: PricedOrder['totals']['lines'] = []
@@ -195,7 +209,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
       throw doesNotAddUp(field('payments'), 'carry more tip than the sale’s tip')
 
     const conflicts: Conflict[] = []
-    const soldBy = sale.sold_by && (await deps.staff(ctx, sale.sold_by)) ? sale.sold_by : null
+    const soldBy = sale.sold_by && (await batch.staff).has(sale.sold_by) ? sale.sold_by : null
     if (sale.sold_by && !soldBy)
       conflicts.push({
         code: 'unknown_staff',
@@ -309,25 +323,44 @@ export function createOfflineSalesService(deps: SalesDeps) {
     }
   }
 
-  const answer = async (ctx: RequestContext, order: Order, result: SaleResult['result']): Promise<SaleResult> => {
-    const conflicts = await ctx.db.read((q) => conflictsRepo.conflictsOfOrder(q, ctx.orgId, order.id))
-    return {
-      client_sale_id: order.client_sale_id ?? '',
-      result,
-      order_id: order.id,
-      number: order.number,
-      conflicts: conflicts.map((c) => ({ code: c.code, message: c.message })),
-      errors: [],
-    }
+  const answer = (
+    clientSaleId: string,
+    order: { id: string; number: number },
+    result: SaleResult['result'],
+    conflicts: readonly Conflict[],
+  ): SaleResult => ({
+    client_sale_id: clientSaleId,
+    result: result === 'recorded' && conflicts.length ? 'recorded_with_conflicts' : result,
+    order_id: order.id,
+    number: order.number,
+    conflicts: conflicts.map((c) => ({ code: c.code, message: c.message })),
+    errors: [],
+  })
+
+  /** Sales found recorded already, answered with the conflicts they were recorded with (one read for all). */
+  async function alreadyRecorded(ctx: RequestContext, found: ReadonlyMap<string, { id: string; number: number }>) {
+    const orderIds = [...found.values()].map((o) => o.id)
+    const conflicts = orderIds.length
+      ? await ctx.db.read((q) => conflictsRepo.conflictsOfOrders(q, ctx.orgId, orderIds))
+      : []
+    return new Map(
+      [...found].map(([clientSaleId, order]) => [
+        clientSaleId,
+        answer(
+          clientSaleId,
+          order,
+          'already_recorded',
+          conflicts.filter((c) => c.order_id === order.id),
+        ),
+      ]),
+    )
   }
 
-  /** One sale: recorded, recorded with conflicts, found recorded already, or refused with the fields that failed. */
-  async function recordSale(ctx: RequestContext, sale: OfflineSale, at: string): Promise<SaleResult> {
-    const earlier = await deps.orders.byClientSaleId(ctx, sale.client_sale_id)
-    if (earlier) return answer(ctx, earlier, 'already_recorded')
+  /** One sale not recorded yet: recorded, recorded with conflicts, or refused with the fields that failed. */
+  async function recordSale(ctx: RequestContext, batch: Batch, sale: OfflineSale, at: string): Promise<SaleResult> {
     let prepared: Prepared
     try {
-      prepared = await prepare(ctx, sale, at)
+      prepared = await prepare(ctx, batch, sale, at)
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error
       const errors = error.errors?.length
@@ -343,7 +376,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
       }
     }
     try {
-      const order = await ctx.db.tx(async (q) => {
+      const { order, conflicts } = await ctx.db.tx(async (q) => {
         const conflicts = [...prepared.conflicts]
         // A gift card pays what its balance allows now; the rest stays due.
         const tenders: Tender[] = []
@@ -451,15 +484,15 @@ export function createOfflineSalesService(deps: SalesDeps) {
             conflicts: conflicts.map((c) => c.code),
           },
         })
-        return order
+        return { order, conflicts }
       })
-      return answer(ctx, order, 'recorded')
+      return answer(sale.client_sale_id, order, 'recorded', conflicts)
     } catch (error) {
       // Sent twice at once (two tills' retries, a replay): the other request recorded it.
       if (!isUniqueViolation(error, 'orders_client_sale')) throw error
-      const recorded = await deps.orders.byClientSaleId(ctx, sale.client_sale_id)
-      if (!recorded) throw error
-      return answer(ctx, recorded, 'already_recorded')
+      const found = await deps.orders.recordedSales(ctx, [sale.client_sale_id])
+      if (!found.size) throw error
+      return (await alreadyRecorded(ctx, found)).get(sale.client_sale_id)!
     }
   }
 
@@ -469,13 +502,28 @@ export function createOfflineSalesService(deps: SalesDeps) {
 
     /** Each sale on its own, in the order sent: one's refusal never stops the others. */
     async record(ctx: RequestContext, sales: readonly OfflineSale[]): Promise<SaleResult[]> {
+      const registerId = ctx.actor.registerId
+      if (!registerId) throw invalid('sales', 'are sent by a till of no register', 'required')
+      const batch: Batch = {
+        locationId: deps.registers.getRegister(ctx, registerId).then((r) => r.location_id),
+        staff: deps.staff(ctx),
+        items: itemsOf(ctx, deps.catalog, sales),
+      }
+      for (const shared of [batch.locationId, batch.staff, batch.items]) shared.catch(() => {})
+      const known = await alreadyRecorded(
+        ctx,
+        await deps.orders.recordedSales(
+          ctx,
+          sales.map((s) => s.client_sale_id),
+        ),
+      )
       const results: SaleResult[] = []
       for (const [i, sale] of sales.entries()) {
-        const result = await recordSale(ctx, sale, `sales.${i}`)
+        // A sale sent twice in one batch is recorded by its first copy.
+        const recorded =
+          known.get(sale.client_sale_id) ?? results.find((r) => r.client_sale_id === sale.client_sale_id && r.order_id)
         results.push(
-          result.result === 'recorded' && result.conflicts.length
-            ? { ...result, result: 'recorded_with_conflicts' }
-            : result,
+          recorded ? { ...recorded, result: 'already_recorded' } : await recordSale(ctx, batch, sale, `sales.${i}`),
         )
       }
       return results
