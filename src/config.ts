@@ -59,6 +59,8 @@ export interface Config {
   readonly metricsToken: string | undefined
   /** How long a card processor call may take before it is answered 503 PROCESSOR_TIMEOUT (under the 60 s key lock). */
   readonly processorTimeoutMs: number
+  /** OFFLINE_CARD_MAX_AGE_HOURS: a card taken offline longer ago than this is declined at sync (docs/sync.md). */
+  readonly offlineCardMaxAgeH: number
   /** How long one reading of the database's figures serves `/metrics` scrapes (docs/operations.md "Metrics"). */
   readonly metricsSnapshotMs: number
   /** Seals secrets at rest (SECRETS_KEY, base64 of 32 bytes); SECRETS_KEY_PREVIOUS opens what the last one sealed. */
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
     metricsToken: env.METRICS_TOKEN || undefined,
     processorTimeoutMs: Math.min(positiveInteger(env, 'PROCESSOR_TIMEOUT_MS', 20_000), 45_000),
+    offlineCardMaxAgeH: positiveInteger(env, 'OFFLINE_CARD_MAX_AGE_HOURS', 24),
     metricsSnapshotMs: positiveInteger(env, 'METRICS_SNAPSHOT_MS', 5_000),
     databaseStatementTimeoutMs: positiveInteger(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000),
     databaseIdleInTransactionTimeoutMs: positiveInteger(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000),

@@ -113,6 +113,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     giftCards,
     processor: withDeadline(options.processor ?? new TestProcessor(), runtime.config.processorTimeoutMs),
     registers: () => registers,
+    secrets: runtime.secrets,
   })
   const refunds = createRefundsService({
     orders,

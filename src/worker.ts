@@ -8,6 +8,7 @@ import { startEventRetention } from './modules/events/index.ts'
 import { stalledCancellations } from './modules/laybys/index.ts'
 import { startPointsExpiry } from './modules/loyalty/index.ts'
 import { stalledRefunds } from './modules/orders/index.ts'
+import { pendingCardAuthorizations } from './modules/payments/index.ts'
 import { startWebhookWorker } from './modules/webhooks/index.ts'
 import { startIdempotencyPurge } from './platform/http/idempotency-purge.ts'
 import { mailerFor, startMailOutbox } from './platform/mail/index.ts'
@@ -53,6 +54,20 @@ export function startWorkers(
     stalledCancellations(runtime.database, services.laybys, laybys),
     laybys,
   )
+  const cards = log.child({ worker: 'offline-cards' })
+  const offlineCards = startStalledWork(
+    runtime.database,
+    pendingCardAuthorizations(
+      runtime.database,
+      services.payments,
+      (ctx, orderId, why) => services.offlineSales.cardDeclined(ctx, orderId, why),
+      runtime.config.offlineCardMaxAgeH * 3_600_000,
+      cards,
+    ),
+    cards,
+    // A synced card is due at once: a till waits for it, and a card grows no younger.
+    { intervalMs: 5_000, olderThanS: 0 },
+  )
   const mailLog = log.child({ worker: 'mail' })
   const mailer = mailerFor(runtime.config, mailLog)
   const mail = startMailOutbox({ database: runtime.database, secrets: runtime.secrets, mailer, log: mailLog })
@@ -74,6 +89,7 @@ export function startWorkers(
         pointsExpiry.stop(),
         refundsLeft.stop(),
         cancellationsLeft.stop(),
+        offlineCards.stop(),
       ])
     },
   }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { ulid } from 'ulidx'
+import { pendingCardAuthorizations } from '../../src/modules/payments/index.ts'
+import { finishStalled } from '../../src/platform/queue/stalled-work.ts'
 import { clientFor, loginAs, startTestApp, type TestApp } from '../support/harness.ts'
 import { openShop, type Shop } from './orders.fixtures.ts'
 
@@ -134,7 +136,10 @@ describe('sales a till made offline (POST /sync/orders)', () => {
     const card = sale(tea, 3, { extra: { payments: [{ method: 'card', amount: 3 }] } })
     const refused = (await device.post('/api/v1/sync/orders', { sales: [card] })).body.data[0]
     assert.equal(refused.result, 'refused')
-    assert.equal(refused.errors[0].code, 'unsupported')
+    assert.deepEqual(
+      [refused.errors[0].field, refused.errors[0].code],
+      ['sales.0.payments.0.payment_method_token', 'required'],
+    )
     assert.equal(await shop.level(tea), 9)
   })
 
@@ -261,6 +266,55 @@ describe('sales a till made offline (POST /sync/orders)', () => {
       ['number_not_held'],
     )
     assert.notEqual(reused.number, held[0])
+  })
+
+  it('authorizes a card taken offline after sync, and declines one the processor refuses or that is too old', async () => {
+    const device = await till()
+    const pie = await shop.product(7, { stock: 10, name: 'Pie' })
+    const card = (token: string, minutesAgo: number) =>
+      sale(pie, 7, { minutesAgo, extra: { payments: [{ method: 'card', amount: 7, payment_method_token: token }] } })
+    const approved = card('pm_card_visa', 60)
+    const declined = card('pm_card_declined', 60)
+    const stale = card('pm_card_visa', 25 * 60)
+    const res = (await device.post('/api/v1/sync/orders', { sales: [approved, declined, stale] })).body.data
+    assert.deepEqual(
+      res.map((r: { result: string }) => r.result),
+      ['recorded', 'recorded', 'recorded'],
+      JSON.stringify(res),
+    )
+    const before = (await shop.api.get(`/api/v1/orders/${res[0].order_id}`)).body.data
+    assert.deepEqual([before.status, before.balance_due, before.payments[0].status], ['open', 7, 'pending'])
+
+    // The worker's pass, as `opentill worker` runs it every few seconds.
+    const work = pendingCardAuthorizations(
+      app.runtime.database,
+      app.services.payments,
+      (ctx, orderId, why) => app.services.offlineSales.cardDeclined(ctx, orderId, why),
+      24 * 3_600_000,
+      app.api.log,
+    )
+    await finishStalled(app.runtime.database, work, app.api.log, 0)
+
+    const paid = (await shop.api.get(`/api/v1/orders/${res[0].order_id}`)).body.data
+    assert.deepEqual([paid.status, paid.amount_captured, paid.payments[0].status], ['completed', 7, 'captured'])
+    assert.equal(paid.completed_at, approved.sold_at)
+    for (const [i, why] of [
+      [1, 'declined'],
+      [2, 'more than 24 hours'],
+    ] as const) {
+      const order = (await shop.api.get(`/api/v1/orders/${res[i].order_id}`)).body.data
+      assert.deepEqual([order.status, order.balance_due, order.payments[0].status], ['open', 7, 'failed'])
+      const conflicts = (await shop.api.get('/api/v1/sync/conflicts')).body.data.filter(
+        (c: { order_id: string }) => c.order_id === order.id,
+      )
+      assert.deepEqual(
+        conflicts.map((c: { code: string }) => c.code),
+        ['card_declined'],
+      )
+      assert.match(conflicts[0].message, new RegExp(why))
+    }
+    // Nothing is left to authorize, and nothing is authorized twice.
+    assert.equal(await finishStalled(app.runtime.database, work, app.api.log, 0), 0)
   })
 
   it('is for a paired till’s own token: staff and apps are refused', async () => {

@@ -3523,7 +3523,7 @@ export interface components {
             /** @description decimal amount in the currency major unit */
             amount: number;
             currency: string;
-            status: "requires_capture" | "captured" | "voided" | "failed" | "partially_refunded" | "refunded";
+            status: "pending" | "requires_capture" | "captured" | "voided" | "failed" | "partially_refunded" | "refunded";
             /** @description decimal amount in the currency major unit */
             amount_refunded: number;
             processor: string | null;
@@ -4468,7 +4468,7 @@ export interface components {
             order_id: string | null;
             number: number | null;
             conflicts: {
-                /** @description stock_negative, price_differs, gift_card_short, balance_due, number_not_held, unknown_staff, unknown_shift, unknown_customer (docs/sync.md) */
+                /** @description stock_negative, price_differs, gift_card_short, card_declined, balance_due, number_not_held, unknown_staff, unknown_shift, unknown_customer (docs/sync.md) */
                 code: string;
                 message: string;
             }[];
@@ -5108,9 +5108,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
-                     *           "email": "owner-fa319d905d@example.test",
-                     *           "orgId": "org_01m8dbxyhk47nnhag28w4r5w4x"
+                     *           "id": "usr_01m8ddr1vh39atzfhpr96b2brx",
+                     *           "email": "owner-aa3c387cff@example.test",
+                     *           "orgId": "org_01m8ddr1swygaqqbe8cgszxhpd"
                      *         }
                      *       }
                      *     }
@@ -9061,7 +9061,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
+                     *           "id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -9076,8 +9076,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T02:04:13.506Z",
-                     *           "updated_at": "2026-11-27T02:04:13.506Z"
+                     *           "created_at": "2026-11-27T02:35:57.312Z",
+                     *           "updated_at": "2026-11-27T02:35:57.312Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9241,7 +9241,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
+                     *         "id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9256,8 +9256,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:04:13.506Z",
-                     *         "updated_at": "2026-11-27T02:04:13.506Z"
+                     *         "created_at": "2026-11-27T02:35:57.312Z",
+                     *         "updated_at": "2026-11-27T02:35:57.312Z"
                      *       }
                      *     }
                      */
@@ -9443,7 +9443,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
+                     *         "id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9458,8 +9458,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:04:13.506Z",
-                     *         "updated_at": "2026-11-27T02:04:13.506Z"
+                     *         "created_at": "2026-11-27T02:35:57.312Z",
+                     *         "updated_at": "2026-11-27T02:35:57.312Z"
                      *       }
                      *     }
                      */
@@ -16791,7 +16791,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
+                     *         "id": "loc_01m8ddr1z7473rpqkjah5apjca",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -16802,8 +16802,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:04:13.465Z",
-                     *         "updated_at": "2026-11-27T02:04:13.465Z"
+                     *         "created_at": "2026-11-27T02:35:57.288Z",
+                     *         "updated_at": "2026-11-27T02:35:57.288Z"
                      *       }
                      *     }
                      */
@@ -17374,14 +17374,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8dbxyvnrcpp6yxmegv74af0",
-                     *           "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
+                     *           "id": "lvl_01m8ddr20wkfkzvx75z12aj354",
+                     *           "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
+                     *           "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T02:04:13.538Z"
+                     *           "updated_at": "2026-11-27T02:35:57.328Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17507,8 +17507,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
-                 *       "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
+                 *       "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
+                 *       "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17542,10 +17542,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8dbxyvemnjr4zpfry3e7pv2",
-                     *         "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
+                     *         "id": "imv_01m8ddr20pmzkcjpqfn3tmf747",
+                     *         "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
+                     *         "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17554,11 +17554,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
+                     *           "user_id": "usr_01m8ddr1vh39atzfhpr96b2brx",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T02:04:13.538Z",
-                     *         "created_at": "2026-11-27T02:04:13.538Z"
+                     *         "occurred_at": "2026-11-27T02:35:57.328Z",
+                     *         "created_at": "2026-11-27T02:35:57.328Z"
                      *       }
                      *     }
                      */
@@ -24966,7 +24966,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8dbxz271yqm44gwbdmx1zmy",
+                     *         "id": "cus_01m8ddr22sda55rnw0ms5cchfy",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24978,8 +24978,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:04:13.765Z",
-                     *         "updated_at": "2026-11-27T02:04:13.765Z"
+                     *         "created_at": "2026-11-27T02:35:57.399Z",
+                     *         "updated_at": "2026-11-27T02:35:57.399Z"
                      *       }
                      *     }
                      */
@@ -25988,11 +25988,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
-                 *       "customer_id": "cus_01m8dbxz271yqm44gwbdmx1zmy",
+                 *       "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
+                 *       "customer_id": "cus_01m8ddr22sda55rnw0ms5cchfy",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
+                 *           "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26051,18 +26051,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dbxz7qaj0rczkzxq7x7sw7",
+                     *         "id": "ord_01m8ddr267gxbnvpp0qpjbjk52",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
-                     *         "customer_id": "cus_01m8dbxz271yqm44gwbdmx1zmy",
+                     *         "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
+                     *         "customer_id": "cus_01m8ddr22sda55rnw0ms5cchfy",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dbxz7r3s7q1w1nm1sf5pcw",
-                     *             "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
+                     *             "id": "oli_01m8ddr26axv6h40e8zkj626bx",
+                     *             "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26093,14 +26093,14 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
+                     *         "sold_by": "usr_01m8ddr1vh39atzfhpr96b2brx",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:04:13.926Z",
-                     *         "updated_at": "2026-11-27T02:04:13.926Z",
+                     *         "created_at": "2026-11-27T02:35:57.495Z",
+                     *         "updated_at": "2026-11-27T02:35:57.495Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -26281,11 +26281,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
-                 *       "customer_id": "cus_01m8dbxz271yqm44gwbdmx1zmy",
+                 *       "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
+                 *       "customer_id": "cus_01m8ddr22sda55rnw0ms5cchfy",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
+                 *           "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26348,7 +26348,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
+                     *             "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26558,18 +26558,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dbxz7qaj0rczkzxq7x7sw7",
+                     *         "id": "ord_01m8ddr267gxbnvpp0qpjbjk52",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
-                     *         "customer_id": "cus_01m8dbxz271yqm44gwbdmx1zmy",
+                     *         "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
+                     *         "customer_id": "cus_01m8ddr22sda55rnw0ms5cchfy",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dbxz7r3s7q1w1nm1sf5pcw",
-                     *             "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
+                     *             "id": "oli_01m8ddr26axv6h40e8zkj626bx",
+                     *             "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26600,23 +26600,23 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
+                     *         "sold_by": "usr_01m8ddr1vh39atzfhpr96b2brx",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T02:04:13.926Z",
-                     *         "updated_at": "2026-11-27T02:04:14.092Z",
-                     *         "completed_at": "2026-11-27T02:04:14.092Z",
+                     *         "created_at": "2026-11-27T02:35:57.495Z",
+                     *         "updated_at": "2026-11-27T02:35:57.607Z",
+                     *         "completed_at": "2026-11-27T02:35:57.607Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dbxzc58e17hxdhx4fvr5kc",
+                     *             "id": "pay_01m8ddr294415bskctp4gcrvex",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-27T02:04:14.092Z"
+                     *             "created_at": "2026-11-27T02:35:57.607Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -26625,17 +26625,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
+                     *             "actor": "usr_01m8ddr1vh39atzfhpr96b2brx",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:04:13.948Z"
+                     *             "created_at": "2026-11-27T02:35:57.519Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
+                     *             "actor": "usr_01m8ddr1vh39atzfhpr96b2brx",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:04:14.111Z"
+                     *             "created_at": "2026-11-27T02:35:57.620Z"
                      *           }
                      *         ]
                      *       }
@@ -27014,7 +27014,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8dbxz7r3s7q1w1nm1sf5pcw",
+                 *           "line_id": "oli_01m8ddr26axv6h40e8zkj626bx",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -27062,18 +27062,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dbxz7qaj0rczkzxq7x7sw7",
+                     *         "id": "ord_01m8ddr267gxbnvpp0qpjbjk52",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8dbxyrre3zf7f6pg2gnpass",
-                     *         "customer_id": "cus_01m8dbxz271yqm44gwbdmx1zmy",
+                     *         "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
+                     *         "customer_id": "cus_01m8ddr22sda55rnw0ms5cchfy",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dbxz7r3s7q1w1nm1sf5pcw",
-                     *             "product_id": "prod_01m8dbxyt8c33c2kam0vrxjkn7",
+                     *             "id": "oli_01m8ddr26axv6h40e8zkj626bx",
+                     *             "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -27104,29 +27104,29 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
+                     *         "sold_by": "usr_01m8ddr1vh39atzfhpr96b2brx",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T02:04:13.926Z",
-                     *         "updated_at": "2026-11-27T02:04:14.316Z",
-                     *         "completed_at": "2026-11-27T02:04:14.092Z",
+                     *         "created_at": "2026-11-27T02:35:57.495Z",
+                     *         "updated_at": "2026-11-27T02:35:57.746Z",
+                     *         "completed_at": "2026-11-27T02:35:57.607Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dbxzc58e17hxdhx4fvr5kc",
+                     *             "id": "pay_01m8ddr294415bskctp4gcrvex",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-27T02:04:14.092Z"
+                     *             "created_at": "2026-11-27T02:35:57.607Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8dbxzk1h7xhtvpgqzsm4gq5",
-                     *             "order_id": "ord_01m8dbxz7qaj0rczkzxq7x7sw7",
+                     *             "id": "ref_01m8ddr2cq8711tphw5tpk3mtz",
+                     *             "order_id": "ord_01m8ddr267gxbnvpp0qpjbjk52",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -27134,14 +27134,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8dbxz7r3s7q1w1nm1sf5pcw",
+                     *                 "line_id": "oli_01m8ddr26axv6h40e8zkj626bx",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T02:04:14.306Z"
+                     *             "created_at": "2026-11-27T02:35:57.720Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -27149,25 +27149,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
+                     *             "actor": "usr_01m8ddr1vh39atzfhpr96b2brx",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:04:13.948Z"
+                     *             "created_at": "2026-11-27T02:35:57.519Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
+                     *             "actor": "usr_01m8ddr1vh39atzfhpr96b2brx",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:04:14.111Z"
+                     *             "created_at": "2026-11-27T02:35:57.620Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8dbxyk4jq9eq8bpcr9ey7sv",
+                     *             "actor": "usr_01m8ddr1vh39atzfhpr96b2brx",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:04:14.332Z"
+                     *             "created_at": "2026-11-27T02:35:57.768Z"
                      *           }
                      *         ]
                      *       }
@@ -27534,7 +27534,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8dbxz7qaj0rczkzxq7x7sw7",
+                 *       "order_id": "ord_01m8ddr267gxbnvpp0qpjbjk52",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -27572,8 +27572,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8dbxzc58e17hxdhx4fvr5kc",
-                     *         "order_id": "ord_01m8dbxz7qaj0rczkzxq7x7sw7",
+                     *         "id": "pay_01m8ddr294415bskctp4gcrvex",
+                     *         "order_id": "ord_01m8ddr267gxbnvpp0qpjbjk52",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -27581,7 +27581,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_1fad66ec7af9cdd247beff18",
+                     *         "processor_reference": "tp_e2e3dee5625a4760dd242db9",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -27590,9 +27590,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:04:14.092Z",
-                     *         "updated_at": "2026-11-27T02:04:14.092Z",
-                     *         "captured_at": "2026-11-27T02:04:14.092Z"
+                     *         "created_at": "2026-11-27T02:35:57.607Z",
+                     *         "updated_at": "2026-11-27T02:35:57.607Z",
+                     *         "captured_at": "2026-11-27T02:35:57.607Z"
                      *       }
                      *     }
                      */
@@ -28909,16 +28909,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8dbxzqwq8994tmg9s3enw2w",
-                     *         "code": "XTFY-WH6T-9VPR-HSZ7",
+                     *         "id": "gc_01m8ddr2gbjar2j2zsee645ce1",
+                     *         "code": "ZKVB-TZPU-ZXTW-54G4",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:04:14.461Z",
-                     *         "updated_at": "2026-11-27T02:04:14.461Z"
+                     *         "created_at": "2026-11-27T02:35:57.836Z",
+                     *         "updated_at": "2026-11-27T02:35:57.836Z"
                      *       }
                      *     }
                      */
@@ -38234,7 +38234,7 @@ export interface operations {
                         /** @description with the tip */
                         total: number;
                         payments: {
-                            /** @description cash and external are recorded as taken; a gift card is redeemed at sync up to its balance; card is not accepted offline yet */
+                            /** @description cash and external are recorded as taken; a gift card is redeemed at sync up to its balance; a card is authorized by the worker after sync */
                             method: "cash" | "external" | "card" | "gift_card";
                             amount: number;
                             /** @description what of the amount was a tip */
@@ -38243,6 +38243,8 @@ export interface operations {
                             cash_tendered?: number;
                             /** @description gift_card: the card */
                             gift_card_code?: string;
+                            /** @description card: what the processor's SDK stored on the till for a card taken offline */
+                            payment_method_token?: string;
                         }[];
                         note?: string;
                     }[];

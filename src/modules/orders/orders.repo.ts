@@ -318,7 +318,7 @@ export async function setStatus(q: Queryable, orgId: string, id: string, status:
   const result = await q.prepared<OrderRow>(
     'order_set_status',
     `UPDATE orders SET status = $3, version = version + 1, updated_at = now(),
-       completed_at = CASE WHEN $3 = 'completed' THEN now() ELSE completed_at END
+       completed_at = CASE WHEN $3 = 'completed' THEN COALESCE(sold_at, now()) ELSE completed_at END
      WHERE org_id = $1 AND id = $2 RETURNING ${orderColumns}`,
     [orgId, id, status],
   )

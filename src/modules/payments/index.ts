@@ -1,6 +1,7 @@
 /** Payments: intents, capture, void, split tender, configured methods, and the processor adapter. */
 
 export { PaymentErrors } from './payments.errors.ts'
+export { pendingCardAuthorizations } from './payments.jobs.ts'
 export { paymentRoutes } from './payments.routes.ts'
 export { type CreatePaymentInput, type Payment, PaymentSchema, TenderFields } from './payments.schemas.ts'
 export {

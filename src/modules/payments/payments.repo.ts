@@ -19,15 +19,18 @@ export interface NewPayment {
   cashTendered: bigint | null
   /** When it was taken, if not now (a till's offline sale). */
   capturedAt?: Date | null
+  /** A card taken offline: the adapter's token, sealed, and when it was taken. */
+  offlineTokenSealed?: string | null
+  takenAt?: Date | null
 }
 
 export async function insertPayment(q: Queryable, orgId: string, p: NewPayment): Promise<PaymentRow> {
   const result = await q.prepared<PaymentRow>(
     'payment_insert',
     `INSERT INTO payments (id, org_id, order_id, layby_id, method, amount, currency, status, processor, processor_ref, gift_card_id, shift_id,
-       failure_code, failure_message, captured_at, tip_amount, cash_tendered)
+       failure_code, failure_message, captured_at, tip_amount, cash_tendered, offline_token_sealed, taken_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-       CASE WHEN $8 = 'captured' THEN COALESCE($17::timestamptz, now()) END, $15, $16)
+       CASE WHEN $8 = 'captured' THEN COALESCE($17::timestamptz, now()) END, $15, $16, $18, $19)
      RETURNING ${paymentColumns}`,
     [
       p.id,
@@ -47,6 +50,8 @@ export async function insertPayment(q: Queryable, orgId: string, p: NewPayment):
       p.tipAmount.toString(),
       p.cashTendered?.toString() ?? null,
       p.capturedAt ?? null,
+      p.offlineTokenSealed ?? null,
+      p.takenAt ?? null,
     ],
   )
   return result.rows[0]
@@ -122,6 +127,49 @@ export async function adjustTip(
     [orgId, id, version, tip.toString()],
   )
   return result.rows[0]
+}
+
+/** A card a till took offline, pending: what authorizing it needs. */
+export async function pendingCard(q: Queryable, orgId: string, id: string) {
+  const result = await q.query<PaymentRow & { offline_token_sealed: string; taken_at: Date }>(
+    `SELECT ${paymentColumns}, offline_token_sealed, taken_at FROM payments
+     WHERE org_id = $1 AND id = $2 AND status = 'pending'`,
+    [orgId, id],
+  )
+  return result.rows[0]
+}
+
+/** Records a card taken offline once its authorization is known: captured, or failed with why. */
+export async function settlePending(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  outcome: { status: 'captured'; processorRef: string } | { status: 'failed'; code: string; message: string },
+): Promise<PaymentRow | undefined> {
+  const result = await q.query<PaymentRow>(
+    `UPDATE payments SET status = $3, processor_ref = $4, failure_code = $5, failure_message = $6,
+       captured_at = CASE WHEN $3 = 'captured' THEN now() END, offline_token_sealed = NULL, claimed_until = NULL,
+       version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 AND status = 'pending' RETURNING ${paymentColumns}`,
+    [
+      orgId,
+      id,
+      outcome.status,
+      outcome.status === 'captured' ? outcome.processorRef : null,
+      outcome.status === 'failed' ? outcome.code : null,
+      outcome.status === 'failed' ? outcome.message : null,
+    ],
+  )
+  return result.rows[0]
+}
+
+/** Pending cards of any org, each leased to this worker (payments_claim_pending, db/migrations/0151). */
+export async function claimPendingCards(q: Queryable, olderThanS: number, leaseS: number, batch: number) {
+  const result = await q.query<{ org_id: string; payment_id: string }>(
+    'SELECT org_id, payment_id FROM payments_claim_pending(make_interval(secs => $1), make_interval(secs => $2), $3)',
+    [olderThanS, leaseS, batch],
+  )
+  return result.rows
 }
 
 /** The captured payments of an order, locked, with what each has left to refund. */

@@ -6,6 +6,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 const Method = Type.Union(PAYMENT_METHODS.map((m) => Type.Literal(m)))
 /** Every state a payment can be in (docs/commerce.md "Payments"). */
 const PaymentStatus = Type.Union([
+  Type.Literal('pending'),
   Type.Literal('requires_capture'),
   Type.Literal('captured'),
   Type.Literal('voided'),

@@ -1,4 +1,5 @@
 import { newId } from '../../platform/crypto/ids.ts'
+import { rowBinding, type SecretBox } from '../../platform/crypto/secret-box.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
@@ -85,6 +86,8 @@ interface PaymentsDeps {
   processor: PaymentProcessor
   /** Late-bound and optional: cash is recorded against a register shift when the registers module is present. */
   registers: () => RegistersPort | undefined
+  /** Seals the token of a card taken offline until the worker authorizes it. */
+  secrets: SecretBox
 }
 
 export function createPaymentsService(deps: PaymentsDeps) {
@@ -347,7 +350,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
       ctx: RequestContext,
       orderId: string,
       tenders: readonly {
-        method: 'cash' | 'external' | 'gift_card'
+        method: 'cash' | 'external' | 'gift_card' | 'card'
+        /** card: the adapter's token for the card taken offline, authorized later (authorizeOffline). */
+        token?: string
         /** The payment's id, when the caller referenced it already (a gift card redeemed for it). */
         id?: string
         amount: bigint
@@ -375,6 +380,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
               })) &&
               shiftKnown
           }
+          const offline = t.method === 'card'
           const row = await repo.insertPayment(q, ctx.orgId, {
             id,
             orderId,
@@ -382,8 +388,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
             method: t.method,
             amount: t.amount,
             currency,
-            status: 'captured',
-            processor: null,
+            // A card taken offline waits for the worker's authorization; its order does not count it yet.
+            status: offline ? 'pending' : 'captured',
+            offlineTokenSealed: offline
+              ? deps.secrets.seal(t.token ?? '', rowBinding('payments', ctx.orgId, id))
+              : null,
+            takenAt: taken.at,
+            processor: offline ? processor.name : null,
             processorRef: null,
             giftCardId: t.giftCardId ?? null,
             shiftId: shiftId && shiftKnown ? shiftId : null,
@@ -394,10 +405,55 @@ export function createPaymentsService(deps: PaymentsDeps) {
             capturedAt: taken.at,
           })
           const payment = toPayment(row)
-          await emitEvent(q, ctx.orgId, 'payment.captured', payment)
+          if (!offline) await emitEvent(q, ctx.orgId, 'payment.captured', payment)
           payments.push(payment)
         }
         return { payments, shiftKnown }
+      })
+    },
+
+    /**
+     * Authorizes and captures a card a till took offline (the worker, after sync): with the processor, outside any
+     * transaction, under the payment's id as its idempotency key, then recorded with its order's balance. A card
+     * taken longer ago than `maxAgeMs` is declined without asking. Answers the decline, if any, for its conflict.
+     */
+    async authorizeOffline(
+      ctx: RequestContext,
+      id: string,
+      maxAgeMs: number,
+    ): Promise<{ orderId: string | null; declined: string | null } | null> {
+      const pending = await ctx.db.read((q) => repo.pendingCard(q, ctx.orgId, id))
+      if (!pending) return null
+      const amount = BigInt(pending.amount)
+      const tooOld = pending.taken_at.getTime() < Date.now() - maxAgeMs
+      const auth: ProcessorResult = tooOld
+        ? { ok: false, code: 'offline_too_old', message: `taken offline more than ${maxAgeMs / 3_600_000} hours ago` }
+        : await processor.authorize({
+            amount,
+            currency: pending.currency,
+            token: deps.secrets.open(pending.offline_token_sealed, rowBinding('payments', ctx.orgId, id)),
+            capture: true,
+            reference: id,
+          })
+      return ctx.db.tx(async (q) => {
+        if (pending.order_id) await orders.lockForPayment(ctx, pending.order_id)
+        const settled = await repo.settlePending(
+          q,
+          ctx.orgId,
+          id,
+          auth.ok
+            ? { status: 'captured', processorRef: auth.processorRef }
+            : { status: 'failed', code: auth.code, message: auth.message },
+        )
+        if (!settled) return null
+        const payment = toPayment(settled)
+        if (!auth.ok) {
+          await emitEvent(q, ctx.orgId, 'payment.failed', payment)
+          return { orderId: settled.order_id, declined: auth.message }
+        }
+        if (settled.order_id) await orders.recordCapture(ctx, settled.order_id, amount)
+        await emitEvent(q, ctx.orgId, 'payment.captured', payment)
+        return { orderId: settled.order_id, declined: null }
       })
     },
 

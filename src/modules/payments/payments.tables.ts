@@ -1,6 +1,13 @@
 /** Row types and column lists of the payment tables, once each. */
 
-export type PaymentStatus = 'requires_capture' | 'captured' | 'voided' | 'failed' | 'partially_refunded' | 'refunded'
+export type PaymentStatus =
+  | 'pending'
+  | 'requires_capture'
+  | 'captured'
+  | 'voided'
+  | 'failed'
+  | 'partially_refunded'
+  | 'refunded'
 
 /** payments (db/migrations/0043_payments.sql). */
 export interface PaymentRow {

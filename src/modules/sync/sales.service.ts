@@ -24,7 +24,7 @@ const CLOCK_SKEW_MS = 5 * 60_000
 interface SalesDeps {
   orgs: Pick<OrgsService, 'pricingSettings'>
   catalog: Pick<CatalogService, 'products' | 'variants' | 'bundles' | 'pricing'>
-  orders: Pick<OrdersService, 'recordOffline' | 'recordedSales' | 'claimTillNumber' | 'reserveTillNumbers'>
+  orders: Pick<OrdersService, 'get' | 'recordOffline' | 'recordedSales' | 'claimTillNumber' | 'reserveTillNumbers'>
   payments: Pick<PaymentsService, 'recordOffline'>
   giftCards: Pick<GiftCardsService, 'redeemUpTo'>
   inventory: Pick<InventoryService, 'applyChanges'>
@@ -60,7 +60,8 @@ interface Conflict {
 }
 
 type Tender = {
-  method: 'cash' | 'external' | 'gift_card'
+  method: 'cash' | 'external' | 'gift_card' | 'card'
+  token?: string
   id: string
   amount: bigint
   tip: bigint
@@ -103,13 +104,6 @@ export function createOfflineSalesService(deps: SalesDeps) {
       throw invalid(field('sold_at'), 'is in the future by the server’s clock', 'out_of_range')
     if (soldAt.getTime() < now - MAX_SALE_AGE_DAYS * 86_400_000)
       throw invalid(field('sold_at'), `is older than ${MAX_SALE_AGE_DAYS} days`, 'too_old')
-    for (const t of sale.payments)
-      if (t.method === 'card')
-        throw invalid(
-          field('payments'),
-          'card payments taken offline are not accepted yet: keep the sale and send it again later',
-          'unsupported',
-        )
     const locationId = await batch.locationId
 
     // The items: the org's, in whatever state (an item archived since was still sold).
@@ -193,12 +187,15 @@ export function createOfflineSalesService(deps: SalesDeps) {
       tip: minor(t.tip ?? 0, `payments.${i}.tip`),
       cashTendered: t.cash_tendered === undefined ? null : minor(t.cash_tendered, `payments.${i}.cash_tendered`),
       giftCardCode: t.gift_card_code ?? null,
+      ...(t.payment_method_token ? { token: t.payment_method_token } : {}),
     }))
     tenders.forEach((t, i) => {
       if (t.cashTendered !== null && (t.method !== 'cash' || t.cashTendered < t.amount))
         throw invalid(field(`payments.${i}.cash_tendered`), 'is for cash, and at least the amount', 'out_of_range')
       if (t.method === 'gift_card' && !t.giftCardCode)
         throw invalid(field(`payments.${i}.gift_card_code`), 'is required for a gift card', 'required')
+      if (t.method === 'card' && !t.token)
+        throw invalid(field(`payments.${i}.payment_method_token`), 'is required for a card', 'required')
     })
     if (sum(tenders.map((t) => t.amount)) > linesTotal + tip)
       throw doesNotAddUp(field('payments'), 'take more than the total (change is cash_tendered)')
@@ -400,8 +397,9 @@ export function createOfflineSalesService(deps: SalesDeps) {
             })
           if (redeemed && taken > 0n) tenders.push({ ...t, amount: taken, giftCardId: redeemed.giftCardId })
         }
-        const paid = sum(tenders.map((t) => t.amount))
-        if (paid < prepared.total)
+        // A card taken offline is authorized by the worker after this: the order does not count it until then.
+        const paid = sum(tenders.filter((t) => t.method !== 'card').map((t) => t.amount))
+        if (sum(tenders.map((t) => t.amount)) < prepared.total)
           conflicts.push({ code: 'balance_due', message: 'the payments do not cover the total: the rest is due' })
         // The number the till printed, when it is one the till held; else the org's next.
         let number = sale.number ?? null
@@ -497,6 +495,23 @@ export function createOfflineSalesService(deps: SalesDeps) {
   }
 
   return {
+    /** A card a till took offline was declined after sync: its order keeps the balance, with a conflict. */
+    async cardDeclined(ctx: RequestContext, orderId: string, why: string): Promise<void> {
+      const order = await deps.orders.get(ctx, orderId)
+      await ctx.db.tx((q) =>
+        conflictsRepo.insertConflicts(q, ctx.orgId, [
+          {
+            id: newId('scf'),
+            orderId,
+            clientSaleId: order.client_sale_id ?? '',
+            code: 'card_declined',
+            message: `the card taken offline was declined: ${why}; its amount is due`,
+            details: {},
+          },
+        ]),
+      )
+    },
+
     /** The order numbers the till holds for its offline sales, topped up to `count`. */
     numbers: (ctx: RequestContext, count: number) => deps.orders.reserveTillNumbers(ctx, ctx.actor.clientId, count),
 

@@ -107,13 +107,20 @@ const OfflineTender = Type.Object(
       [Type.Literal('cash'), Type.Literal('external'), Type.Literal('card'), Type.Literal('gift_card')],
       {
         description:
-          'cash and external are recorded as taken; a gift card is redeemed at sync up to its balance; card is not accepted offline yet',
+          'cash and external are recorded as taken; a gift card is redeemed at sync up to its balance; a card is authorized by the worker after sync',
       },
     ),
     amount: Type.Number({ exclusiveMinimum: 0 }),
     tip: Type.Optional(Amount('what of the amount was a tip')),
     cash_tendered: Type.Optional(Amount('cash: what the customer handed over')),
     gift_card_code: Type.Optional(Type.String({ minLength: 4, maxLength: 64, description: 'gift_card: the card' })),
+    payment_method_token: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        description: "card: what the processor's SDK stored on the till for a card taken offline",
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -168,7 +175,7 @@ export type SyncOrdersBody = Static<typeof SyncOrdersBody>
 const Conflict = Type.Object({
   code: Type.String({
     description:
-      'stock_negative, price_differs, gift_card_short, balance_due, number_not_held, unknown_staff, unknown_shift, unknown_customer (docs/sync.md)',
+      'stock_negative, price_differs, gift_card_short, card_declined, balance_due, number_not_held, unknown_staff, unknown_shift, unknown_customer (docs/sync.md)',
   }),
   message: Type.String(),
 })

@@ -40,11 +40,17 @@ export async function finishStalled<T>(
   return claimed.length
 }
 
-export function startStalledWork<T>(database: Database, work: StalledWork<T>, log: FastifyBaseLogger): Poller {
+/** Polls for `work` every minute, for items older than a request runs; `options` for work that is due at once. */
+export function startStalledWork<T>(
+  database: Database,
+  work: StalledWork<T>,
+  log: FastifyBaseLogger,
+  options: { intervalMs?: number; olderThanS?: number } = {},
+): Poller {
   return startPoller({
-    intervalMs: INTERVAL_MS,
+    intervalMs: options.intervalMs ?? INTERVAL_MS,
     async tick() {
-      const finished = await finishStalled(database, work, log)
+      const finished = await finishStalled(database, work, log, options.olderThanS)
       if (finished > 0) log.info({ finished }, `stalled ${work.name}s finished`)
       return finished === BATCH
     },
