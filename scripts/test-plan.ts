@@ -26,6 +26,7 @@ const LONGEST = [
   'secrets-at-rest.test.ts',
   'automations-crash.test.ts',
   'stalled-work-crash.test.ts',
+  'sync-crash.test.ts',
   'catalog-cache.test.ts',
   'trust-proxy.test.ts',
   'client-packed.test.ts',

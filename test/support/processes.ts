@@ -46,6 +46,13 @@ export class OpentillProcesses {
     await exited
   }
 
+  /** kill -9 of a process `serve` started, by the pid it answered. */
+  async crashServer(pid: number): Promise<void> {
+    const child = this.children.find((c) => c.pid === pid)
+    assert.ok(child, `process ${pid} was not started here`)
+    await this.crash(child)
+  }
+
   async stopAll(): Promise<void> {
     const running = this.children.filter((c) => c.exitCode === null && c.signalCode === null)
     for (const c of running) c.kill('SIGTERM')
