@@ -160,6 +160,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     orders,
     payments,
     giftCards,
+    campaigns,
     inventory,
     registers,
     customers,

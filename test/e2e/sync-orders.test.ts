@@ -317,6 +317,57 @@ describe('sales a till made offline (POST /sync/orders)', () => {
     assert.equal(await finishStalled(app.runtime.database, work, app.api.log, 0), 0)
   })
 
+  it('counts a voucher used offline once, and a second use of a single-use voucher as a conflict', async () => {
+    const [a, b] = [await till(), await till()]
+    const campaign = (
+      await shop.api.post('/api/v1/campaigns', {
+        name: 'Two off',
+        status: 'scheduled',
+        requires_voucher: true,
+        rules: [{ type: 'fixed_amount', amount: 2 }],
+      })
+    ).body.data
+    assert.ok(campaign?.id, 'a campaign')
+    await shop.api.post(`/api/v1/campaigns/${campaign.id}/vouchers`, { code: 'ONCE-ONLY' })
+    const tart = await shop.product(10, { stock: 10, name: 'Tart' })
+    const withVoucher = () =>
+      sale(tart, 10, {
+        extra: {
+          lines: [
+            {
+              product_id: tart,
+              quantity: 1,
+              unit_price: 10,
+              tax_rate: 0,
+              line_subtotal: 10,
+              line_discount: 2,
+              line_tax: 0,
+              line_total: 8,
+            },
+          ],
+          discounts: [
+            { type: 'campaign', reason: 'Two off', amount: 2, campaign_id: campaign.id, voucher_code: 'once-only' },
+          ],
+          subtotal: 10,
+          discount_total: 2,
+          total: 8,
+          payments: [{ method: 'cash', amount: 8 }],
+        },
+      })
+    const first = (await a.post('/api/v1/sync/orders', { sales: [withVoucher()] })).body.data[0]
+    const second = (await b.post('/api/v1/sync/orders', { sales: [withVoucher()] })).body.data[0]
+    assert.equal(first.result, 'recorded', JSON.stringify(first))
+    assert.equal(second.result, 'recorded_with_conflicts', JSON.stringify(second))
+    assert.deepEqual(
+      second.conflicts.map((c: { code: string }) => c.code),
+      ['voucher_used_up'],
+    )
+    const stats = (await shop.api.get(`/api/v1/campaigns/${campaign.id}/stats`)).body.data
+    assert.equal(stats.redemptions, 2)
+    const order = (await shop.api.get(`/api/v1/orders/${second.order_id}`)).body.data
+    assert.deepEqual([order.total, order.discount_total, order.discounts[0].voucher_code], [8, 2, 'once-only'])
+  })
+
   it('is for a paired till’s own token: staff and apps are refused', async () => {
     const staff = await loginAs(app, shop.merchant.orgId, 'staff')
     const tea = await shop.product(3, { stock: 1 })

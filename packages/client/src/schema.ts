@@ -4468,7 +4468,7 @@ export interface components {
             order_id: string | null;
             number: number | null;
             conflicts: {
-                /** @description stock_negative, price_differs, gift_card_short, card_declined, balance_due, number_not_held, unknown_staff, unknown_shift, unknown_customer (docs/sync.md) */
+                /** @description stock_negative, price_differs, gift_card_short, card_declined, balance_due, voucher_used_up, campaign_limit_reached, customer_limit_reached, unknown_campaign, unknown_voucher, number_not_held, unknown_staff, unknown_shift, unknown_customer (docs/sync.md) */
                 code: string;
                 message: string;
             }[];
@@ -5108,9 +5108,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8ddr1vh39atzfhpr96b2brx",
-                     *           "email": "owner-aa3c387cff@example.test",
-                     *           "orgId": "org_01m8ddr1swygaqqbe8cgszxhpd"
+                     *           "id": "usr_01m8derw0yt8vp4r59kttdmj0m",
+                     *           "email": "owner-1cc5a7059a@example.test",
+                     *           "orgId": "org_01m8dervzvrzffjt9jxvqbcw7f"
                      *         }
                      *       }
                      *     }
@@ -9061,7 +9061,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
+                     *           "id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -9076,8 +9076,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T02:35:57.312Z",
-                     *           "updated_at": "2026-11-27T02:35:57.312Z"
+                     *           "created_at": "2026-11-27T02:53:52.636Z",
+                     *           "updated_at": "2026-11-27T02:53:52.636Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9241,7 +9241,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
+                     *         "id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9256,8 +9256,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:35:57.312Z",
-                     *         "updated_at": "2026-11-27T02:35:57.312Z"
+                     *         "created_at": "2026-11-27T02:53:52.636Z",
+                     *         "updated_at": "2026-11-27T02:53:52.636Z"
                      *       }
                      *     }
                      */
@@ -9443,7 +9443,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
+                     *         "id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9458,8 +9458,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:35:57.312Z",
-                     *         "updated_at": "2026-11-27T02:35:57.312Z"
+                     *         "created_at": "2026-11-27T02:53:52.636Z",
+                     *         "updated_at": "2026-11-27T02:53:52.636Z"
                      *       }
                      *     }
                      */
@@ -16791,7 +16791,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8ddr1z7473rpqkjah5apjca",
+                     *         "id": "loc_01m8derw3cajrjx4qeravh6c67",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -16802,8 +16802,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:35:57.288Z",
-                     *         "updated_at": "2026-11-27T02:35:57.288Z"
+                     *         "created_at": "2026-11-27T02:53:52.620Z",
+                     *         "updated_at": "2026-11-27T02:53:52.620Z"
                      *       }
                      *     }
                      */
@@ -17374,14 +17374,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8ddr20wkfkzvx75z12aj354",
-                     *           "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
+                     *           "id": "lvl_01m8derw4qepc7xw0vz13gk24g",
+                     *           "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
+                     *           "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T02:35:57.328Z"
+                     *           "updated_at": "2026-11-27T02:53:52.654Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17507,8 +17507,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
-                 *       "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
+                 *       "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
+                 *       "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17542,10 +17542,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8ddr20pmzkcjpqfn3tmf747",
-                     *         "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
+                     *         "id": "imv_01m8derw4kbhg3mgm3v0spa0tw",
+                     *         "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
+                     *         "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17554,11 +17554,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8ddr1vh39atzfhpr96b2brx",
+                     *           "user_id": "usr_01m8derw0yt8vp4r59kttdmj0m",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T02:35:57.328Z",
-                     *         "created_at": "2026-11-27T02:35:57.328Z"
+                     *         "occurred_at": "2026-11-27T02:53:52.654Z",
+                     *         "created_at": "2026-11-27T02:53:52.654Z"
                      *       }
                      *     }
                      */
@@ -24966,7 +24966,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8ddr22sda55rnw0ms5cchfy",
+                     *         "id": "cus_01m8derw60an7fk9e5rjjj9c8n",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24978,8 +24978,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:35:57.399Z",
-                     *         "updated_at": "2026-11-27T02:35:57.399Z"
+                     *         "created_at": "2026-11-27T02:53:52.703Z",
+                     *         "updated_at": "2026-11-27T02:53:52.703Z"
                      *       }
                      *     }
                      */
@@ -25988,11 +25988,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
-                 *       "customer_id": "cus_01m8ddr22sda55rnw0ms5cchfy",
+                 *       "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
+                 *       "customer_id": "cus_01m8derw60an7fk9e5rjjj9c8n",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
+                 *           "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26051,18 +26051,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8ddr267gxbnvpp0qpjbjk52",
+                     *         "id": "ord_01m8derw85xqgegpqsj79cp997",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
-                     *         "customer_id": "cus_01m8ddr22sda55rnw0ms5cchfy",
+                     *         "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
+                     *         "customer_id": "cus_01m8derw60an7fk9e5rjjj9c8n",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8ddr26axv6h40e8zkj626bx",
-                     *             "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
+                     *             "id": "oli_01m8derw85xqgegpqsj79cp999",
+                     *             "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26093,14 +26093,14 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8ddr1vh39atzfhpr96b2brx",
+                     *         "sold_by": "usr_01m8derw0yt8vp4r59kttdmj0m",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:35:57.495Z",
-                     *         "updated_at": "2026-11-27T02:35:57.495Z",
+                     *         "created_at": "2026-11-27T02:53:52.764Z",
+                     *         "updated_at": "2026-11-27T02:53:52.764Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -26281,11 +26281,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
-                 *       "customer_id": "cus_01m8ddr22sda55rnw0ms5cchfy",
+                 *       "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
+                 *       "customer_id": "cus_01m8derw60an7fk9e5rjjj9c8n",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
+                 *           "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26348,7 +26348,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
+                     *             "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26558,18 +26558,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8ddr267gxbnvpp0qpjbjk52",
+                     *         "id": "ord_01m8derw85xqgegpqsj79cp997",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
-                     *         "customer_id": "cus_01m8ddr22sda55rnw0ms5cchfy",
+                     *         "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
+                     *         "customer_id": "cus_01m8derw60an7fk9e5rjjj9c8n",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8ddr26axv6h40e8zkj626bx",
-                     *             "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
+                     *             "id": "oli_01m8derw85xqgegpqsj79cp999",
+                     *             "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26600,23 +26600,23 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8ddr1vh39atzfhpr96b2brx",
+                     *         "sold_by": "usr_01m8derw0yt8vp4r59kttdmj0m",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T02:35:57.495Z",
-                     *         "updated_at": "2026-11-27T02:35:57.607Z",
-                     *         "completed_at": "2026-11-27T02:35:57.607Z",
+                     *         "created_at": "2026-11-27T02:53:52.764Z",
+                     *         "updated_at": "2026-11-27T02:53:52.831Z",
+                     *         "completed_at": "2026-11-27T02:53:52.831Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8ddr294415bskctp4gcrvex",
+                     *             "id": "pay_01m8derw9wqp8yx2s0kmx8xe4s",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-27T02:35:57.607Z"
+                     *             "created_at": "2026-11-27T02:53:52.831Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -26625,17 +26625,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8ddr1vh39atzfhpr96b2brx",
+                     *             "actor": "usr_01m8derw0yt8vp4r59kttdmj0m",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:35:57.519Z"
+                     *             "created_at": "2026-11-27T02:53:52.778Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8ddr1vh39atzfhpr96b2brx",
+                     *             "actor": "usr_01m8derw0yt8vp4r59kttdmj0m",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:35:57.620Z"
+                     *             "created_at": "2026-11-27T02:53:52.839Z"
                      *           }
                      *         ]
                      *       }
@@ -27014,7 +27014,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8ddr26axv6h40e8zkj626bx",
+                 *           "line_id": "oli_01m8derw85xqgegpqsj79cp999",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -27062,18 +27062,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8ddr267gxbnvpp0qpjbjk52",
+                     *         "id": "ord_01m8derw85xqgegpqsj79cp997",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8ddr1z7473rpqkjah5apjca",
-                     *         "customer_id": "cus_01m8ddr22sda55rnw0ms5cchfy",
+                     *         "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
+                     *         "customer_id": "cus_01m8derw60an7fk9e5rjjj9c8n",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8ddr26axv6h40e8zkj626bx",
-                     *             "product_id": "prod_01m8ddr20194xhqb6jkvf8qgjv",
+                     *             "id": "oli_01m8derw85xqgegpqsj79cp999",
+                     *             "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -27104,29 +27104,29 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8ddr1vh39atzfhpr96b2brx",
+                     *         "sold_by": "usr_01m8derw0yt8vp4r59kttdmj0m",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T02:35:57.495Z",
-                     *         "updated_at": "2026-11-27T02:35:57.746Z",
-                     *         "completed_at": "2026-11-27T02:35:57.607Z",
+                     *         "created_at": "2026-11-27T02:53:52.764Z",
+                     *         "updated_at": "2026-11-27T02:53:52.906Z",
+                     *         "completed_at": "2026-11-27T02:53:52.831Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8ddr294415bskctp4gcrvex",
+                     *             "id": "pay_01m8derw9wqp8yx2s0kmx8xe4s",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-27T02:35:57.607Z"
+                     *             "created_at": "2026-11-27T02:53:52.831Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8ddr2cq8711tphw5tpk3mtz",
-                     *             "order_id": "ord_01m8ddr267gxbnvpp0qpjbjk52",
+                     *             "id": "ref_01m8derwc0565wmaz23cn8vmjc",
+                     *             "order_id": "ord_01m8derw85xqgegpqsj79cp997",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -27134,14 +27134,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8ddr26axv6h40e8zkj626bx",
+                     *                 "line_id": "oli_01m8derw85xqgegpqsj79cp999",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T02:35:57.720Z"
+                     *             "created_at": "2026-11-27T02:53:52.897Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -27149,25 +27149,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8ddr1vh39atzfhpr96b2brx",
+                     *             "actor": "usr_01m8derw0yt8vp4r59kttdmj0m",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:35:57.519Z"
+                     *             "created_at": "2026-11-27T02:53:52.778Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8ddr1vh39atzfhpr96b2brx",
+                     *             "actor": "usr_01m8derw0yt8vp4r59kttdmj0m",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:35:57.620Z"
+                     *             "created_at": "2026-11-27T02:53:52.839Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8ddr1vh39atzfhpr96b2brx",
+                     *             "actor": "usr_01m8derw0yt8vp4r59kttdmj0m",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:35:57.768Z"
+                     *             "created_at": "2026-11-27T02:53:52.914Z"
                      *           }
                      *         ]
                      *       }
@@ -27534,7 +27534,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8ddr267gxbnvpp0qpjbjk52",
+                 *       "order_id": "ord_01m8derw85xqgegpqsj79cp997",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -27572,8 +27572,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8ddr294415bskctp4gcrvex",
-                     *         "order_id": "ord_01m8ddr267gxbnvpp0qpjbjk52",
+                     *         "id": "pay_01m8derw9wqp8yx2s0kmx8xe4s",
+                     *         "order_id": "ord_01m8derw85xqgegpqsj79cp997",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -27581,7 +27581,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_e2e3dee5625a4760dd242db9",
+                     *         "processor_reference": "tp_1adeb1260a7b9224652b6138",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -27590,9 +27590,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:35:57.607Z",
-                     *         "updated_at": "2026-11-27T02:35:57.607Z",
-                     *         "captured_at": "2026-11-27T02:35:57.607Z"
+                     *         "created_at": "2026-11-27T02:53:52.831Z",
+                     *         "updated_at": "2026-11-27T02:53:52.831Z",
+                     *         "captured_at": "2026-11-27T02:53:52.831Z"
                      *       }
                      *     }
                      */
@@ -28909,16 +28909,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8ddr2gbjar2j2zsee645ce1",
-                     *         "code": "ZKVB-TZPU-ZXTW-54G4",
+                     *         "id": "gc_01m8derwdy5e4yvxjd23mrmgz2",
+                     *         "code": "6YD2-BM7H-GBFH-A63U",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:35:57.836Z",
-                     *         "updated_at": "2026-11-27T02:35:57.836Z"
+                     *         "created_at": "2026-11-27T02:53:52.959Z",
+                     *         "updated_at": "2026-11-27T02:53:52.959Z"
                      *       }
                      *     }
                      */
@@ -38226,6 +38226,8 @@ export interface operations {
                             /** @description what it came to */
                             amount: number;
                             campaign_id?: string;
+                            /** @description a campaign discount: the voucher the customer gave */
+                            voucher_code?: string;
                         }[];
                         tip?: number;
                         subtotal: number;

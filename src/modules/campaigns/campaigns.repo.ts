@@ -242,6 +242,25 @@ export async function claim(
   ])
 }
 
+/** A till's offline sale's campaign uses, never refused: the limits it went past, by campaign (0152). */
+export async function claimOffline(
+  q: Queryable,
+  o: {
+    orderId: string
+    locationId: string
+    customerId: string | null
+    currency: string
+    orderTotal: bigint
+    claims: readonly Claim[]
+  },
+): Promise<{ campaign_id: string; code: string }[]> {
+  const result = await q.query<{ campaign_id: string; code: string }>(
+    'SELECT campaign_id, code FROM campaign_claim_offline($1, $2, $3, $4, $5, $6::jsonb)',
+    [o.orderId, o.locationId, o.customerId, o.currency, o.orderTotal.toString(), JSON.stringify(o.claims)],
+  )
+  return result.rows
+}
+
 /** A refused claim: the limit's error code and the campaign, or null for any other error. */
 export function claimRefusal(error: unknown): { code: string; campaignId: string } | null {
   const e = error as { code?: string; message?: string; detail?: string }

@@ -423,6 +423,45 @@ export function createCampaignsService(deps: CampaignsDeps) {
      * In the order's transaction: counts the order's campaign uses under their limits, records each redemption
      * and the vouchers' events. A limit reached since pricing is a 409 and the order is not made.
      */
+    /**
+     * The campaign uses of a sale a till made offline (docs/sync.md), in the caller's transaction: counted like any
+     * sale's where the limits allow, never refused. Answers the limits it went past (a voucher used up, a campaign's
+     * or a customer's limit reached, a campaign or voucher unknown), each left uncounted, for the sale's conflicts.
+     */
+    async claimOffline(
+      q: Queryable,
+      ctx: RequestContext,
+      order: { id: string; locationId: string; customerId: string | null; currency: string; total: bigint },
+      uses: readonly { campaignId: string; voucherCode: string | null; discount: bigint }[],
+    ): Promise<{ campaignId: string; code: string }[]> {
+      if (uses.length === 0) return []
+      const codes = uses.flatMap((u) => (u.voucherCode ? [u.voucherCode.toUpperCase()] : []))
+      const vouchers = new Map(
+        (codes.length ? await repo.vouchersByCode(q, ctx.orgId, codes) : []).map((v) => [v.code_key, v]),
+      )
+      const unknown: { campaignId: string; code: string }[] = []
+      const claims = uses.map((u) => {
+        const voucher = u.voucherCode ? vouchers.get(u.voucherCode.toUpperCase()) : undefined
+        if (u.voucherCode && voucher?.campaign_id !== u.campaignId)
+          unknown.push({ campaignId: u.campaignId, code: 'unknown_voucher' })
+        return {
+          redemption_id: newId('crd'),
+          campaign_id: u.campaignId,
+          voucher_id: voucher?.campaign_id === u.campaignId ? voucher.id : null,
+          discount: u.discount.toString(),
+        }
+      })
+      const past = await repo.claimOffline(q, {
+        orderId: order.id,
+        locationId: order.locationId,
+        customerId: order.customerId,
+        currency: order.currency,
+        orderTotal: order.total,
+        claims,
+      })
+      return [...unknown, ...past.map((p) => ({ campaignId: p.campaign_id, code: p.code }))]
+    },
+
     async claim(
       q: Queryable,
       ctx: RequestContext,

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { toMinor } from '../../platform/money/money.ts'
 import { percentToE4 } from '../../platform/money/percent.ts'
 import { recordAudit } from '../audit/index.ts'
+import type { CampaignsService } from '../campaigns/index.ts'
 import type { CatalogService, QuotedLine } from '../catalog/index.ts'
 import type { CustomersService } from '../customers/index.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
@@ -27,6 +28,7 @@ interface SalesDeps {
   orders: Pick<OrdersService, 'get' | 'recordOffline' | 'recordedSales' | 'claimTillNumber' | 'reserveTillNumbers'>
   payments: Pick<PaymentsService, 'recordOffline'>
   giftCards: Pick<GiftCardsService, 'redeemUpTo'>
+  campaigns: Pick<CampaignsService, 'claimOffline'>
   inventory: Pick<InventoryService, 'applyChanges'>
   registers: Pick<RegistersService, 'getRegister' | 'getShift'>
   customers: Pick<CustomersService, 'assertExists'>
@@ -77,6 +79,8 @@ interface Prepared {
   priced: PricedOrder
   tenders: Tender[]
   total: bigint
+  /** The campaigns the till applied, by id, with the voucher given and what each took off. */
+  campaignUses: { campaignId: string; voucherCode: string | null; discount: bigint }[]
   conflicts: Conflict[]
   soldBy: string | null
   shiftId: string | null
@@ -238,6 +242,11 @@ export function createOfflineSalesService(deps: SalesDeps) {
       locationId,
       tenders,
       total: linesTotal + tip,
+      campaignUses: discounts.flatMap((d) =>
+        d.type === 'campaign' && d.campaign_id
+          ? [{ campaignId: d.campaign_id, voucherCode: d.voucher_code ?? null, discount: d.minor }]
+          : [],
+      ),
       conflicts,
       soldBy,
       shiftId,
@@ -265,7 +274,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
                 rule_id: '',
                 rule_type: 'offline',
                 name: d.reason,
-                voucher_code: null,
+                voucher_code: d.voucher_code ?? null,
                 amount: d.minor.toString(),
                 lines: [],
               }
@@ -423,6 +432,25 @@ export function createOfflineSalesService(deps: SalesDeps) {
           note: sale.note ?? '',
           number,
         })
+        // The campaign uses count where the limits allow; one past a limit is a conflict, not a refused sale.
+        const pastLimits = await deps.campaigns.claimOffline(
+          q,
+          ctx,
+          {
+            id: order.id,
+            locationId: prepared.locationId,
+            customerId: prepared.customerId,
+            currency: prepared.priced.currency,
+            total: prepared.total,
+          },
+          prepared.campaignUses,
+        )
+        for (const p of pastLimits)
+          conflicts.push({
+            code: p.code,
+            message: `campaign ${p.campaignId}: ${p.code.replaceAll('_', ' ')}; the use is recorded but not counted`,
+            details: { campaign_id: p.campaignId },
+          })
         const movements = await deps.inventory.applyChanges(
           ctx,
           prepared.priced.quoted.flatMap((l, i) =>

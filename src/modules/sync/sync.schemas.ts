@@ -97,6 +97,9 @@ const OfflineDiscount = Type.Object(
     value: Type.Optional(Type.Number({ minimum: 0, description: 'what was asked (an amount or a percentage)' })),
     amount: Amount('what it came to'),
     campaign_id: Type.Optional(Id),
+    voucher_code: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 40, description: 'a campaign discount: the voucher the customer gave' }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -175,7 +178,7 @@ export type SyncOrdersBody = Static<typeof SyncOrdersBody>
 const Conflict = Type.Object({
   code: Type.String({
     description:
-      'stock_negative, price_differs, gift_card_short, card_declined, balance_due, number_not_held, unknown_staff, unknown_shift, unknown_customer (docs/sync.md)',
+      'stock_negative, price_differs, gift_card_short, card_declined, balance_due, voucher_used_up, campaign_limit_reached, customer_limit_reached, unknown_campaign, unknown_voucher, number_not_held, unknown_staff, unknown_shift, unknown_customer (docs/sync.md)',
   }),
   message: Type.String(),
 })
