@@ -99,10 +99,8 @@ describe('the catalog a till carries (GET /sync/catalog)', () => {
     const sent = (id: string) => changed.products.find((p: { id: string }) => p.id === id)
     assert.deepEqual([sent(scone)?.base_price, sent(scone)?.is_active], [3.2, true])
     assert.deepEqual([sent(muffin)?.base_price, sent(muffin)?.is_active], [3.5, false])
-    assert.ok(changed.products.length < first.json().data.products.length)
     assert.deepEqual(changed.deleted.modifier_groups, [group.id])
     assert.ok(!changed.modifier_groups.some((g: { id: string }) => g.id === group.id))
-    assert.deepEqual(changed.variants, [])
 
     // Caught up: the same question again says nothing new.
     const again = await snapshot(`?since=${changed.version}`)

@@ -432,46 +432,50 @@ export function createOfflineSalesService(deps: SalesDeps) {
           note: sale.note ?? '',
           number,
         })
-        // The campaign uses count where the limits allow; one past a limit is a conflict, not a refused sale.
-        const pastLimits = await deps.campaigns.claimOffline(
-          q,
-          ctx,
-          {
-            id: order.id,
-            locationId: prepared.locationId,
-            customerId: prepared.customerId,
-            currency: prepared.priced.currency,
-            total: prepared.total,
-          },
-          prepared.campaignUses,
-        )
+        // The campaign uses (counted where the limits allow: one past a limit is a conflict, not a refused sale), the
+        // stock and the payments depend on the order alone: sent at once, on a pipelined connection one round trip.
+        const [pastLimits, movements, { shiftKnown }] = await Promise.all([
+          deps.campaigns.claimOffline(
+            q,
+            ctx,
+            {
+              id: order.id,
+              locationId: prepared.locationId,
+              customerId: prepared.customerId,
+              currency: prepared.priced.currency,
+              total: prepared.total,
+            },
+            prepared.campaignUses,
+          ),
+          deps.inventory.applyChanges(
+            ctx,
+            prepared.priced.quoted.flatMap((l, i) =>
+              l.tracked
+                ? [
+                    {
+                      productId: l.productId,
+                      variantId: l.variantId,
+                      locationId: prepared.locationId,
+                      quantity: -l.quantity,
+                      reason: 'sale' as const,
+                      reference: { type: 'order', id: order.id },
+                      field: `${at}.lines.${i}`,
+                      occurredAt: prepared.soldAt,
+                      components: l.components ?? [],
+                    },
+                  ]
+                : [],
+            ),
+            { belowZero: true },
+          ),
+          deps.payments.recordOffline(ctx, order.id, tenders, { at: prepared.soldAt, shiftId: prepared.shiftId }),
+        ])
         for (const p of pastLimits)
           conflicts.push({
             code: p.code,
             message: `campaign ${p.campaignId}: ${p.code.replaceAll('_', ' ')}; the use is recorded but not counted`,
             details: { campaign_id: p.campaignId },
           })
-        const movements = await deps.inventory.applyChanges(
-          ctx,
-          prepared.priced.quoted.flatMap((l, i) =>
-            l.tracked
-              ? [
-                  {
-                    productId: l.productId,
-                    variantId: l.variantId,
-                    locationId: prepared.locationId,
-                    quantity: -l.quantity,
-                    reason: 'sale' as const,
-                    reference: { type: 'order', id: order.id },
-                    field: `${at}.lines.${i}`,
-                    occurredAt: prepared.soldAt,
-                    components: l.components ?? [],
-                  },
-                ]
-              : [],
-          ),
-          { belowZero: true },
-        )
         for (const m of movements.filter((m) => m.quantity_after < 0 && m.quantity < 0))
           conflicts.push({
             code: 'stock_negative',
@@ -483,33 +487,31 @@ export function createOfflineSalesService(deps: SalesDeps) {
               on_hand: m.quantity_after,
             },
           })
-        const { shiftKnown } = await deps.payments.recordOffline(ctx, order.id, tenders, {
-          at: prepared.soldAt,
-          shiftId: prepared.shiftId,
-        })
         if (!shiftKnown) conflicts.push({ code: 'unknown_shift', message: 'the cash could not go to its shift' })
-        await conflictsRepo.insertConflicts(
-          q,
-          ctx.orgId,
-          conflicts.map((c) => ({
-            id: newId('scf'),
-            orderId: order.id,
-            clientSaleId: sale.client_sale_id,
-            code: c.code,
-            message: c.message,
-            details: c.details ?? {},
-          })),
-        )
-        await recordAudit(q, ctx, {
-          action: 'order.synced',
-          record: { type: 'order', id: order.id },
-          changes: {
-            client_sale_id: sale.client_sale_id,
-            sold_at: prepared.soldAt.toISOString(),
-            sold_by: prepared.soldBy,
-            conflicts: conflicts.map((c) => c.code),
-          },
-        })
+        await Promise.all([
+          conflictsRepo.insertConflicts(
+            q,
+            ctx.orgId,
+            conflicts.map((c) => ({
+              id: newId('scf'),
+              orderId: order.id,
+              clientSaleId: sale.client_sale_id,
+              code: c.code,
+              message: c.message,
+              details: c.details ?? {},
+            })),
+          ),
+          recordAudit(q, ctx, {
+            action: 'order.synced',
+            record: { type: 'order', id: order.id },
+            changes: {
+              client_sale_id: sale.client_sale_id,
+              sold_at: prepared.soldAt.toISOString(),
+              sold_by: prepared.soldBy,
+              conflicts: conflicts.map((c) => c.code),
+            },
+          }),
+        ])
         return { order, conflicts }
       })
       return answer(sale.client_sale_id, order, 'recorded', conflicts)
