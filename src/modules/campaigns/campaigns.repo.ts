@@ -220,43 +220,29 @@ interface Claim {
   discount: string
 }
 
-/** The order's campaign uses, counted under their limits in one statement (campaign_claim in the migration). */
-export async function claim(
-  q: Queryable,
-  o: {
-    orderId: string
-    locationId: string
-    customerId: string | null
-    currency: string
-    orderTotal: bigint
-    claims: readonly Claim[]
-  },
-): Promise<void> {
-  await q.prepared('campaign_claim', 'SELECT campaign_claim($1, $2, $3, $4, $5, $6::jsonb)', [
-    o.orderId,
-    o.locationId,
-    o.customerId,
-    o.currency,
-    o.orderTotal.toString(),
-    JSON.stringify(o.claims),
-  ])
+/** An order's campaign uses, as campaign_claim counts them (db/migrations/0153). */
+export interface ClaimedUses {
+  orderId: string
+  locationId: string
+  customerId: string | null
+  currency: string
+  orderTotal: bigint
+  claims: readonly Claim[]
 }
 
-/** A till's offline sale's campaign uses, never refused: the limits it went past, by campaign (0152). */
-export async function claimOffline(
+/**
+ * The order's campaign uses, counted under their limits in one statement. At the till (`refuse`) a use past a limit
+ * fails the statement (claimRefusal reads why); for a sale made offline it is recorded uncounted and answered.
+ */
+export async function claim(
   q: Queryable,
-  o: {
-    orderId: string
-    locationId: string
-    customerId: string | null
-    currency: string
-    orderTotal: bigint
-    claims: readonly Claim[]
-  },
+  o: ClaimedUses,
+  refuse: boolean,
 ): Promise<{ campaign_id: string; code: string }[]> {
-  const result = await q.query<{ campaign_id: string; code: string }>(
-    'SELECT campaign_id, code FROM campaign_claim_offline($1, $2, $3, $4, $5, $6::jsonb)',
-    [o.orderId, o.locationId, o.customerId, o.currency, o.orderTotal.toString(), JSON.stringify(o.claims)],
+  const result = await q.prepared<{ campaign_id: string; code: string }>(
+    'campaign_claim',
+    'SELECT campaign_id, code FROM campaign_claim($1, $2, $3, $4, $5, $6::jsonb, $7)',
+    [o.orderId, o.locationId, o.customerId, o.currency, o.orderTotal.toString(), JSON.stringify(o.claims), refuse],
   )
   return result.rows
 }

@@ -114,6 +114,56 @@ function withRuleIds(rules: readonly RuleInput[], current: readonly StoredRule[]
 const date = (value: string | null | undefined) =>
   value === undefined ? undefined : value === null ? null : new Date(value)
 
+/** The order whose campaign uses are claimed. */
+interface ClaimingOrder {
+  id: string
+  locationId: string
+  customerId: string | null
+  currency: string
+  total: bigint
+}
+
+/** A campaign the order used: the voucher presented for it, if any, and what it took off. */
+interface CampaignUse {
+  campaignId: string
+  voucher: { id: string; code: string } | null
+  discount: bigint
+}
+
+const claimedUses = (order: ClaimingOrder, uses: readonly CampaignUse[]): repo.ClaimedUses => ({
+  orderId: order.id,
+  locationId: order.locationId,
+  customerId: order.customerId,
+  currency: order.currency,
+  orderTotal: order.total,
+  claims: uses.map((u) => ({
+    redemption_id: newId('crd'),
+    campaign_id: u.campaignId,
+    voucher_id: u.voucher?.id ?? null,
+    discount: u.discount.toString(),
+  })),
+})
+
+/** `campaign.voucher_redeemed` for each use that came with a voucher, sent at once. */
+function voucherEvents(q: Queryable, ctx: RequestContext, order: ClaimingOrder, uses: readonly CampaignUse[]) {
+  return Promise.all(
+    uses.flatMap((u) =>
+      u.voucher
+        ? [
+            emitEvent(q, ctx.orgId, 'campaign.voucher_redeemed', {
+              campaign_id: u.campaignId,
+              voucher_id: u.voucher.id,
+              code: u.voucher.code,
+              order_id: order.id,
+              customer_id: order.customerId,
+              discount: toMajor(u.discount, order.currency),
+            }),
+          ]
+        : [],
+    ),
+  )
+}
+
 export function createCampaignsService(deps: CampaignsDeps) {
   const clock = deps.clock ?? (() => new Date())
   const kept = new KeptUnderCatalogVersion<CampaignDef[]>(KEPT_ORGS)
@@ -420,10 +470,6 @@ export function createCampaignsService(deps: CampaignsDeps) {
     },
 
     /**
-     * In the order's transaction: counts the order's campaign uses under their limits, records each redemption
-     * and the vouchers' events. A limit reached since pricing is a 409 and the order is not made.
-     */
-    /**
      * The campaign uses of a sale a till made offline (docs/sync.md), in the caller's transaction: counted like any
      * sale's where the limits allow, never refused. Answers the limits it went past (a voucher used up, a campaign's
      * or a customer's limit reached, a campaign or voucher unknown), each left uncounted, for the sale's conflicts.
@@ -431,7 +477,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
     async claimOffline(
       q: Queryable,
       ctx: RequestContext,
-      order: { id: string; locationId: string; customerId: string | null; currency: string; total: bigint },
+      order: ClaimingOrder,
       uses: readonly { campaignId: string; voucherCode: string | null; discount: bigint }[],
     ): Promise<{ campaignId: string; code: string }[]> {
       if (uses.length === 0) return []
@@ -440,32 +486,35 @@ export function createCampaignsService(deps: CampaignsDeps) {
         (codes.length ? await repo.vouchersByCode(q, ctx.orgId, codes) : []).map((v) => [v.code_key, v]),
       )
       const unknown: { campaignId: string; code: string }[] = []
-      const claims = uses.map((u) => {
-        const voucher = u.voucherCode ? vouchers.get(u.voucherCode.toUpperCase()) : undefined
-        if (u.voucherCode && voucher?.campaign_id !== u.campaignId)
-          unknown.push({ campaignId: u.campaignId, code: 'unknown_voucher' })
-        return {
-          redemption_id: newId('crd'),
-          campaign_id: u.campaignId,
-          voucher_id: voucher?.campaign_id === u.campaignId ? voucher.id : null,
-          discount: u.discount.toString(),
-        }
+      const used = uses.map((u) => {
+        const found = u.voucherCode ? vouchers.get(u.voucherCode.toUpperCase()) : undefined
+        const voucher = found?.campaign_id === u.campaignId ? { id: found.id, code: found.code } : null
+        if (u.voucherCode && !voucher) unknown.push({ campaignId: u.campaignId, code: 'unknown_voucher' })
+        return { campaignId: u.campaignId, voucher, discount: u.discount }
       })
-      const past = await repo.claimOffline(q, {
-        orderId: order.id,
-        locationId: order.locationId,
-        customerId: order.customerId,
-        currency: order.currency,
-        orderTotal: order.total,
-        claims,
-      })
-      return [...unknown, ...past.map((p) => ({ campaignId: p.campaign_id, code: p.code }))]
+      const past = (await repo.claim(q, claimedUses(order, used), false)).map((p) => ({
+        campaignId: p.campaign_id,
+        code: p.code,
+      }))
+      // A voucher counted is redeemed, as at the till; one past its uses is only a conflict.
+      const usedUp = new Set(past.filter((p) => p.code === 'voucher_used_up').map((p) => p.campaignId))
+      await voucherEvents(
+        q,
+        ctx,
+        order,
+        used.filter((u) => !usedUp.has(u.campaignId)),
+      )
+      return [...unknown, ...past]
     },
 
+    /**
+     * In the order's transaction: counts the order's campaign uses under their limits, records each redemption
+     * and the vouchers' events. A limit reached since pricing is a 409 and the order is not made.
+     */
     async claim(
       q: Queryable,
       ctx: RequestContext,
-      order: { id: string; locationId: string; customerId: string | null; currency: string; total: bigint },
+      order: ClaimingOrder,
       applications: readonly Application[],
     ): Promise<void> {
       const byCampaign = new Map<string, { voucher: PresentedVoucher | null; discount: bigint }>()
@@ -474,45 +523,20 @@ export function createCampaignsService(deps: CampaignsDeps) {
         byCampaign.set(a.campaignId, { voucher: a.voucher, discount: (seen?.discount ?? 0n) + a.amount })
       }
       if (byCampaign.size === 0) return
-      const claims = [...byCampaign].map(([campaignId, c]) => ({
-        redemption_id: newId('crd'),
-        campaign_id: campaignId,
-        voucher_id: c.voucher?.id ?? null,
-        discount: c.discount.toString(),
-      }))
-      const claimed = repo
-        .claim(q, {
-          orderId: order.id,
-          locationId: order.locationId,
-          customerId: order.customerId,
-          currency: order.currency,
-          orderTotal: order.total,
-          claims,
-        })
-        .catch((error) => {
-          const refused = repo.claimRefusal(error)
-          if (!refused) throw error
-          const make = claimErrors[refused.code]
-          throw make
-            ? make(`${refusalText[refused.code] ?? 'a campaign limit was reached'}; calculate the order again`)
-            : error
-        })
-      const events = [...byCampaign]
-        .filter(([, c]) => c.voucher)
-        .map(([campaignId, c]) =>
-          emitEvent(q, ctx.orgId, 'campaign.voucher_redeemed', {
-            campaign_id: campaignId,
-            voucher_id: c.voucher!.id,
-            code: c.voucher!.code,
-            order_id: order.id,
-            customer_id: order.customerId,
-            discount: toMajor(c.discount, order.currency),
-          }),
-        )
+      const used = [...byCampaign].map(([campaignId, c]) => ({ campaignId, ...c }))
+      const claimed = repo.claim(q, claimedUses(order, used), true).catch((error) => {
+        const refused = repo.claimRefusal(error)
+        if (!refused) throw error
+        const make = claimErrors[refused.code]
+        throw make
+          ? make(`${refusalText[refused.code] ?? 'a campaign limit was reached'}; calculate the order again`)
+          : error
+      })
       // Sent together (one round trip); a refused claim aborts the events too, so its error is the one to answer.
-      for (const e of events) e.catch(() => {})
+      const events = voucherEvents(q, ctx, order, used)
+      events.catch(() => {})
       await claimed
-      await Promise.all(events)
+      await events
     },
 
     /** For reports: discount given by campaign over a range of local days. */
