@@ -152,7 +152,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     loyalty,
     campaigns,
   })
-  const receipts = createReceiptsService(runtime, { orders, payments, settings, locations, customers, loyalty })
+  const receipts = createReceiptsService(runtime, { orders, settings, locations, customers, loyalty })
   const sync = createSyncService({ catalog, tax, campaigns, payments, devices, settings, locations, registers })
   const offlineSales = createOfflineSalesService({
     orgs,

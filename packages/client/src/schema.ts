@@ -3409,6 +3409,10 @@ export interface components {
                 status: string;
                 /** @description decimal amount in the currency major unit */
                 amount_refunded: number;
+                /** @description what of the amount is a tip */
+                tip: number;
+                cash_tendered: number | null;
+                change_given: number | null;
                 /** Format: date-time */
                 created_at: string;
             }[];
@@ -5108,9 +5112,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8derw0yt8vp4r59kttdmj0m",
-                     *           "email": "owner-1cc5a7059a@example.test",
-                     *           "orgId": "org_01m8dervzvrzffjt9jxvqbcw7f"
+                     *           "id": "usr_01m8dg9ac24qsa11ps5j2wn83e",
+                     *           "email": "owner-c018d10af3@example.test",
+                     *           "orgId": "org_01m8dg9ab5kr89pypjd747qs59"
                      *         }
                      *       }
                      *     }
@@ -9061,7 +9065,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
+                     *           "id": "prod_01m8dg9agda916rz8j3dqckksk",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -9076,8 +9080,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T02:53:52.636Z",
-                     *           "updated_at": "2026-11-27T02:53:52.636Z"
+                     *           "created_at": "2026-11-27T03:20:20.236Z",
+                     *           "updated_at": "2026-11-27T03:20:20.236Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9241,7 +9245,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
+                     *         "id": "prod_01m8dg9agda916rz8j3dqckksk",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9256,8 +9260,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:53:52.636Z",
-                     *         "updated_at": "2026-11-27T02:53:52.636Z"
+                     *         "created_at": "2026-11-27T03:20:20.236Z",
+                     *         "updated_at": "2026-11-27T03:20:20.236Z"
                      *       }
                      *     }
                      */
@@ -9443,7 +9447,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
+                     *         "id": "prod_01m8dg9agda916rz8j3dqckksk",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9458,8 +9462,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:53:52.636Z",
-                     *         "updated_at": "2026-11-27T02:53:52.636Z"
+                     *         "created_at": "2026-11-27T03:20:20.236Z",
+                     *         "updated_at": "2026-11-27T03:20:20.236Z"
                      *       }
                      *     }
                      */
@@ -16791,7 +16795,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8derw3cajrjx4qeravh6c67",
+                     *         "id": "loc_01m8dg9afqczp2bkn9znypvqrf",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -16802,8 +16806,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:53:52.620Z",
-                     *         "updated_at": "2026-11-27T02:53:52.620Z"
+                     *         "created_at": "2026-11-27T03:20:20.216Z",
+                     *         "updated_at": "2026-11-27T03:20:20.216Z"
                      *       }
                      *     }
                      */
@@ -17374,14 +17378,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8derw4qepc7xw0vz13gk24g",
-                     *           "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
+                     *           "id": "lvl_01m8dg9ahann14kc1t0zf2h51g",
+                     *           "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
+                     *           "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T02:53:52.654Z"
+                     *           "updated_at": "2026-11-27T03:20:20.256Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17507,8 +17511,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
-                 *       "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
+                 *       "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
+                 *       "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17542,10 +17546,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8derw4kbhg3mgm3v0spa0tw",
-                     *         "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
+                     *         "id": "imv_01m8dg9ah56v9fg0jkf34z4kme",
+                     *         "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
+                     *         "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17554,11 +17558,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8derw0yt8vp4r59kttdmj0m",
+                     *           "user_id": "usr_01m8dg9ac24qsa11ps5j2wn83e",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T02:53:52.654Z",
-                     *         "created_at": "2026-11-27T02:53:52.654Z"
+                     *         "occurred_at": "2026-11-27T03:20:20.256Z",
+                     *         "created_at": "2026-11-27T03:20:20.256Z"
                      *       }
                      *     }
                      */
@@ -24966,7 +24970,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8derw60an7fk9e5rjjj9c8n",
+                     *         "id": "cus_01m8dg9akfzn6pcqz32f58h5xc",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24978,8 +24982,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:53:52.703Z",
-                     *         "updated_at": "2026-11-27T02:53:52.703Z"
+                     *         "created_at": "2026-11-27T03:20:20.333Z",
+                     *         "updated_at": "2026-11-27T03:20:20.333Z"
                      *       }
                      *     }
                      */
@@ -25988,11 +25992,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
-                 *       "customer_id": "cus_01m8derw60an7fk9e5rjjj9c8n",
+                 *       "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
+                 *       "customer_id": "cus_01m8dg9akfzn6pcqz32f58h5xc",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
+                 *           "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26051,18 +26055,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8derw85xqgegpqsj79cp997",
+                     *         "id": "ord_01m8dg9anw8g4nf3f2pqa3g3bt",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
-                     *         "customer_id": "cus_01m8derw60an7fk9e5rjjj9c8n",
+                     *         "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
+                     *         "customer_id": "cus_01m8dg9akfzn6pcqz32f58h5xc",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8derw85xqgegpqsj79cp999",
-                     *             "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
+                     *             "id": "oli_01m8dg9anw8g4nf3f2pqa3g3bw",
+                     *             "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26093,14 +26097,14 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8derw0yt8vp4r59kttdmj0m",
+                     *         "sold_by": "usr_01m8dg9ac24qsa11ps5j2wn83e",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:53:52.764Z",
-                     *         "updated_at": "2026-11-27T02:53:52.764Z",
+                     *         "created_at": "2026-11-27T03:20:20.403Z",
+                     *         "updated_at": "2026-11-27T03:20:20.403Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -26281,11 +26285,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
-                 *       "customer_id": "cus_01m8derw60an7fk9e5rjjj9c8n",
+                 *       "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
+                 *       "customer_id": "cus_01m8dg9akfzn6pcqz32f58h5xc",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
+                 *           "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26348,7 +26352,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
+                     *             "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26558,18 +26562,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8derw85xqgegpqsj79cp997",
+                     *         "id": "ord_01m8dg9anw8g4nf3f2pqa3g3bt",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
-                     *         "customer_id": "cus_01m8derw60an7fk9e5rjjj9c8n",
+                     *         "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
+                     *         "customer_id": "cus_01m8dg9akfzn6pcqz32f58h5xc",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8derw85xqgegpqsj79cp999",
-                     *             "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
+                     *             "id": "oli_01m8dg9anw8g4nf3f2pqa3g3bw",
+                     *             "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26600,23 +26604,26 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8derw0yt8vp4r59kttdmj0m",
+                     *         "sold_by": "usr_01m8dg9ac24qsa11ps5j2wn83e",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T02:53:52.764Z",
-                     *         "updated_at": "2026-11-27T02:53:52.831Z",
-                     *         "completed_at": "2026-11-27T02:53:52.831Z",
+                     *         "created_at": "2026-11-27T03:20:20.403Z",
+                     *         "updated_at": "2026-11-27T03:20:20.462Z",
+                     *         "completed_at": "2026-11-27T03:20:20.462Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8derw9wqp8yx2s0kmx8xe4s",
+                     *             "id": "pay_01m8dg9aqbgwwmh9n933c35k8d",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
                      *             "amount_refunded": 0,
-                     *             "created_at": "2026-11-27T02:53:52.831Z"
+                     *             "tip": 0,
+                     *             "cash_tendered": null,
+                     *             "change_given": null,
+                     *             "created_at": "2026-11-27T03:20:20.462Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -26625,17 +26632,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8derw0yt8vp4r59kttdmj0m",
+                     *             "actor": "usr_01m8dg9ac24qsa11ps5j2wn83e",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:53:52.778Z"
+                     *             "created_at": "2026-11-27T03:20:20.416Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8derw0yt8vp4r59kttdmj0m",
+                     *             "actor": "usr_01m8dg9ac24qsa11ps5j2wn83e",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:53:52.839Z"
+                     *             "created_at": "2026-11-27T03:20:20.469Z"
                      *           }
                      *         ]
                      *       }
@@ -27014,7 +27021,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8derw85xqgegpqsj79cp999",
+                 *           "line_id": "oli_01m8dg9anw8g4nf3f2pqa3g3bw",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -27062,18 +27069,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8derw85xqgegpqsj79cp997",
+                     *         "id": "ord_01m8dg9anw8g4nf3f2pqa3g3bt",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8derw3cajrjx4qeravh6c67",
-                     *         "customer_id": "cus_01m8derw60an7fk9e5rjjj9c8n",
+                     *         "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
+                     *         "customer_id": "cus_01m8dg9akfzn6pcqz32f58h5xc",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8derw85xqgegpqsj79cp999",
-                     *             "product_id": "prod_01m8derw3x7jaabn1hrmjzrqj5",
+                     *             "id": "oli_01m8dg9anw8g4nf3f2pqa3g3bw",
+                     *             "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -27104,29 +27111,32 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8derw0yt8vp4r59kttdmj0m",
+                     *         "sold_by": "usr_01m8dg9ac24qsa11ps5j2wn83e",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T02:53:52.764Z",
-                     *         "updated_at": "2026-11-27T02:53:52.906Z",
-                     *         "completed_at": "2026-11-27T02:53:52.831Z",
+                     *         "created_at": "2026-11-27T03:20:20.403Z",
+                     *         "updated_at": "2026-11-27T03:20:20.549Z",
+                     *         "completed_at": "2026-11-27T03:20:20.462Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8derw9wqp8yx2s0kmx8xe4s",
+                     *             "id": "pay_01m8dg9aqbgwwmh9n933c35k8d",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
                      *             "amount_refunded": 3.5,
-                     *             "created_at": "2026-11-27T02:53:52.831Z"
+                     *             "tip": 0,
+                     *             "cash_tendered": null,
+                     *             "change_given": null,
+                     *             "created_at": "2026-11-27T03:20:20.462Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8derwc0565wmaz23cn8vmjc",
-                     *             "order_id": "ord_01m8derw85xqgegpqsj79cp997",
+                     *             "id": "ref_01m8dg9asw2mjjpq7gt63pxqcz",
+                     *             "order_id": "ord_01m8dg9anw8g4nf3f2pqa3g3bt",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -27134,14 +27144,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8derw85xqgegpqsj79cp999",
+                     *                 "line_id": "oli_01m8dg9anw8g4nf3f2pqa3g3bw",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T02:53:52.897Z"
+                     *             "created_at": "2026-11-27T03:20:20.540Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -27149,25 +27159,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8derw0yt8vp4r59kttdmj0m",
+                     *             "actor": "usr_01m8dg9ac24qsa11ps5j2wn83e",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:53:52.778Z"
+                     *             "created_at": "2026-11-27T03:20:20.416Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8derw0yt8vp4r59kttdmj0m",
+                     *             "actor": "usr_01m8dg9ac24qsa11ps5j2wn83e",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:53:52.839Z"
+                     *             "created_at": "2026-11-27T03:20:20.469Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8derw0yt8vp4r59kttdmj0m",
+                     *             "actor": "usr_01m8dg9ac24qsa11ps5j2wn83e",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T02:53:52.914Z"
+                     *             "created_at": "2026-11-27T03:20:20.557Z"
                      *           }
                      *         ]
                      *       }
@@ -27534,7 +27544,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8derw85xqgegpqsj79cp997",
+                 *       "order_id": "ord_01m8dg9anw8g4nf3f2pqa3g3bt",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -27572,8 +27582,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8derw9wqp8yx2s0kmx8xe4s",
-                     *         "order_id": "ord_01m8derw85xqgegpqsj79cp997",
+                     *         "id": "pay_01m8dg9aqbgwwmh9n933c35k8d",
+                     *         "order_id": "ord_01m8dg9anw8g4nf3f2pqa3g3bt",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -27581,7 +27591,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_1adeb1260a7b9224652b6138",
+                     *         "processor_reference": "tp_97b7b6070b8413edcc9fddc2",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -27590,9 +27600,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:53:52.831Z",
-                     *         "updated_at": "2026-11-27T02:53:52.831Z",
-                     *         "captured_at": "2026-11-27T02:53:52.831Z"
+                     *         "created_at": "2026-11-27T03:20:20.462Z",
+                     *         "updated_at": "2026-11-27T03:20:20.462Z",
+                     *         "captured_at": "2026-11-27T03:20:20.462Z"
                      *       }
                      *     }
                      */
@@ -28909,16 +28919,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8derwdy5e4yvxjd23mrmgz2",
-                     *         "code": "6YD2-BM7H-GBFH-A63U",
+                     *         "id": "gc_01m8dg9avsettrxa7p2zk1jacc",
+                     *         "code": "NJ9G-KKDY-XFAW-UAER",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T02:53:52.959Z",
-                     *         "updated_at": "2026-11-27T02:53:52.959Z"
+                     *         "created_at": "2026-11-27T03:20:20.602Z",
+                     *         "updated_at": "2026-11-27T03:20:20.602Z"
                      *       }
                      *     }
                      */

@@ -1,4 +1,3 @@
-import type { Queryable } from '../../platform/db/database.ts'
 import { notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'

@@ -32,17 +32,12 @@ export async function bundleById(q: Queryable, orgId: string, id: string): Promi
   return rowById<BundleRow>(q, 'bundles', bundleColumns, orgId, id)
 }
 
-/** Components of the bundles whose id or whose product id is in `ids`, in their stored order. */
-export async function componentsOf(
-  q: Queryable,
-  orgId: string,
-  by: 'bundle' | 'product',
-  ids: readonly string[],
-): Promise<ComponentRow[]> {
+/** Components of the bundles whose id is in `ids`, in their stored order. */
+export async function componentsOf(q: Queryable, orgId: string, ids: readonly string[]): Promise<ComponentRow[]> {
   const result = await q.query<ComponentRow>(
     `SELECT c.bundle_id, b.product_id AS bundle_product_id, c.product_id, c.variant_id, c.quantity
      FROM bundle_components c JOIN bundles b ON b.id = c.bundle_id AND b.org_id = c.org_id
-     WHERE c.org_id = $1 AND ${by === 'bundle' ? 'b.id' : 'b.product_id'} = ANY($2)
+     WHERE c.org_id = $1 AND b.id = ANY($2)
      ORDER BY c.bundle_id, c.position`,
     [orgId, ids],
   )

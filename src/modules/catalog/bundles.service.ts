@@ -74,7 +74,7 @@ export function createBundlesService() {
   async function load(ctx: RequestContext, q: Queryable, id: string): Promise<Bundle> {
     const row = await repo.bundleById(q, ctx.orgId, id)
     if (!row) throw notFound('bundle')
-    return toBundle(row, await repo.componentsOf(q, ctx.orgId, 'bundle', [id]))
+    return toBundle(row, await repo.componentsOf(q, ctx.orgId, [id]))
   }
 
   return {
@@ -86,7 +86,7 @@ export function createBundlesService() {
           productId: query.product_id,
           limit: query.limit + 1,
         })
-        return pageWithChildren(rows, query.limit, (ids) => repo.componentsOf(q, ctx.orgId, 'bundle', ids), toBundle)
+        return pageWithChildren(rows, query.limit, (ids) => repo.componentsOf(q, ctx.orgId, ids), toBundle)
       })
     },
 

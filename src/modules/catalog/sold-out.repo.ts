@@ -28,6 +28,15 @@ export async function listSoldOut(
   return result.rows
 }
 
+/** Everything sold out at the location (a till's snapshot: a location's marks are few). */
+export async function soldOutAt(q: Queryable, orgId: string, locationId: string): Promise<SoldOutRow[]> {
+  const result = await q.query<SoldOutRow>(
+    `SELECT ${columns} FROM sold_out_items WHERE org_id = $1 AND location_id = $2 ORDER BY 2`,
+    [orgId, locationId],
+  )
+  return result.rows
+}
+
 /** Marks the item sold out at the location, or finds it marked already. */
 export async function markSoldOut(
   q: Queryable,

@@ -46,13 +46,3 @@ export async function deletedSince(q: Queryable, orgId: string, since: string) {
   )
   return result.rows
 }
-
-/** The modifier groups of each product, in their order. */
-export async function groupIdsOfProducts(q: Queryable, orgId: string, productIds: readonly string[]) {
-  const result = await q.query<{ product_id: string; group_id: string }>(
-    `SELECT product_id, group_id FROM product_modifier_groups WHERE org_id = $1 AND product_id = ANY($2)
-     ORDER BY product_id, position`,
-    [orgId, productIds],
-  )
-  return result.rows
-}

@@ -5,6 +5,8 @@ import { toBundle } from './bundles.service.ts'
 import type { BundleRow } from './bundles.tables.ts'
 import { toCategory } from './categories.service.ts'
 import type { CategoryRow } from './categories.tables.ts'
+import { withChildren } from './child-rows.ts'
+import { modifierGroupsOfProducts } from './graphql-loaders.repo.ts'
 import * as markdownsRepo from './markdowns.repo.ts'
 import { toMarkdown } from './markdowns.service.ts'
 import type { MarkdownRow } from './markdowns.tables.ts'
@@ -35,61 +37,50 @@ export function createCatalogSyncService(orgs: Pick<OrgsService, 'currencyOf'>) 
         const version = await repo.snapshotVersion(q)
         const rows = <R>(kind: repo.TrackedKind) => repo.changedRows<R>(q, kind, ctx.orgId, since)
         const products = await rows<ProductRow>('products')
-        const groupLinks = products.length
-          ? await repo.groupIdsOfProducts(
+        // One map for 10,000 products: filtering the links per product would be quadratic.
+        const groupsOf = new Map<string, string[]>()
+        const links = products.length
+          ? await modifierGroupsOfProducts(
               q,
               ctx.orgId,
               products.map((p) => p.id),
             )
           : []
+        // Read through a product, each link names it.
+        for (const l of links) groupsOf.set(l.product_id!, [...(groupsOf.get(l.product_id!) ?? []), l.id])
         const variants = await rows<VariantRow>('variants')
         const categories = await rows<CategoryRow>('categories')
-        const groups = await rows<GroupRow>('modifier_groups')
-        const options = groups.length
-          ? await modifiersRepo.optionsOf(
-              q,
-              ctx.orgId,
-              groups.map((g) => g.id),
-            )
-          : []
-        const lists = await rows<PriceListRow>('price_lists')
-        const prices = lists.length
-          ? await priceListsRepo.pricesOf(
-              q,
-              ctx.orgId,
-              lists.map((l) => l.id),
-            )
-          : []
-        const bundles = await rows<BundleRow>('bundles')
-        const components = bundles.length
-          ? await bundlesRepo.componentsOf(
-              q,
-              ctx.orgId,
-              'bundle',
-              bundles.map((b) => b.id),
-            )
-          : []
-        const markdowns = await rows<MarkdownRow>('markdowns')
-        const targets = markdowns.length
-          ? await markdownsRepo.targetsOf(
-              q,
-              ctx.orgId,
-              markdowns.map((m) => m.id),
-            )
-          : []
+        const modifierGroups = await withChildren(
+          await rows<GroupRow>('modifier_groups'),
+          (ids) => modifiersRepo.optionsOf(q, ctx.orgId, ids),
+          (g, options) => toGroup(g, options, currency),
+        )
+        const priceLists = await withChildren(
+          await rows<PriceListRow>('price_lists'),
+          (ids) => priceListsRepo.pricesOf(q, ctx.orgId, ids),
+          (l, prices) => toPriceList(l, prices, currency),
+        )
+        const bundles = await withChildren(
+          await rows<BundleRow>('bundles'),
+          (ids) => bundlesRepo.componentsOf(q, ctx.orgId, ids),
+          toBundle,
+        )
+        const markdowns = await withChildren(
+          await rows<MarkdownRow>('markdowns'),
+          (ids) => markdownsRepo.targetsOf(q, ctx.orgId, ids),
+          (m, targets) => toMarkdown(m, targets, currency),
+        )
         const deleted = since ? await repo.deletedSince(q, ctx.orgId, since) : []
-        const soldOut = await soldOutRepo.listSoldOut(q, ctx.orgId, locationId, null, 100_000)
-        const groupsOf = new Map<string, string[]>()
-        for (const l of groupLinks) groupsOf.set(l.product_id, [...(groupsOf.get(l.product_id) ?? []), l.group_id])
+        const soldOut = await soldOutRepo.soldOutAt(q, ctx.orgId, locationId)
         return {
           version,
           products: products.map((p) => ({ ...toProduct(p, currency), modifier_group_ids: groupsOf.get(p.id) ?? [] })),
           variants: variants.map((v) => toVariant(v, currency)),
           categories: categories.map(toCategory),
-          modifier_groups: groups.map((g) => toGroup(g, options, currency)),
-          price_lists: lists.map((l) => toPriceList(l, prices, currency)),
-          bundles: bundles.map((b) => toBundle(b, components)),
-          markdowns: markdowns.map((m) => toMarkdown(m, targets, currency)),
+          modifier_groups: modifierGroups,
+          price_lists: priceLists,
+          bundles,
+          markdowns,
           sold_out: soldOut.map(toSoldOut),
           deleted: Object.fromEntries(
             Object.keys(repo.TRACKED).map((kind) => [kind, deleted.filter((d) => d.kind === kind).map((d) => d.id)]),

@@ -199,6 +199,9 @@ const OrderPayment = Type.Object({
   amount: Money,
   status: Type.String(),
   amount_refunded: Money,
+  tip: Type.Number({ description: 'what of the amount is a tip' }),
+  cash_tendered: Nullable(Type.Number({ description: 'cash: what the customer handed over' })),
+  change_given: Nullable(Type.Number({ description: 'cash: cash_tendered less the amount' })),
   created_at: Timestamp,
 })
 

@@ -1,6 +1,5 @@
 import { currencyExponent } from '../../platform/money/money.ts'
 import type { Order } from '../orders/index.ts'
-import type { Payment } from '../payments/index.ts'
 import type { Translate } from './strings.ts'
 
 /** What a receipt says, whatever it is printed on: each renderer (text, HTML, PDF) draws these blocks in order. */
@@ -14,7 +13,6 @@ export interface ReceiptData {
   store: { name: string; phone: string; address: string[]; header: string; footer: string }
   location: { name: string; address: string[]; timezone: string }
   order: Order
-  payments: Payment[]
   /** The customer's points after this order, when they are a loyalty member. */
   pointsBalance: number | null
 }
@@ -99,7 +97,7 @@ export function layoutReceipt(data: ReceiptData, { language, t, gift }: Format):
   if (order.tip > 0) blocks.push({ kind: 'row', left: t('tip'), right: amount(order.tip) })
   blocks.push({ kind: 'row', left: t('total'), right: amount(order.total), strong: true })
 
-  const paid = data.payments.filter((p) => ['captured', 'partially_refunded', 'refunded'].includes(p.status))
+  const paid = (order.payments ?? []).filter((p) => ['captured', 'partially_refunded', 'refunded'].includes(p.status))
   if (paid.length) blocks.push({ kind: 'rule' })
   for (const p of paid) {
     blocks.push({ kind: 'row', left: t(`method.${p.method}`), right: amount(p.amount) })

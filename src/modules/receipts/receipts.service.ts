@@ -1,5 +1,5 @@
 import { newId } from '../../platform/crypto/ids.ts'
-import { AppError, badRequest, invalid } from '../../platform/errors/app-error.ts'
+import { badRequest, invalid } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { queueMail } from '../../platform/mail/index.ts'
 import type { Runtime } from '../../platform/runtime.ts'
@@ -8,7 +8,6 @@ import type { LocationsService } from '../locations/index.ts'
 import type { LoyaltyService } from '../loyalty/index.ts'
 import type { OrdersService } from '../orders/index.ts'
 import type { SettingsService } from '../orgs/index.ts'
-import type { PaymentsService } from '../payments/index.ts'
 import { layoutReceipt, type ReceiptData } from './receipt.layout.ts'
 import { ReceiptErrors } from './receipts.errors.ts'
 import * as repo from './receipts.repo.ts'
@@ -24,11 +23,10 @@ export const EMAILS_PER_ORG_PER_DAY = 500
 
 interface ReceiptsDeps {
   orders: Pick<OrdersService, 'get'>
-  payments: Pick<PaymentsService, 'listForOrder'>
   settings: Pick<SettingsService, 'get'>
   locations: Pick<LocationsService, 'get'>
   customers: Pick<CustomersService, 'get'>
-  loyalty: Pick<LoyaltyService, 'member'>
+  loyalty: Pick<LoyaltyService, 'summaryOf'>
 }
 
 const addressLines = (a: { line1?: string; line2?: string; city?: string; region?: string; postal_code?: string }) =>
@@ -41,11 +39,10 @@ const addressLines = (a: { line1?: string; line2?: string; city?: string; region
 export function createReceiptsService(runtime: Pick<Runtime, 'config' | 'secrets' | 'database'>, deps: ReceiptsDeps) {
   async function dataOf(ctx: RequestContext, orderId: string): Promise<ReceiptData> {
     const order = await deps.orders.get(ctx, orderId)
-    const [settings, location, payments, pointsBalance] = await Promise.all([
+    const [settings, location, member] = await Promise.all([
       deps.settings.get(ctx),
       deps.locations.get(ctx, order.location_id),
-      deps.payments.listForOrder(ctx, orderId),
-      order.customer_id ? balanceOf(ctx, order.customer_id) : null,
+      order.customer_id ? deps.loyalty.summaryOf(ctx, order.customer_id) : null,
     ])
     return {
       store: {
@@ -61,18 +58,7 @@ export function createReceiptsService(runtime: Pick<Runtime, 'config' | 'secrets
         timezone: location.timezone,
       },
       order,
-      payments,
-      pointsBalance,
-    }
-  }
-
-  /** The customer's points, or null when they are not a member of the loyalty program. */
-  async function balanceOf(ctx: RequestContext, customerId: string): Promise<number | null> {
-    try {
-      return (await deps.loyalty.member(ctx, customerId, { limit: 1 })).balance
-    } catch (error) {
-      if (error instanceof AppError && error.status === 404) return null
-      throw error
+      pointsBalance: member?.balance ?? null,
     }
   }
 

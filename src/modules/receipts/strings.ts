@@ -7,13 +7,13 @@ import { readdirSync, readFileSync } from 'node:fs'
 const DIR = new URL('./strings/', import.meta.url)
 const DEFAULT_LANGUAGE = 'en'
 
-const english = JSON.parse(readFileSync(new URL(`${DEFAULT_LANGUAGE}.json`, DIR), 'utf8')) as Record<string, string>
-
 const catalogs = new Map<string, Record<string, string>>(
   readdirSync(DIR)
     .filter((file) => file.endsWith('.json'))
     .map((file) => [file.slice(0, -'.json'.length), JSON.parse(readFileSync(new URL(file, DIR), 'utf8'))]),
 )
+
+const english = catalogs.get(DEFAULT_LANGUAGE)!
 
 /** The languages receipts can be printed in. */
 export const RECEIPT_LANGUAGES = [...catalogs.keys()].sort()
