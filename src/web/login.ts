@@ -105,7 +105,7 @@ export async function loginPages(
     }
   })
 
-  // A person of several stores chose one: the pending cookie proves the password, for 15 minutes.
+  // A person of several stores chose one: the pending cookie proves the password, for 10 minutes.
   app.post<{ Body: Record<string, unknown> }>('/login/store', async (request, reply) => {
     const body = request.body ?? {}
     const returnTo = safeReturnTo(body.return_to, runtime.config.appUrl)

@@ -1,3 +1,4 @@
+import { qualified } from '../../platform/db/columns.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 
 /** devices (db/migrations/0140_tills_and_pins.sql), with its state as flags. */
@@ -188,13 +189,12 @@ export async function tillStaff(q: Queryable, orgId: string) {
   return result.rows
 }
 
+const deviceColumnsOfD = qualified(deviceColumns, 'd')
+
 /** The device a session was opened on (a PIN sign-in), if any. */
 export async function deviceOfSession(q: Queryable, orgId: string, sessionId: string): Promise<DeviceRow | undefined> {
   const result = await q.query<DeviceRow>(
-    `SELECT ${deviceColumns
-      .split(',')
-      .map((c) => `d.${c.trim()}`)
-      .join(', ')} FROM auth_sessions s
+    `SELECT ${deviceColumnsOfD} FROM auth_sessions s
      JOIN devices d ON d.org_id = s.org_id AND d.id = s.device_id
      WHERE s.org_id = $1 AND s.id = $2`,
     [orgId, sessionId],

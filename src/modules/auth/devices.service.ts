@@ -70,9 +70,9 @@ async function managerOrOwner(q: Queryable, ctx: RequestContext): Promise<void> 
 }
 
 /** The audit context of what happens at a till with nobody signed in (pairing, lock-outs): the device acts. */
-const tillActor = (device: repo.DeviceRow, userId: string | null = null) => ({
+const tillActor = (device: repo.DeviceRow) => ({
   orgId: device.org_id,
-  actor: { kind: 'user' as const, userId, clientId: device.id, registerId: device.register_id },
+  actor: { kind: 'user' as const, userId: null, clientId: device.id, registerId: device.register_id },
   requestId: '',
 })
 

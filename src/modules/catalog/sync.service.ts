@@ -90,5 +90,3 @@ export function createCatalogSyncService(orgs: Pick<OrgsService, 'currencyOf'>) 
     },
   }
 }
-
-export type CatalogSyncService = ReturnType<typeof createCatalogSyncService>

@@ -1,3 +1,4 @@
+import { qualified } from '../../platform/db/columns.ts'
 import type { Queryable } from '../../platform/db/database.ts'
 import { type GiftCardRow, giftCardColumns, type LedgerRow, ledgerColumns } from './gift-cards.tables.ts'
 
@@ -55,6 +56,8 @@ export async function debit(
   return result.rows[0]
 }
 
+const giftCardColumnsOfG = qualified(giftCardColumns, 'g')
+
 /**
  * Takes up to `amount` from an active card, as much as its balance allows (a sale made offline, which happened
  * whatever the card holds); answers the card and what was taken, or undefined for no active card of that code.
@@ -73,10 +76,7 @@ export async function debitUpTo(
      UPDATE gift_cards g SET balance = g.balance - c.taken,
        status = CASE WHEN g.balance - c.taken = 0 THEN 'depleted' ELSE g.status END,
        version = g.version + 1, updated_at = now()
-     FROM c WHERE g.org_id = $1 AND g.id = c.id RETURNING ${giftCardColumns
-       .split(', ')
-       .map((c) => `g.${c.trim()}`)
-       .join(', ')}, c.taken::text AS taken`,
+     FROM c WHERE g.org_id = $1 AND g.id = c.id RETURNING ${giftCardColumnsOfG}, c.taken::text AS taken`,
     [orgId, code, amount.toString()],
   )
   return result.rows[0]

@@ -17,7 +17,7 @@ import type {
   PricingPort,
   TaxPort,
 } from '../orders/index.ts'
-import { ownDiscountPercent, priceOrder, refuseUsedUpVouchers } from '../orders/index.ts'
+import { ownDiscountPercent, priceOrder, refuseUsedUpVouchers, stockChangesOf } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { CardHold, CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
 import { LaybyErrors } from './laybys.errors.ts'
@@ -108,22 +108,12 @@ interface LaybysDeps {
 export function createLaybysService(deps: LaybysDeps) {
   /** What the lay-by reserves and gives back: its counted lines, bundles by the components kept with the price. */
   const stockChanges = (row: LaybyRow, sign: 1 | -1, reason: 'layby_reserve' | 'layby_release') =>
-    thaw(row.lines).quoted.flatMap((l, i) =>
-      l.tracked
-        ? [
-            {
-              productId: l.productId,
-              variantId: l.variantId,
-              locationId: row.location_id,
-              quantity: sign * l.quantity,
-              reason,
-              reference: { type: 'layby', id: row.id },
-              field: `lines.${i}`,
-              components: l.components ?? [],
-            },
-          ]
-        : [],
-    )
+    stockChangesOf(thaw(row.lines).quoted, {
+      locationId: row.location_id,
+      sign,
+      reason,
+      reference: { type: 'layby', id: row.id },
+    })
 
   const target = (laybyId: string, announce: boolean): PaymentTarget => ({
     orderId: null,

@@ -17,5 +17,12 @@ export type {
   RefundPart,
   TaxPort,
 } from './ports.ts'
-export { ownDiscountPercent, type PricedOrder, priceOrder, refuseUsedUpVouchers, toCalculation } from './pricing.ts'
+export {
+  ownDiscountPercent,
+  type PricedOrder,
+  priceOrder,
+  refuseUsedUpVouchers,
+  stockChangesOf,
+  toCalculation,
+} from './pricing.ts'
 export { createRefundsService, type RefundsService } from './refunds.service.ts'

@@ -385,7 +385,7 @@ export async function addCaptured(q: Queryable, orgId: string, id: string, amoun
  * Moves `amount` in or out of refunded_total, `tip` of it in or out of tip_refunded; the table's CHECKs keep them
  * within captured_total and the tip.
  */
-export async function addRefunded(q: Queryable, orgId: string, id: string, amount: bigint, tip = 0n): Promise<void> {
+export async function addRefunded(q: Queryable, orgId: string, id: string, amount: bigint, tip: bigint): Promise<void> {
   await q.query(
     `UPDATE orders SET refunded_total = refunded_total + $3, tip_refunded = tip_refunded + $4, version = version + 1,
        updated_at = now()

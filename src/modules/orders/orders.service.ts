@@ -38,6 +38,7 @@ import {
   parseDiscounts,
   priceOrder,
   refuseUsedUpVouchers,
+  stockChangesOf,
   storedDiscounts,
   toCalculation,
 } from './pricing.ts'
@@ -223,23 +224,12 @@ export function createOrdersService(deps: OrdersDeps) {
       refuseUsedUpVouchers(priced)
       if (priced.discounts.length > 0) await approveDiscounts(ctx, priced, approvedBy)
       const orderId = newId('ord')
-      // Items nobody counts draw no stock; the quote read the bundles, so inventory need not look again.
-      const changes = priced.quoted.flatMap((l, i) =>
-        l.tracked
-          ? [
-              {
-                productId: l.productId,
-                variantId: l.variantId,
-                locationId: input.location_id,
-                quantity: -l.quantity,
-                reason: 'sale' as const,
-                reference: { type: 'order', id: orderId },
-                field: `lines.${i}`,
-                components: l.components ?? [],
-              },
-            ]
-          : [],
-      )
+      const changes = stockChangesOf(priced.quoted, {
+        locationId: input.location_id,
+        sign: -1,
+        reason: 'sale',
+        reference: { type: 'order', id: orderId },
+      })
       const sale = shortcut && commitNow ? deps.inventory.prepareSale(ctx, changes) : null
       const inserted = insertPriced(q, ctx, orderId, priced, {
         locationId: input.location_id,

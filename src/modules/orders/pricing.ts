@@ -234,3 +234,37 @@ export function ownDiscountPercent(p: PricedOrder): number {
   const taken = p.discounts.reduce((sum, d) => sum + BigInt(d.amount), 0n)
   return p.totals.subtotal > 0n ? Number((taken * 1_000_000n) / p.totals.subtotal) / 10_000 : 0
 }
+
+/**
+ * The stock moves of priced lines, `sign` units per unit sold (-1 takes, 1 gives back): items nobody counts move
+ * none, and a bundle carries the components its quote read, so inventory need not look again.
+ */
+export function stockChangesOf(
+  quoted: readonly QuotedLine[],
+  o: {
+    locationId: string
+    sign: 1 | -1
+    reason: 'sale' | 'layby_reserve' | 'layby_release'
+    reference: { type: string; id: string }
+    fieldPrefix?: string
+    occurredAt?: Date
+  },
+) {
+  return quoted.flatMap((l, i) =>
+    l.tracked
+      ? [
+          {
+            productId: l.productId,
+            variantId: l.variantId,
+            locationId: o.locationId,
+            quantity: o.sign * l.quantity,
+            reason: o.reason,
+            reference: o.reference,
+            field: `${o.fieldPrefix ?? ''}lines.${i}`,
+            components: l.components ?? [],
+            ...(o.occurredAt ? { occurredAt: o.occurredAt } : {}),
+          },
+        ]
+      : [],
+  )
+}

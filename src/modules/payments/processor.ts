@@ -21,7 +21,7 @@ export interface PaymentProcessor {
   capture(request: { processorRef: string; amount: bigint; currency: string } & Abortable): Promise<ProcessorResult>
   /**
    * Changes the amount of an authorization not yet captured to `amount` (a tip added: Square's UpdatePayment,
-   * Stripe's incremental authorization). `reference` (the payment's id and its version) is the idempotency key.
+   * Stripe's incremental authorization). `reference` (the payment's id and the amount) is the idempotency key.
    */
   adjust(
     request: { processorRef: string; amount: bigint; currency: string; reference: string } & Abortable,

@@ -84,10 +84,6 @@ export async function listShifts(
 
 const totalColumn = { in: 'cash_in', out: 'cash_out', sale: 'cash_sales', refund: 'cash_refunds' } as const
 
-/**
- * Adds to one running total of an open shift. Undefined when the shift is not open (or not there): the row
- * lock orders this against a concurrent close, so no cash lands on a closed shift.
- */
 /** A late cash sale (made offline, synced after the close-out) on a shift of the org, open or closed. */
 export async function addLateSale(
   q: Queryable,
@@ -104,6 +100,10 @@ export async function addLateSale(
   return result.rows[0]
 }
 
+/**
+ * Adds to one running total of an open shift. Undefined when the shift is not open (or not there): the row
+ * lock orders this against a concurrent close, so no cash lands on a closed shift.
+ */
 export async function addToShift(
   q: Queryable,
   orgId: string,

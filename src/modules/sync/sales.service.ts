@@ -10,7 +10,7 @@ import type { CatalogService, QuotedLine } from '../catalog/index.ts'
 import type { CustomersService } from '../customers/index.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { InventoryService } from '../inventory/index.ts'
-import type { OrdersService, PricedOrder } from '../orders/index.ts'
+import { type OrdersService, type PricedOrder, stockChangesOf } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { PaymentsService } from '../payments/index.ts'
 import type { RegistersService } from '../registers/index.ts'
@@ -18,7 +18,7 @@ import * as conflictsRepo from './conflicts.repo.ts'
 import type { OfflineSale, SaleResult } from './sync.schemas.ts'
 
 /** How old a sale a till may still send (docs/sync.md). */
-export const MAX_SALE_AGE_DAYS = 7
+const MAX_SALE_AGE_DAYS = 7
 /** How far ahead of the server's clock a till's may run. */
 const CLOCK_SKEW_MS = 5 * 60_000
 
@@ -449,23 +449,14 @@ export function createOfflineSalesService(deps: SalesDeps) {
           ),
           deps.inventory.applyChanges(
             ctx,
-            prepared.priced.quoted.flatMap((l, i) =>
-              l.tracked
-                ? [
-                    {
-                      productId: l.productId,
-                      variantId: l.variantId,
-                      locationId: prepared.locationId,
-                      quantity: -l.quantity,
-                      reason: 'sale' as const,
-                      reference: { type: 'order', id: order.id },
-                      field: `${at}.lines.${i}`,
-                      occurredAt: prepared.soldAt,
-                      components: l.components ?? [],
-                    },
-                  ]
-                : [],
-            ),
+            stockChangesOf(prepared.priced.quoted, {
+              locationId: prepared.locationId,
+              sign: -1,
+              reason: 'sale',
+              reference: { type: 'order', id: order.id },
+              fieldPrefix: `${at}.`,
+              occurredAt: prepared.soldAt,
+            }),
             { belowZero: true },
           ),
           deps.payments.recordOffline(ctx, order.id, tenders, { at: prepared.soldAt, shiftId: prepared.shiftId }),

@@ -55,7 +55,6 @@ export const CatalogSnapshotSchema = Type.Object(
   },
   { $id: 'CatalogSnapshot' },
 )
-export type CatalogSnapshot = Static<typeof CatalogSnapshotSchema>
 
 const Amount = (description?: string) => Type.Number({ minimum: 0, ...(description ? { description } : {}) })
 const Id = Type.String({ minLength: 1, maxLength: 100 })
@@ -128,7 +127,7 @@ const OfflineTender = Type.Object(
   { additionalProperties: false },
 )
 
-export const OfflineSaleSchema = Type.Object(
+const OfflineSaleSchema = Type.Object(
   {
     client_sale_id: Type.String({
       pattern: '^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$',
