@@ -1,7 +1,7 @@
 import { invalid } from '../../platform/errors/app-error.ts'
 import { divRoundHalfUp, toMinor } from '../../platform/money/money.ts'
 import { PERCENT_E4, percentToE4 } from '../../platform/money/percent.ts'
-import { tipCap } from '../../platform/money/tips.ts'
+import { assertTipsTaken, assertWithinCap } from '../../platform/money/tips.ts'
 import type { TipInput } from './orders.schemas.ts'
 import type { OrgSettingsPort } from './ports.ts'
 import type { OrderTotals } from './totals.ts'
@@ -16,7 +16,7 @@ type TipSettings = Awaited<ReturnType<OrgSettingsPort['pricingSettings']>>['tips
  */
 export function tipOf(input: TipInput | undefined, totals: OrderTotals, settings: TipSettings, currency: string) {
   if (!input) return 0n
-  if (!settings.enabled) throw invalid('tip', 'is not taken: tips are turned off in the store settings', 'not_enabled')
+  assertTipsTaken(settings.enabled)
   let amount: bigint
   let field: string
   if (input.amount !== undefined) {
@@ -31,9 +31,4 @@ export function tipOf(input: TipInput | undefined, totals: OrderTotals, settings
   }
   assertWithinCap(amount, totals.total, settings.max_percent, field)
   return amount
-}
-
-export function assertWithinCap(tip: bigint, totalBeforeTip: bigint, maxPercent: number, field: string): void {
-  if (tip > tipCap(totalBeforeTip, maxPercent))
-    throw invalid(field, `is more than the store's cap of ${maxPercent}% of the order's total`, 'out_of_range')
 }

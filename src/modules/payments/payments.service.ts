@@ -5,7 +5,7 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import { forget, once, type RequestContext } from '../../platform/http/context.ts'
 import { allocateRefund, toMajor, toMinor } from '../../platform/money/money.ts'
-import { tipCap } from '../../platform/money/tips.ts'
+import { assertTipsTaken, assertWithinCap } from '../../platform/money/tips.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { OrderPaymentsPort, OrdersService, RefundPart } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
@@ -110,10 +110,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
     addTip: (ctx, delta) => orders.addTip(ctx, orderId, delta),
   })
 
-  /** A tip is taken only when the store takes tips (settings.tips.enabled). */
+  /** The store's tip rules, when it takes tips (docs/commerce.md "Tips"). */
   async function tipsSettings(ctx: RequestContext) {
     const { tips } = await orgs.pricingSettings(ctx)
-    if (!tips.enabled) throw invalid('tip', 'is not taken: tips are turned off in the store settings', 'not_enabled')
+    assertTipsTaken(tips.enabled)
     return tips
   }
 
@@ -126,13 +126,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     if (delta <= 0n) return
     if (!tips) throw invalid('tip', 'is taken on orders only', 'not_supported')
     const { max_percent } = await tipsSettings(ctx)
-    const room = tipCap(tips.totalBeforeTip, max_percent) - tips.tip
-    if (delta > room)
-      throw invalid(
-        'tip',
-        `is more than the store's cap of ${max_percent}% of the order's total allows`,
-        'out_of_range',
-      )
+    assertWithinCap(tips.tip + delta, tips.totalBeforeTip, max_percent, 'tip')
   }
 
   async function enabledMethods(ctx: RequestContext) {

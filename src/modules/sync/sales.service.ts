@@ -36,11 +36,13 @@ interface SalesDeps {
   staff: (ctx: RequestContext) => Promise<Set<string>>
 }
 
-/** What every sale of one batch shares, read once: the till's location, the org's staff, the items sold. */
+/** What every sale of one batch shares, read once: the store's pricing settings, the till's location, the org's
+ * staff, the items sold. */
 interface Batch {
-  locationId: Promise<string>
-  staff: Promise<Set<string>>
-  items: ReturnType<typeof itemsOf>
+  settings: Awaited<ReturnType<SalesDeps['orgs']['pricingSettings']>>
+  locationId: string
+  staff: Set<string>
+  items: Awaited<ReturnType<typeof itemsOf>>
 }
 
 /** The products and variants the batch's lines name (the org's, in whatever state), and what bundles draw down. */
@@ -98,7 +100,7 @@ const sum = (values: readonly bigint[]) => values.reduce((a, b) => a + b, 0n)
 export function createOfflineSalesService(deps: SalesDeps) {
   async function prepare(ctx: RequestContext, batch: Batch, sale: OfflineSale, at: string): Promise<Prepared> {
     const field = (f: string) => `${at}.${f}`
-    const settings = await deps.orgs.pricingSettings(ctx)
+    const { settings } = batch
     const currency = settings.currency
     const minor = (value: number, f: string, allowNegative = false) =>
       toMinor(value, currency, field(f), { allowNegative })
@@ -108,10 +110,10 @@ export function createOfflineSalesService(deps: SalesDeps) {
       throw invalid(field('sold_at'), 'is in the future by the server’s clock', 'out_of_range')
     if (soldAt.getTime() < now - MAX_SALE_AGE_DAYS * 86_400_000)
       throw invalid(field('sold_at'), `is older than ${MAX_SALE_AGE_DAYS} days`, 'too_old')
-    const locationId = await batch.locationId
+    const { locationId } = batch
 
     // The items: the org's, in whatever state (an item archived since was still sold).
-    const { products, variants, bundles } = await batch.items
+    const { products, variants, bundles } = batch.items
 
     const quoted: QuotedLine[] = []
     const lineTotals: PricedOrder['totals']['lines'] = []
@@ -210,7 +212,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
       throw doesNotAddUp(field('payments'), 'carry more tip than the sale’s tip')
 
     const conflicts: Conflict[] = []
-    const soldBy = sale.sold_by && (await batch.staff).has(sale.sold_by) ? sale.sold_by : null
+    const soldBy = sale.sold_by && batch.staff.has(sale.sold_by) ? sale.sold_by : null
     if (sale.sold_by && !soldBy)
       conflicts.push({
         code: 'unknown_staff',
@@ -360,6 +362,16 @@ export function createOfflineSalesService(deps: SalesDeps) {
         ),
       ]),
     )
+  }
+
+  async function batchOf(ctx: RequestContext, registerId: string, sales: readonly OfflineSale[]): Promise<Batch> {
+    const [settings, register, staff, items] = await Promise.all([
+      deps.orgs.pricingSettings(ctx),
+      deps.registers.getRegister(ctx, registerId),
+      deps.staff(ctx),
+      itemsOf(ctx, deps.catalog, sales),
+    ])
+    return { settings, locationId: register.location_id, staff, items }
   }
 
   /** One sale not recorded yet: recorded, recorded with conflicts, or refused with the fields that failed. */
@@ -540,12 +552,6 @@ export function createOfflineSalesService(deps: SalesDeps) {
     async record(ctx: RequestContext, sales: readonly OfflineSale[]): Promise<SaleResult[]> {
       const registerId = ctx.actor.registerId
       if (!registerId) throw invalid('sales', 'are sent by a till of no register', 'required')
-      const batch: Batch = {
-        locationId: deps.registers.getRegister(ctx, registerId).then((r) => r.location_id),
-        staff: deps.staff(ctx),
-        items: itemsOf(ctx, deps.catalog, sales),
-      }
-      for (const shared of [batch.locationId, batch.staff, batch.items]) shared.catch(() => {})
       const known = await alreadyRecorded(
         ctx,
         await deps.orders.recordedSales(
@@ -553,13 +559,16 @@ export function createOfflineSalesService(deps: SalesDeps) {
           sales.map((s) => s.client_sale_id),
         ),
       )
+      // What the sales not recorded yet share, read once for all of them.
+      const fresh = sales.filter((s) => !known.has(s.client_sale_id))
+      const batch = fresh.length ? await batchOf(ctx, registerId, fresh) : null
       const results: SaleResult[] = []
       for (const [i, sale] of sales.entries()) {
         // A sale sent twice in one batch is recorded by its first copy.
         const recorded =
           known.get(sale.client_sale_id) ?? results.find((r) => r.client_sale_id === sale.client_sale_id && r.order_id)
         results.push(
-          recorded ? { ...recorded, result: 'already_recorded' } : await recordSale(ctx, batch, sale, `sales.${i}`),
+          recorded ? { ...recorded, result: 'already_recorded' } : await recordSale(ctx, batch!, sale, `sales.${i}`),
         )
       }
       return results
