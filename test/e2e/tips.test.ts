@@ -27,6 +27,15 @@ describe('tips', () => {
     return res
   }
   const tips = (settings: object) => shop.api.patch('/api/v1/settings', { tips: settings })
+  /** A card authorized (not captured) for `amount`, `tip` of it a tip. */
+  const authorizeCard = (orderId: string, amount: number, tip: number) =>
+    shop.api.post('/api/v1/payments', {
+      order_id: orderId,
+      amount,
+      tip,
+      method: 'card',
+      payment_method_token: 'pm_card_visa',
+    })
 
   it('takes no tip while the store has them turned off', async () => {
     const refused = await order({ amount: 1 })
@@ -69,13 +78,7 @@ describe('tips', () => {
   it('adjusts a card tip after authorization and before capture, and refuses it after', async () => {
     await tips({ enabled: true, percentages: [10], base: 'before_tax', max_percent: 50 })
     const made = (await order()).body.data
-    const paid = await shop.api.post('/api/v1/payments', {
-      order_id: made.id,
-      amount: 12.5,
-      tip: 1,
-      method: 'card',
-      payment_method_token: 'pm_card_visa',
-    })
+    const paid = await authorizeCard(made.id, 12.5, 1)
     assert.equal(paid.status, 201, JSON.stringify(paid.body))
     assert.deepEqual([paid.body.data.status, paid.body.data.amount, paid.body.data.tip], ['requires_capture', 12.5, 1])
     let current = (await shop.api.get(`/api/v1/orders/${made.id}`)).body.data
@@ -104,13 +107,7 @@ describe('tips', () => {
 
   it('takes the tip off the order when its authorization is voided', async () => {
     const made = (await order()).body.data
-    const paid = await shop.api.post('/api/v1/payments', {
-      order_id: made.id,
-      amount: 12.5,
-      tip: 1,
-      method: 'card',
-      payment_method_token: 'pm_card_visa',
-    })
+    const paid = await authorizeCard(made.id, 12.5, 1)
     assert.equal((await shop.api.post(`/api/v1/payments/${paid.body.data.id}/void`)).status, 200)
     const current = (await shop.api.get(`/api/v1/orders/${made.id}`)).body.data
     assert.deepEqual([current.tip, current.total], [0, 11.5])
@@ -149,13 +146,7 @@ describe('tips', () => {
 
   it('gives back no tip that was not paid: an authorization with its tip can still be voided', async () => {
     const made = (await order()).body.data
-    const card = await shop.api.post('/api/v1/payments', {
-      order_id: made.id,
-      amount: 5,
-      tip: 1,
-      method: 'card',
-      payment_method_token: 'pm_card_visa',
-    })
+    const card = await authorizeCard(made.id, 5, 1)
     assert.equal(card.status, 201, JSON.stringify(card.body))
     const cash = await shop.api.post('/api/v1/payments', { order_id: made.id, amount: 7.5, method: 'cash' })
     assert.equal(cash.status, 201, JSON.stringify(cash.body))
