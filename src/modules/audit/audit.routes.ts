@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
-import { toCsv, wantsCsv } from '../../platform/http/csv.ts'
+import { sendCsv, wantsCsv } from '../../platform/http/csv.ts'
 import { ALSO_CSV } from '../../platform/http/openapi-document.ts'
 import type { Page } from '../../platform/http/pagination.ts'
 import { ListOf } from '../../platform/http/schemas.ts'
@@ -41,13 +41,13 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
     },
     async (request, reply) => {
       const page = await audit.list(request.ctx, request.query)
-      return wantsCsv(request) ? sendCsv(reply, page) : page
+      return wantsCsv(request) ? answerCsv(reply, page) : page
     },
   )
 }
 
 /** One page as CSV; the next page's cursor in `X-Next-Cursor`. */
-function sendCsv(reply: FastifyReply, page: Page<AuditEntry>) {
+function answerCsv(reply: FastifyReply, page: Page<AuditEntry>) {
   const rows = page.data.map((e) => ({
     id: e.id,
     occurred_at: new Date(e.occurred_at).toISOString(),
@@ -62,8 +62,5 @@ function sendCsv(reply: FastifyReply, page: Page<AuditEntry>) {
     request_id: e.request_id ?? '',
   }))
   if (page.pagination.nextCursor) reply.header('x-next-cursor', page.pagination.nextCursor)
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', 'attachment; filename="audit-log.csv"')
-    .send(toCsv(rows, CSV_COLUMNS))
+  return sendCsv(reply, 'audit-log.csv', rows, CSV_COLUMNS)
 }

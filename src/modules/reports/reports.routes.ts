@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { toCsv, wantsCsv } from '../../platform/http/csv.ts'
+import { sendCsv, wantsCsv } from '../../platform/http/csv.ts'
 import { ALSO_CSV } from '../../platform/http/openapi-document.ts'
 import { DataOf, errorResponses } from '../../platform/http/schemas.ts'
 import {
@@ -30,10 +30,7 @@ function send(
 ) {
   if (!wantsCsv(request)) return reply.send({ data: report })
   const name = [report.report, report.group_by, report.from, report.to].filter(Boolean).join('-')
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}.csv"`)
-    .send(toCsv(report.rows))
+  return sendCsv(reply, `${name}.csv`, report.rows)
 }
 
 export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }> = async (app, { reports }) => {

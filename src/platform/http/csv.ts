@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 
 /** A plain number, which a spreadsheet reads as one whatever its sign. */
 const NUMBER = /^[+-]?\d+(\.\d+)?$/
@@ -27,4 +27,17 @@ export function wantsCsv(request: FastifyRequest<{ Querystring: { format?: 'json
   if (request.query.format) return request.query.format === 'csv'
   const accept = String(request.headers.accept ?? '')
   return accept.includes('text/csv') && accept.indexOf('text/csv') < (accept.indexOf('json') + 1 || Infinity)
+}
+
+/** Answers `rows` as a CSV attachment named `filename`. */
+export function sendCsv(
+  reply: FastifyReply,
+  filename: string,
+  rows: readonly Record<string, unknown>[],
+  columns?: readonly string[],
+) {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .send(toCsv(rows, columns))
 }
