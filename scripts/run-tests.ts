@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openEmbeddedServer } from '../src/platform/db/embedded.ts'
+import { ensureDashboardBuilt } from './build-dashboard.ts'
 import { planTestRun } from './test-plan.ts'
 import { createMigratedTemplate } from './test-template.ts'
 
@@ -18,6 +19,9 @@ if (plan.files.length === 0) {
   console.error('no test files matched')
   process.exit(1)
 }
+
+// The back office's pages are tested as built: from its sources as they are now.
+await ensureDashboardBuilt()
 
 const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' }
 let cleanUp = async () => {}

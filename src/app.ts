@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import cors from '@fastify/cors'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -156,6 +157,15 @@ export async function buildApp(
       token: config.metricsToken,
       snapshotMs: config.metricsSnapshotMs,
     })
+  // The back office on APP_URL calls the API with a bearer token, never a cookie: CORS for that origin alone
+  // (docs/decisions.md "The back office").
+  await api.register(cors, {
+    origin: [new URL(config.appUrl).origin],
+    credentials: false,
+    maxAge: 600,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    exposedHeaders: ['location', 'etag', 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'retry-after'],
+  })
   await api.register(authenticate, {
     runtime,
     orgLimitOf: options.measuredWithout?.includes('org-rate-limit') ? null : services.orgs.rateLimitOf,

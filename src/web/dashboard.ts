@@ -77,8 +77,6 @@ export async function dashboardPages(
       .type('text/html; charset=utf-8')
       .send(page('Not found', html`<h1>Not found</h1><p>No such app in your store.</p>`, { nav: true }))
 
-  app.get('/dashboard', async (_request, reply) => reply.code(303).header('location', '/dashboard/apps').send())
-
   async function appsPage(ctx: RequestContext, session: WebSession, error: string | null, form?: Form) {
     const apps = await oauth.apps.list(ctx, { limit: 200 })
     return page(

@@ -133,7 +133,7 @@ export async function loginPages(
   app.post<{ Body: Record<string, unknown> }>('/logout', async (request, reply) => {
     const session = await currentSession(request, services)
     if (session && csrfMatches(session.csrfToken, request.body?.csrf)) {
-      await services.oauth.webSessions.signOut(request.cookies[SESSION_COOKIE]!, session.orgId)
+      await services.oauth.webSessions.signOut(request.cookies[SESSION_COOKIE]!, session)
       reply.clearCookie(SESSION_COOKIE, { path: '/' })
     }
     return reply.code(303).header('location', '/login').send()

@@ -26,7 +26,8 @@ export function installSecurityHeaders(app: FastifyInstance): void {
       .header('x-frame-options', 'DENY')
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')
-      .header('cache-control', 'no-store')
+    // The back office's hashed assets say how long they keep; everything else is never cached.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store')
     return payload
   })
 }

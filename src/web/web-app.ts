@@ -4,18 +4,18 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Runtime } from '../platform/runtime.ts'
 import type { Services } from '../services.ts'
 import { authorizePages } from './authorize.ts'
+import { backOfficePages } from './back-office.ts'
 import { dashboardPages } from './dashboard.ts'
 import { html, page } from './html.ts'
 import { invitationPages } from './invitation.ts'
 import { loginPages } from './login.ts'
 import { passwordResetPages } from './password-reset.ts'
-import { reportsPages } from './reports-page.ts'
 import { installSecurityHeaders } from './security.ts'
 import { webhooksPages } from './webhooks-page.ts'
 
 /**
- * The web app on APP_PORT: the consent screen at `/oauth/authorize`, sign-in, invitation and password-reset links
- * and the merchant dashboard.
+ * The web app on APP_PORT: the consent screen at `/oauth/authorize`, sign-in, invitation and password-reset links,
+ * the back office (a single-page app on the public API, `/dashboard`) and the server-rendered apps and webhooks pages.
  * Server-rendered HTML without scripts; forms carry CSRF tokens; pages cannot be framed.
  */
 export async function buildWebApp(runtime: Runtime, services: Services): Promise<FastifyInstance> {
@@ -52,6 +52,6 @@ export async function buildWebApp(runtime: Runtime, services: Services): Promise
   await app.register(passwordResetPages, { runtime, services, store })
   await app.register(dashboardPages, { runtime, services })
   await app.register(webhooksPages, { runtime, services })
-  await app.register(reportsPages, { runtime, services })
+  await app.register(backOfficePages, { runtime, services })
   return app
 }

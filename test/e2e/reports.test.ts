@@ -169,6 +169,39 @@ describe('reports add up to the orders, to the cent', () => {
     for (const r of report.rows) assert.equal(cents(r.net_sales), cents(r.total) - cents(r.tax))
   })
 
+  it('sales by hour put each sale and refund in its local hour, and add up to the same totals', async () => {
+    const localHour = (at: Date, timeZone: string) =>
+      `${new Intl.DateTimeFormat('en-GB', { hour: '2-digit', hourCycle: 'h23', timeZone }).format(at)}:00`
+    const zoneOf = (loc: string) => (loc === locations.east ? zones.east : zones.west)
+    const orders = await raw<{ completed_at: Date; location_id: string; total: string }>(
+      'SELECT completed_at, location_id, total FROM orders WHERE org_id = $1 AND completed_at IS NOT NULL',
+    )
+    const refunds = await raw<{ created_at: Date; location_id: string; amount: string }>(
+      `SELECT f.created_at, o.location_id, f.amount FROM refunds f JOIN orders o ON o.org_id = f.org_id AND o.id = f.order_id
+       WHERE f.org_id = $1 AND f.status = 'succeeded'`,
+    )
+    const expected = new Map<string, { orders: number; total: number; refunded: number }>()
+    const at = (hour: string) => {
+      const row = expected.get(hour) ?? { orders: 0, total: 0, refunded: 0 }
+      expected.set(hour, row)
+      return row
+    }
+    for (const o of orders) {
+      const row = at(localHour(o.completed_at, zoneOf(o.location_id)))
+      row.orders += 1
+      row.total += Number(o.total)
+    }
+    for (const f of refunds) at(localHour(f.created_at, zoneOf(f.location_id))).refunded += Number(f.amount)
+    const report = (await s.api.get(`/api/v1/reports/sales?group_by=hour&${range()}`)).body.data
+    assert.equal(report.group_by, 'hour')
+    const got = Object.fromEntries(
+      report.rows.map((r: any) => [r.period, { orders: r.orders, total: cents(r.total), refunded: cents(r.refunded) }]),
+    )
+    assert.deepEqual(got, Object.fromEntries([...expected].sort()))
+    const byDay = (await s.api.get(`/api/v1/reports/sales?${range()}`)).body.data.totals
+    assert.deepEqual(report.totals, byDay)
+  })
+
   it('sales by location, product, category and week add up to the same totals', async () => {
     const byDay = (await s.api.get(`/api/v1/reports/sales?${range()}`)).body.data.totals
     for (const by of ['week', 'month', 'location', 'product', 'category']) {

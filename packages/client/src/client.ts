@@ -5,8 +5,11 @@ import type { paths } from './schema.ts'
 export interface OpenTillClientOptions {
   /** The API's origin, e.g. https://api.example.com (paths carry /api/v1). */
   baseUrl: string
-  /** An access token you already hold (an app's); `login` sets one for a person. */
-  accessToken?: string
+  /**
+   * An access token you already hold (an app's), or a function answering the current one (called before each call,
+   * so it can fetch a fresh token when the last is about to expire); `login` sets one for a person.
+   */
+  accessToken?: string | (() => string | Promise<string>)
   /** The fetch to call (tests pass their own); the global one by default. */
   fetch?: typeof globalThis.fetch
   /**
@@ -103,7 +106,8 @@ export function createOpenTillClient(options: OpenTillClientOptions): OpenTillCl
   const auth: Middleware = {
     async onRequest({ request }) {
       if (session && session.expiresAt - Date.now() < REFRESH_MARGIN_MS) await refresh()
-      const token = session?.accessToken ?? options.accessToken
+      const given = options.accessToken
+      const token = session?.accessToken ?? (typeof given === 'function' ? await given() : given)
       if (token) request.headers.set('authorization', `Bearer ${token}`)
       if (options.idempotencyKeys !== false && request.method === 'POST' && !request.headers.has('idempotency-key'))
         request.headers.set('idempotency-key', crypto.randomUUID())

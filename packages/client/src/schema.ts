@@ -4068,7 +4068,7 @@ export interface components {
             from?: string;
             to?: string;
             location_id: string | null;
-            group_by: "day" | "week" | "month";
+            group_by: "day" | "hour" | "week" | "month";
             rows: {
                 period: string;
                 orders: number;
@@ -9045,6 +9045,8 @@ export interface operations {
                 barcode?: string;
                 /** @description the product whose SKU is exactly this (case-sensitive) */
                 sku?: string;
+                /** @description these products only: up to 100 ids, comma-separated (names for a page of stock levels or lines); not with q or barcode */
+                ids?: string;
             };
             header?: never;
             path?: never;
@@ -25857,8 +25859,11 @@ export interface operations {
                 created_to?: string;
                 location_id?: string;
                 customer_id?: string;
+                register_id?: string;
                 /** @description the order with this number */
                 number?: number;
+                /** @description oldest first (the default) or newest first; a cursor pages on in the order it was made in */
+                order?: "oldest" | "newest";
             };
             header?: never;
             path?: never;
@@ -36487,8 +36492,8 @@ export interface operations {
                 location_id?: string;
                 /** @description csv also with Accept: text/csv */
                 format?: "json" | "csv";
-                /** @description default day; week starts on Monday */
-                group_by?: "day" | "week" | "month" | "location" | "product" | "category" | "register";
+                /** @description default day; week starts on Monday; hour sums each hour of the day (00:00 to 23:00) over the period, in each location’s time zone */
+                group_by?: "day" | "hour" | "week" | "month" | "location" | "product" | "category" | "register";
             };
             header?: never;
             path?: never;

@@ -10,6 +10,7 @@ interface ProductFilter {
   search?: string
   barcode?: string
   sku?: string
+  ids?: string[]
   limit: number
 }
 
@@ -47,6 +48,7 @@ export async function listProducts(q: Queryable, orgId: string, f: ProductFilter
   if (f.categoryId !== undefined) add('c', (n) => `category_id = $${n}`, f.categoryId)
   if (f.isActive !== undefined) add('i', (n) => `is_active = $${n}`, f.isActive)
   if (f.sku !== undefined) add('k', (n) => `sku = $${n}`, f.sku)
+  if (f.ids !== undefined) add('d', (n) => `id = ANY($${n}::text[])`, f.ids)
   params.push(f.limit)
   const result = await q.prepared<ProductRow>(
     name,

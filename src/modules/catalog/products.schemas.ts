@@ -106,6 +106,15 @@ export const ProductListQuery = Type.Object(
         description: 'the product whose SKU is exactly this (case-sensitive)',
       }),
     ),
+    ids: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4000,
+        pattern: '^[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+){0,99}$',
+        description:
+          'these products only: up to 100 ids, comma-separated (names for a page of stock levels or lines); not with q or barcode',
+      }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -66,6 +66,8 @@ export function createProductsService(orgs: OrgsService) {
   return {
     async list(ctx: RequestContext, query: ProductListQuery): Promise<Page<Product>> {
       const afterId = afterIdOf(query.cursor)
+      if (query.ids !== undefined && (query.q !== undefined || query.barcode !== undefined))
+        throw invalid('ids', 'cannot be combined with q or barcode', 'conflicting_filters')
       const currency = await orgs.currencyOf(ctx)
       const rows = await ctx.db.read((q) =>
         repo.listProducts(q, ctx.orgId, {
@@ -75,6 +77,7 @@ export function createProductsService(orgs: OrgsService) {
           search: query.q,
           barcode: query.barcode,
           sku: query.sku,
+          ids: query.ids?.split(','),
           limit: query.limit + 1,
         }),
       )

@@ -79,4 +79,5 @@ export interface WebSessionRow {
   user_email: string
   scopes: string[]
   csrf_token: string
+  api_session_id: string | null
 }

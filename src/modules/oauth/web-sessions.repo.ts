@@ -15,20 +15,21 @@ export async function insertWebSession(
     userEmail: string
     scopes: string[]
     csrfToken: string
+    apiSessionId: string
     ttlSeconds: number
   },
 ): Promise<void> {
   await q.query(
     `WITH pruned AS (DELETE FROM web_sessions WHERE org_id = $2 AND expires_at < now())
-     INSERT INTO web_sessions (token_hash, org_id, user_id, user_email, scopes, csrf_token, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))`,
-    [s.hash, s.orgId, s.userId, s.userEmail, s.scopes, s.csrfToken, s.ttlSeconds],
+     INSERT INTO web_sessions (token_hash, org_id, user_id, user_email, scopes, csrf_token, expires_at, api_session_id)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7), $8)`,
+    [s.hash, s.orgId, s.userId, s.userEmail, s.scopes, s.csrfToken, s.ttlSeconds, s.apiSessionId],
   )
 }
 
 export async function webSessionByHash(q: Queryable, orgId: string, hash: string): Promise<WebSessionRow | undefined> {
   const result = await q.query<WebSessionRow>(
-    `SELECT org_id, user_id, user_email, scopes, csrf_token FROM web_sessions
+    `SELECT org_id, user_id, user_email, scopes, csrf_token, api_session_id FROM web_sessions
      WHERE org_id = $1 AND token_hash = $2 AND expires_at > now()`,
     [orgId, hash],
   )

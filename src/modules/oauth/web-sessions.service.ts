@@ -13,7 +13,12 @@ export interface WebSession {
   /** The scopes of the user's role: the most a consent given in this session can grant. */
   scopes: string[]
   csrfToken: string
+  /** The API session the sign-in opened: the back office's access tokens carry it, and signing out revokes it. */
+  apiSessionId: string | null
 }
+
+/** The API's client id of a person's own sessions (its login and the web app alike). */
+const FIRST_PARTY_CLIENT = 'first-party'
 
 const SESSION_TTL_S = 8 * 3600
 /** The client id of the proof a person of several stores holds while choosing one. */
@@ -24,13 +29,13 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
   const { database, accessTokens } = runtime
 
   /**
-   * Keeps what a login proved (user, org, role scopes) in a web session and ends the API session the login opened:
-   * the browser never holds an API token. Answers the cookie value.
+   * Keeps what a login proved (user, org, role scopes) in a web session with the API session the login opened; its
+   * refresh token is dropped, so the browser never holds one: the back office asks the web app for short-lived access
+   * tokens of that session (`accessTokenOf`). A deactivation, role or password change ends both. Answers the cookie.
    */
   async function fromLogin(login: LoginSession): Promise<{ cookie: string; session: WebSession }> {
     const claims = await accessTokens.verify(login.accessToken)
     if (!claims?.userId) throw new Error('the login token could not be verified')
-    await auth.logout({ ...systemContext(database, claims.orgId, claims.scopes), sessionId: claims.sid })
     const cookie = randomToken('ows')
     const session: WebSession = {
       orgId: claims.orgId,
@@ -38,6 +43,7 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
       email: login.user.email,
       scopes: claims.scopes,
       csrfToken: randomToken('csrf', 24),
+      apiSessionId: claims.sid,
     }
     await database.transaction(session.orgId, async (q) => {
       // A deactivation or role change that committed since the login is seen here; one committing meanwhile waits
@@ -51,6 +57,7 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
         userEmail: session.email,
         scopes: session.scopes,
         csrfToken: session.csrfToken,
+        apiSessionId: claims.sid,
         ttlSeconds: SESSION_TTL_S,
       })
     })
@@ -108,7 +115,33 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
       if (!orgId) return null
       const row = await database.read(orgId, (q) => repo.webSessionByHash(q, orgId, hash))
       if (!row) return null
-      return { orgId, userId: row.user_id, email: row.user_email, scopes: row.scopes, csrfToken: row.csrf_token }
+      return {
+        orgId,
+        userId: row.user_id,
+        email: row.user_email,
+        scopes: row.scopes,
+        csrfToken: row.csrf_token,
+        apiSessionId: row.api_session_id,
+      }
+    },
+
+    /**
+     * A short-lived access token of the session's API session, for the back office in the browser; null for a
+     * session signed in before the back office existed (it has no API session: sign in again).
+     */
+    async accessTokenOf(session: WebSession): Promise<{ accessToken: string; expiresIn: number } | null> {
+      if (!session.apiSessionId) return null
+      const accessToken = await accessTokens.sign({
+        sub: session.userId,
+        orgId: session.orgId,
+        scopes: session.scopes,
+        sid: session.apiSessionId,
+        clientId: FIRST_PARTY_CLIENT,
+        actorKind: 'user',
+        userId: session.userId,
+        registerId: null,
+      })
+      return { accessToken, expiresIn: accessTokens.ttlSeconds }
     },
 
     /** Ends every browser session of a user, in the caller's transaction (deactivation, role or password change). */
@@ -116,8 +149,14 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
       return repo.deleteWebSessionsOfUser(q, orgId, userId)
     },
 
-    async signOut(cookie: string, orgId: string): Promise<void> {
-      await database.transaction(orgId, (q) => repo.deleteWebSession(q, orgId, sha256Hex(cookie)))
+    /** Ends the browser session and the API session behind it (the back office's tokens are refused at once). */
+    async signOut(cookie: string, session: WebSession): Promise<void> {
+      await database.transaction(session.orgId, (q) => repo.deleteWebSession(q, session.orgId, sha256Hex(cookie)))
+      if (session.apiSessionId)
+        await auth.logout({
+          ...systemContext(database, session.orgId, session.scopes),
+          sessionId: session.apiSessionId,
+        })
     },
   }
 }

@@ -296,20 +296,34 @@ interface OrderFilter {
   createdTo: Date | null
   locationId: string | null
   customerId: string | null
+  registerId: string | null
   number: number | null
+  newestFirst: boolean
   limit: number
 }
 
 export async function listOrders(q: Queryable, orgId: string, f: OrderFilter): Promise<OrderRow[]> {
+  const [name, after, order] = f.newestFirst ? ['orders_list_newest', '<', 'DESC'] : ['orders_list', '>', 'ASC']
   const result = await q.prepared<OrderRow>(
-    'orders_list',
+    name,
     `SELECT ${orderColumns} FROM orders
-     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR status = $3)
+     WHERE org_id = $1 AND ($2::text IS NULL OR id ${after} $2) AND ($3::text IS NULL OR status = $3)
        AND ($4::timestamptz IS NULL OR created_at >= $4) AND ($5::timestamptz IS NULL OR created_at < $5)
        AND ($6::text IS NULL OR location_id = $6) AND ($7::text IS NULL OR customer_id = $7)
-       AND ($9::bigint IS NULL OR number = $9)
-     ORDER BY id LIMIT $8`,
-    [orgId, f.afterId, f.status, f.createdFrom, f.createdTo, f.locationId, f.customerId, f.limit, f.number],
+       AND ($9::bigint IS NULL OR number = $9) AND ($10::text IS NULL OR register_id = $10)
+     ORDER BY id ${order} LIMIT $8`,
+    [
+      orgId,
+      f.afterId,
+      f.status,
+      f.createdFrom,
+      f.createdTo,
+      f.locationId,
+      f.customerId,
+      f.limit,
+      f.number,
+      f.registerId,
+    ],
   )
   return result.rows
 }

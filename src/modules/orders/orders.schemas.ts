@@ -300,7 +300,13 @@ export const OrderListQuery = Type.Object(
     created_to: Type.Optional(Type.String({ format: 'date-time', description: 'exclusive' })),
     location_id: Type.Optional(Id),
     customer_id: Type.Optional(Id),
+    register_id: Type.Optional(Id),
     number: Type.Optional(Type.Integer({ minimum: 1, description: 'the order with this number' })),
+    order: Type.Optional(
+      Type.Union([Type.Literal('oldest'), Type.Literal('newest')], {
+        description: 'oldest first (the default) or newest first; a cursor pages on in the order it was made in',
+      }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -315,7 +315,9 @@ export function createOrdersService(deps: OrdersDeps) {
           createdTo: date(query.created_to, 'created_to'),
           locationId: query.location_id ?? null,
           customerId: query.customer_id ?? null,
+          registerId: query.register_id ?? null,
           number: query.number ?? null,
+          newestFirst: query.order === 'newest',
           limit: query.limit + 1,
         })
         const served = rows.slice(0, query.limit)

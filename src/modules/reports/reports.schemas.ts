@@ -23,6 +23,7 @@ export const SalesQuery = Type.Object(
       Type.Union(
         [
           Type.Literal('day'),
+          Type.Literal('hour'),
           Type.Literal('week'),
           Type.Literal('month'),
           Type.Literal('location'),
@@ -30,7 +31,10 @@ export const SalesQuery = Type.Object(
           Type.Literal('category'),
           Type.Literal('register'),
         ],
-        { description: 'default day; week starts on Monday' },
+        {
+          description:
+            'default day; week starts on Monday; hour sums each hour of the day (00:00 to 23:00) over the period, in each location’s time zone',
+        },
       ),
     ),
   },
@@ -119,7 +123,7 @@ const grouped = (by: string[]) => (by.length === 1 ? Type.Literal(by[0]) : Type.
 export const SalesReportSchema = Type.Union(
   [
     reportOf('sales', Type.Object({ period: Type.String(), ...WithRefunds }), SalesTotals, {
-      group_by: grouped(['day', 'week', 'month']),
+      group_by: grouped(['day', 'hour', 'week', 'month']),
     }),
     reportOf('sales', Type.Object({ location_id: Type.String(), ...WithRefunds }), SalesTotals, {
       group_by: grouped(['location']),

@@ -103,7 +103,9 @@ export function createReportsService(deps: ReportsDeps) {
           },
         }
       }
-      const rows = await ctx.db.read((q) => repo.sales(q, ctx.orgId, range, by))
+      const rows = await ctx.db.read((q) =>
+        by === 'hour' ? repo.salesByHour(q, ctx.orgId, range) : repo.sales(q, ctx.orgId, range, by),
+      )
       const figures = (row: object) => {
         const r = row as Record<string, unknown>
         const s = {

@@ -1,0 +1,59 @@
+import { Link, Outlet } from '@tanstack/react-router'
+import { Suspense } from 'react'
+import { useShop } from './shop.tsx'
+import { strings } from './strings/index.ts'
+
+const t = strings.nav
+
+/** Every page's frame: a skip link, the store's name, the sections, sign-out. */
+export function Layout() {
+  const shop = useShop()
+  const links = [
+    { to: '/', label: t.home },
+    { to: '/sale', label: t.sale },
+    { to: '/orders', label: t.orders },
+    { to: '/items', label: t.items },
+    { to: '/inventory', label: t.inventory },
+    { to: '/registers', label: t.registers },
+    { to: '/reports', label: t.reports },
+  ] as const
+  return (
+    <>
+      <a className="skip" href="#main">
+        {t.skip}
+      </a>
+      <header className="top">
+        <p className="store">{shop.name}</p>
+        <nav aria-label={t.sections}>
+          <ul>
+            {links.map((l) => (
+              <li key={l.to}>
+                <Link to={l.to} activeOptions={{ exact: l.to === '/' }} activeProps={{ 'aria-current': 'page' }}>
+                  {l.label}
+                </Link>
+              </li>
+            ))}
+            {shop.can('webhooks:write') && (
+              <li>
+                <a href="/dashboard/webhooks">{t.webhooks}</a>
+              </li>
+            )}
+            <li>
+              <a href="/dashboard/apps">{t.apps}</a>
+            </li>
+          </ul>
+        </nav>
+        <form method="post" action="/logout" className="sign-out">
+          <input type="hidden" name="csrf" value={shop.csrf} />
+          <span className="who">{shop.email}</span>
+          <button type="submit">{t.signOut}</button>
+        </form>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Suspense fallback={<p aria-busy="true">{strings.common.loading}</p>}>
+          <Outlet />
+        </Suspense>
+      </main>
+    </>
+  )
+}

@@ -1,0 +1,146 @@
+import { unwrap } from '@opentill/client'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { type FormEvent, useState } from 'react'
+import { api, fieldErrors, numberOf } from '../api.ts'
+import { Field } from '../parts/field.tsx'
+import { Empty, ErrorNote } from '../parts/notes.tsx'
+import { Pager, useCursor } from '../parts/pager.tsx'
+import { Title } from '../parts/title.tsx'
+import { useShop } from '../shop.tsx'
+import { strings } from '../strings/index.ts'
+
+const t = strings.items
+
+/** Items: search the catalog, open an item, add one. */
+export function ItemsPage() {
+  const shop = useShop()
+  const [search, setSearch] = useState('')
+  const [adding, setAdding] = useState(false)
+  const pager = useCursor()
+  const products = useQuery({
+    queryKey: ['products', search, pager.cursor],
+    queryFn: () =>
+      unwrap(
+        api().GET('/api/v1/products', {
+          params: { query: { limit: 25, cursor: pager.cursor, q: search || undefined } },
+        }),
+      ),
+  })
+  return (
+    <>
+      <Title text={t.title}>
+        {shop.can('catalog:write') && (
+          <button type="button" className="primary" onClick={() => setAdding(true)}>
+            {t.add}
+          </button>
+        )}
+      </Title>
+      {adding && <NewItem onClose={() => setAdding(false)} />}
+      <form
+        className="inline"
+        aria-label={t.search}
+        onSubmit={(e) => {
+          e.preventDefault()
+          pager.reset()
+          setSearch(String(new FormData(e.currentTarget).get('q') ?? '').trim())
+        }}
+      >
+        <Field label={t.search} name="q" type="search" hint={t.searchHint} defaultValue={search} />
+        <button type="submit">{strings.common.search}</button>
+      </form>
+      <ErrorNote error={products.error} />
+      {products.data &&
+        (products.data.data.length === 0 ? (
+          <Empty>{search ? t.noneFound(search) : t.noneYet}</Empty>
+        ) : (
+          <>
+            <table className="list">
+              <caption className="visually-hidden">{t.title}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t.name}</th>
+                  <th scope="col">{t.sku}</th>
+                  <th scope="col" className="num">
+                    {t.price}
+                  </th>
+                  <th scope="col">{t.state}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {products.data.data.map((p) => (
+                  <tr key={p.id}>
+                    <td>
+                      <Link to="/items/$productId" params={{ productId: p.id }}>
+                        {p.name}
+                      </Link>
+                    </td>
+                    <td>{p.sku}</td>
+                    <td className="num">{shop.fmt.money(p.base_price)}</td>
+                    <td>
+                      {p.is_active ? t.active : t.archived}
+                      {!p.track_inventory && ` · ${t.untracked}`}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager pager={pager} nextCursor={products.data.pagination.nextCursor} />
+          </>
+        ))}
+    </>
+  )
+}
+
+function NewItem({ onClose }: { onClose: () => void }) {
+  const queries = useQueryClient()
+  const navigate = useNavigate()
+  const create = useMutation({
+    mutationFn: (form: FormData) => {
+      const text = (name: string) => String(form.get(name) ?? '').trim()
+      const cost = text('cost')
+      return unwrap(
+        api().POST('/api/v1/products', {
+          body: {
+            name: text('name'),
+            sku: text('sku'),
+            base_price: numberOf(text('base_price')),
+            cost: cost === '' ? null : numberOf(cost),
+            track_inventory: form.get('track_inventory') === 'on',
+          },
+        }),
+      )
+    },
+    onSuccess: (answer) => {
+      queries.invalidateQueries({ queryKey: ['products'] })
+      navigate({ to: '/items/$productId', params: { productId: answer.data.id } })
+    },
+  })
+  const errors = fieldErrors(create.error)
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    create.mutate(new FormData(event.currentTarget))
+  }
+  return (
+    <form className="panel" aria-labelledby="new-item-h" onSubmit={submit} noValidate>
+      <h2 id="new-item-h">{t.newTitle}</h2>
+      <Field label={t.name} name="name" required maxLength={200} error={errors.name} />
+      <Field label={t.sku} name="sku" required maxLength={100} error={errors.sku} hint={t.skuHint} />
+      <Field label={t.price} name="base_price" inputMode="decimal" required error={errors.base_price} />
+      <Field label={t.cost} name="cost" inputMode="decimal" error={errors.cost} hint={t.costHint} />
+      <div className="check">
+        <input id="new-track" name="track_inventory" type="checkbox" defaultChecked />
+        <label htmlFor="new-track">{t.track}</label>
+      </div>
+      {Object.keys(errors).length === 0 && <ErrorNote error={create.error} />}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={create.isPending}>
+          {t.create}
+        </button>
+        <button type="button" onClick={onClose}>
+          {strings.common.cancel}
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,365 @@
+import assert from 'node:assert/strict'
+import { readFile } from 'node:fs/promises'
+import { after, before, describe, it } from 'node:test'
+import { parse } from 'csv-parse/sync'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { assertAccessible } from '../support/axe.ts'
+import { launchChromium, skipWithoutChromium } from '../support/chromium.ts'
+import { eventually } from '../support/eventually.ts'
+import { clientFor, createMerchant, type Merchant } from '../support/harness.ts'
+import { type ListeningApps, startListeningApps } from '../support/web.ts'
+
+const SCREENSHOTS = process.env.BACK_OFFICE_SCREENSHOTS ?? '/tmp/opentill-back-office'
+const WIDTHS = [1280, 390] as const
+
+/**
+ * The back office as an owner uses it, in headless Chromium from sign-in: each weekly job of running the shop is a
+ * path through its pages, on a desktop and on a 390 px phone, and what the pages do is checked in the API.
+ */
+describe('the back office in headless Chromium', { skip: skipWithoutChromium }, () => {
+  let apps: ListeningApps
+  let browser: Browser
+  let owner: Merchant
+  let api: ReturnType<typeof clientFor>
+  let shop: string
+  let latte: { id: string }
+  let muffin: { id: string }
+
+  before(async () => {
+    apps = await startListeningApps()
+    owner = await createMerchant(apps.app, { name: 'Corner Cafe' })
+    api = clientFor(apps.app.api, owner.token)
+    const created = async (path: string, body: unknown) => {
+      const res = await api.post(path, body)
+      assert.equal(res.status, 201, `${path}: ${JSON.stringify(res.body)}`)
+      return res.body.data
+    }
+    shop = (await created('/api/v1/locations', { name: 'High Street', timezone: 'Europe/London' })).id
+    latte = await created('/api/v1/products', { name: 'Latte', sku: 'LAT', base_price: 4.5, cost: 1.2 })
+    muffin = await created('/api/v1/products', { name: 'Blueberry muffin', sku: 'MUF', base_price: 3.25 })
+    for (const product of [latte, muffin])
+      await created('/api/v1/inventory/adjust', {
+        product_id: product.id,
+        location_id: shop,
+        quantity: 20,
+        reason: 'received',
+      })
+    await created('/api/v1/registers', { name: 'Front till', location_id: shop })
+    browser = await launchChromium()
+  })
+  after(async () => {
+    await browser?.close()
+    await apps?.close()
+  })
+
+  /**
+   * A page at a width, signed in through the sign-in form the first time at that width, then with the same
+   * session's cookie (the sign-in limit per account is what it is in production); every failed load or script
+   * error on the page is collected for the test to check.
+   */
+  const sessions = new Map<number, Awaited<ReturnType<BrowserContext['storageState']>>>()
+  async function signedIn(width: number): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
+    const context = await browser.newContext({
+      viewport: { width, height: 900 },
+      acceptDownloads: true,
+      storageState: sessions.get(width),
+    })
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    page.on('response', (response) => {
+      if (response.status() >= 400) errors.push(`${response.status()} ${response.request().method()} ${response.url()}`)
+    })
+    await page.goto(`${apps.appUrl}/dashboard`)
+    if (!sessions.has(width)) {
+      await page.getByLabel('E-mail').fill(owner.email)
+      await page.getByLabel('Password').fill(owner.password)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+    }
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor()
+    sessions.set(width, await context.storageState())
+    return { page, context, errors }
+  }
+
+  /** Moves the focus with Tab alone until it reaches the control of that name (a keyboard-only path). */
+  async function tabTo(page: Page, name: RegExp): Promise<void> {
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press('Tab')
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null
+        if (!el) return ''
+        const label = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : ''
+        return `${el.getAttribute('aria-label') ?? ''} ${label ?? ''} ${el.textContent ?? ''}`.trim()
+      })
+      if (name.test(focused)) return
+    }
+    assert.fail(`Tab never reached ${name}`)
+  }
+
+  async function fitsTheScreen(page: Page): Promise<void> {
+    const { scroll, client } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }))
+    assert.ok(scroll <= client, `${page.url()} scrolls sideways: ${scroll} px wide on a ${client} px screen`)
+  }
+
+  it('rings up a whole sale by keyboard alone on New sale, then finds it in Orders and in the API', async () => {
+    const { page, context, errors } = await signedIn(1280)
+    await page.goto(`${apps.appUrl}/dashboard/sale`)
+    await page.getByRole('heading', { level: 1, name: 'New sale' }).waitFor()
+    await tabTo(page, /Add an item/)
+    await page.keyboard.type('Latte')
+    await page.getByRole('button', { name: /Latte/ }).waitFor()
+    await page.keyboard.press('Enter')
+    await page.getByText('× 1').waitFor()
+    await page.keyboard.type('MUF')
+    await page.getByRole('button', { name: /Blueberry muffin/ }).waitFor()
+    await page.keyboard.press('Enter')
+    await tabTo(page, /One more Latte/)
+    await page.keyboard.press('Enter')
+    await page.getByText('× 2').waitFor()
+    // 2 × 4.50 + 3.25, no tax configured.
+    await page.getByRole('button', { name: 'Charge $12.25' }).waitFor()
+    await tabTo(page, /Charge \$12\.25/)
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: /Order #1: payment/ }).waitFor()
+    await tabTo(page, /Take \$12\.25/)
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: 'Sale complete' }).waitFor()
+    assert.match(await page.getByRole('figure', { name: 'Receipt' }).innerText(), /Latte[\s\S]*TOTAL\s+\$12\.25/)
+    await page.screenshot({ path: `${SCREENSHOTS}-sale-done-1280.png`, fullPage: true })
+
+    const order = (await api.get('/api/v1/orders?number=1')).body.data[0]
+    assert.equal(order.status, 'completed')
+    assert.equal(order.total, 12.25)
+    assert.deepEqual(
+      order.lines.map((l: { name: string; quantity: number }) => [l.name, l.quantity]),
+      [
+        ['Latte', 2],
+        ['Blueberry muffin', 1],
+      ],
+    )
+
+    await page.getByRole('link', { name: 'Orders', exact: true }).click()
+    await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor()
+    await page.getByLabel('Order number').fill('1')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByRole('link', { name: '#1' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Order #1' }).waitFor()
+    assert.match(await page.locator('main').innerText(), /Card \$12\.25/)
+    assert.deepEqual(errors, [])
+    await context.close()
+  })
+
+  it('refunds an order on its page, seen by the API and on Home', async () => {
+    const { page, context, errors } = await signedIn(390)
+    const order = (await api.get('/api/v1/orders?number=1')).body.data[0]
+    await page.goto(`${apps.appUrl}/dashboard/orders/${order.id}`)
+    await page.getByRole('heading', { level: 1, name: 'Order #1' }).waitFor()
+    await page.getByRole('button', { name: 'Refund…' }).click()
+    await page.getByLabel('Blueberry muffin (up to 1)').fill('1')
+    await page.getByRole('button', { name: 'Refund the chosen items' }).click()
+    await page.getByRole('status').filter({ hasText: 'Refunded' }).waitFor()
+    const refunded = (await api.get(`/api/v1/orders/${order.id}`)).body.data
+    assert.equal(refunded.status, 'partially_refunded')
+    assert.equal(refunded.amount_refunded, 3.25)
+    const level = (await api.get(`/api/v1/inventory/levels?product_id=${muffin.id}&location_id=${shop}`)).body.data[0]
+    assert.equal(level.on_hand, 20, 'restocked')
+
+    await page.getByRole('link', { name: 'Home' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor()
+    const today = page.getByRole('region', { name: 'Today', exact: true })
+    await today.getByText('$9.00').waitFor()
+    assert.match(await today.innerText(), /Orders\s*1/)
+    assert.deepEqual(errors, [])
+    await context.close()
+  })
+
+  for (const width of WIDTHS) {
+    it(`changes a price, adds a drink and marks an item sold out on Items, at ${width} px`, async () => {
+      const { page, context, errors } = await signedIn(width)
+      const price = width === 390 ? '4.90' : '4.75'
+      await page.getByRole('link', { name: 'Items', exact: true }).click()
+      await page.getByRole('heading', { level: 1, name: 'Items' }).waitFor()
+      await page.getByRole('link', { name: 'Latte' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Latte' }).waitFor()
+      await page.getByLabel('Price (USD)').fill(price)
+      await page.getByRole('button', { name: 'Save changes' }).click()
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor()
+      const listed = (await api.get('/api/v1/products?sku=LAT')).body.data[0]
+      assert.equal(listed.base_price, Number(price))
+
+      // An empty price is the API's field error, shown beside the field; nothing changes.
+      await page.getByLabel('Price (USD)').fill('')
+      await page.getByRole('button', { name: 'Save changes' }).click()
+      await page.locator('.field-error').first().waitFor()
+      assert.equal((await api.get(`/api/v1/products/${latte.id}`)).body.data.base_price, Number(price))
+
+      const soldOut = page.getByRole('button', { name: 'Mark sold out at High Street' })
+      await soldOut.click()
+      await page.getByRole('button', { name: 'Mark available at High Street' }).waitFor()
+      const marks = (await api.get(`/api/v1/locations/${shop}/sold-out`)).body.data
+      assert.deepEqual(
+        marks.map((m: { item_id: string }) => m.item_id),
+        [latte.id],
+      )
+      await page.getByRole('button', { name: 'Mark available at High Street' }).click()
+      await soldOut.waitFor()
+      assert.deepEqual((await api.get(`/api/v1/locations/${shop}/sold-out`)).body.data, [])
+
+      const drink = width === 390 ? 'Iced tea' : 'Flat white'
+      await page.getByRole('link', { name: 'All items' }).click()
+      await page.getByRole('button', { name: 'Add an item' }).click()
+      await page.getByLabel('Name').fill(drink)
+      await page.getByLabel('SKU', { exact: true }).fill(drink.toUpperCase().replace(' ', '-'))
+      await page.getByLabel('Price', { exact: true }).fill('3.80')
+      await page.getByRole('button', { name: 'Add item' }).click()
+      await page.getByRole('heading', { level: 1, name: drink }).waitFor()
+      const added = (await api.get(`/api/v1/products?q=${encodeURIComponent(drink)}`)).body.data
+      assert.equal(added.length, 1)
+      assert.equal(added[0].base_price, 3.8)
+      await page.screenshot({ path: `${SCREENSHOTS}-item-added-${width}.png`, fullPage: true })
+      assert.deepEqual(
+        errors.filter((e) => !e.startsWith('422 PATCH')),
+        [],
+      )
+      await context.close()
+    })
+
+    it(`records a delivery and a stock count on Inventory, at ${width} px`, async () => {
+      const { page, context, errors } = await signedIn(width)
+      await page.getByRole('link', { name: 'Inventory' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Inventory' }).waitFor()
+      await page.getByLabel('Find an item').fill('muffin')
+      await page.getByRole('button', { name: /Blueberry muffin/ }).click()
+      await page.getByRole('heading', { name: 'Blueberry muffin at High Street' }).waitFor()
+      const onHand = async () =>
+        (await api.get(`/api/v1/inventory/levels?product_id=${muffin.id}&location_id=${shop}`)).body.data[0].on_hand
+      const before = await onHand()
+      await page.getByLabel('What happened').selectOption('received')
+      await page.getByLabel('Quantity').fill('12')
+      await page.getByLabel('Note (optional)').fill('Tuesday delivery')
+      await page.getByRole('button', { name: 'Record' }).click()
+      await page
+        .getByRole('status')
+        .filter({ hasText: `${before + 12} on hand` })
+        .waitFor()
+      assert.equal(await onHand(), before + 12)
+
+      await page.getByLabel('What happened').selectOption('count')
+      await page.getByLabel('Quantity').fill('7')
+      await page.getByRole('button', { name: 'Record' }).click()
+      await page.getByRole('status').filter({ hasText: '7 on hand' }).waitFor()
+      assert.equal(await onHand(), 7)
+      const movements = (await api.get(`/api/v1/inventory/movements?product_id=${muffin.id}&reason=count`)).body.data
+      assert.equal(movements.at(-1).quantity_after, 7)
+      await page.getByRole('cell', { name: 'Stock count (set to)' }).first().waitFor()
+      await page.screenshot({ path: `${SCREENSHOTS}-stock-count-${width}.png`, fullPage: true })
+      assert.deepEqual(errors, [])
+      await context.close()
+    })
+
+    it(`closes a register's shift with a cash difference, at ${width} px`, async () => {
+      const till = (await api.post('/api/v1/registers', { name: `Till ${width}`, location_id: shop })).body.data
+      const { page, context, errors } = await signedIn(width)
+      await page.getByRole('link', { name: 'Registers' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Registers and shifts' }).waitFor()
+      const card = page.getByRole('region', { name: new RegExp(`Till ${width}`) })
+      await card.getByLabel('Cash in the drawer to start').fill('100')
+      await card.getByRole('button', { name: 'Open a shift' }).click()
+      await card.getByText('Expected in the drawer').waitFor()
+      await card.getByText('Pay in or pay out').click()
+      await card.getByLabel('Kind').selectOption('out')
+      await card.getByLabel('Amount').fill('20')
+      await card.getByLabel('Reason').fill('Milk from the corner shop')
+      await card.getByRole('button', { name: 'Record' }).click()
+      await card.getByRole('status').filter({ hasText: 'Recorded.' }).waitFor()
+      await card.getByText('$80.00', { exact: true }).waitFor()
+      await card.getByLabel('Cash counted in the drawer').fill('78.50')
+      await card.getByRole('button', { name: 'Close the shift' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Close the shift?' })
+      assert.match(await dialog.innerText(), /You counted \$78\.50; the drawer should hold \$80\.00/)
+      await dialog.getByRole('button', { name: 'Close the shift' }).click()
+      const closeOut = card.getByRole('status')
+      await closeOut.getByText('Close-out').waitFor()
+      assert.match(await closeOut.innerText(), /Difference\s*-\$1\.50 \(short\)/)
+      const shift = (await api.get(`/api/v1/shifts?register_id=${till.id}&status=closed`)).body.data.at(-1)
+      assert.equal(shift.variance, -1.5)
+      assert.equal(shift.counted_amount, 78.5)
+      await page.screenshot({ path: `${SCREENSHOTS}-close-out-${width}.png`, fullPage: true })
+      assert.deepEqual(errors, [])
+      await context.close()
+    })
+
+    it(`reads last week against the week before, busy hours and best sellers, and downloads the CSV, at ${width} px`, async () => {
+      const { page, context, errors } = await signedIn(width)
+      await page.getByRole('link', { name: 'Reports' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Reports' }).waitFor()
+      const monday = await page.evaluate(() => {
+        const d = new Date()
+        d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7) - 7)
+        return d.toISOString().slice(0, 10)
+      })
+      const sunday = new Date(Date.parse(monday) + 6 * 86_400_000).toISOString().slice(0, 10)
+      await page.goto(`${apps.appUrl}/dashboard/reports?report=sales&group_by=day&from=${monday}&to=${sunday}`)
+      await page.getByRole('heading', { name: /Sales by day/ }).waitFor()
+      // Last week had no sales here: its figures stand against the week before's, also none.
+      await page.getByText('Nothing in this period.').waitFor()
+      assert.match(await page.locator('.figures').innerText(), /vs \$0\.00 before/)
+
+      await page.getByLabel('By').selectOption('hour')
+      await page.getByLabel('From').fill(monday)
+      await page.getByLabel('To').fill(new Date().toISOString().slice(0, 10))
+      await page.getByRole('button', { name: 'Show' }).click()
+      await page.getByRole('heading', { name: /Sales by hour of the day/ }).waitFor()
+      await page.getByRole('columnheader', { name: 'Period' }).waitFor()
+
+      await page.getByLabel('By').selectOption('product')
+      await page.getByRole('button', { name: 'Show' }).click()
+      await page.getByRole('heading', { name: /Sales by item/ }).waitFor()
+      await page.getByRole('cell', { name: 'Latte' }).waitFor()
+
+      const download = page.waitForEvent('download')
+      await page.getByRole('button', { name: 'Download CSV' }).click()
+      const file = await (await download).path()
+      const rows = parse(await readFile(file, 'utf8'), { columns: true }) as Record<string, string>[]
+      const latteRow = rows.find((r) => r.name === 'Latte')
+      assert.ok(latteRow, 'the CSV has the Latte row')
+      assert.equal(Number(latteRow.quantity), 2)
+      await page.screenshot({ path: `${SCREENSHOTS}-report-products-${width}.png`, fullPage: true })
+      assert.deepEqual(errors, [])
+      await context.close()
+    })
+  }
+
+  it('walks every page at both widths: axe-core clean, no sideways scrolling, a screenshot of each', async () => {
+    for (const width of WIDTHS) {
+      const { page, context, errors } = await signedIn(width)
+      const pages: [string, string][] = [
+        ['home', 'Home'],
+        ['sale', 'New sale'],
+        ['orders', 'Orders'],
+        ['items', 'Items'],
+        [`items/${latte.id}`, 'Latte'],
+        ['inventory', 'Inventory'],
+        [`inventory?product_id=${latte.id}`, 'Inventory'],
+        ['registers', 'Registers and shifts'],
+        ['reports', 'Reports'],
+      ]
+      for (const [path, heading] of pages) {
+        await page.goto(`${apps.appUrl}/dashboard/${path === 'home' ? '' : path}`)
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor()
+        await page.waitForLoadState('networkidle')
+        await assertAccessible(page)
+        await fitsTheScreen(page)
+        await page.screenshot({
+          path: `${SCREENSHOTS}-${path.replace(/prod_\w+/, 'one').replace(/[/?=]/g, '-')}-${width}.png`,
+          fullPage: true,
+        })
+      }
+      assert.deepEqual(errors, [])
+      await context.close()
+    }
+  })
+})
