@@ -45,6 +45,41 @@ describe('order numbers', () => {
     assert.equal(created?.data.number, 2)
   })
 
+  it('lists orders newest first, paging on in that order, and by the register they were rung up on', async () => {
+    const product = await shop.product(1, { stock: 10 })
+    const register = await shop.api.post('/api/v1/registers', { name: 'Back till', location_id: shop.locationId })
+    assert.equal(register.status, 201, JSON.stringify(register.body))
+    const shift = await shop.api.post(`/api/v1/registers/${register.body.data.id}/shifts/open`, { opening_float: 0 })
+    assert.equal(shift.status, 201, JSON.stringify(shift.body))
+    const atTill = await shop.api.post('/api/v1/orders', {
+      location_id: shop.locationId,
+      shift_id: shift.body.data.id,
+      lines: [{ product_id: product, quantity: 1 }],
+    })
+    assert.equal(atTill.status, 201, JSON.stringify(atTill.body))
+    const byRegister = await shop.api.get(`/api/v1/orders?register_id=${register.body.data.id}`)
+    assert.deepEqual(
+      byRegister.body.data.map((o: { id: string }) => o.id),
+      [atTill.body.data.id],
+    )
+
+    const numbers: number[] = []
+    let cursor: string | null = null
+    do {
+      const page: { body: { data: { number: number }[]; pagination: { nextCursor: string | null } } } =
+        await shop.api.get(`/api/v1/orders?order=newest&limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+      numbers.push(...page.body.data.map((o) => o.number))
+      cursor = page.body.pagination.nextCursor
+    } while (cursor)
+    assert.deepEqual(
+      numbers,
+      [...numbers].sort((a, b) => b - a),
+    )
+    assert.equal(numbers[0], atTill.body.data.number)
+    assert.equal(numbers.at(-1), 1)
+    assert.equal((await shop.api.get('/api/v1/orders?order=sideways')).status, 400)
+  })
+
   it('gives 50 sales at once 50 distinct numbers, the gaps only where a sale rolled back', async () => {
     const product = await shop.product(2, { stock: 45 })
     const answers = await Promise.all(Array.from({ length: 50 }, () => sell(product)))

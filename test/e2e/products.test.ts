@@ -199,6 +199,26 @@ describe('products over REST', () => {
     assert.equal(unknownCategory.body.errors[0].field, 'category_id')
   })
 
+  it('lists the products of up to 100 ids at once, and refuses ids with a search', async () => {
+    const made = await Promise.all(
+      ['Ids one', 'Ids two', 'Ids three'].map(
+        async (name, i) =>
+          (await api.post('/api/v1/products', { name, sku: `IDS-${i}`, base_price: 1 })).body.data.id as string,
+      ),
+    )
+    const two = await api.get(`/api/v1/products?ids=${made[2]},${made[0]},prod_missing`)
+    assert.equal(two.status, 200)
+    assert.deepEqual(
+      two.body.data.map((p: { id: string }) => p.id),
+      [made[0], made[2]],
+    )
+    const both = await api.get(`/api/v1/products?ids=${made[0]}&q=Ids`)
+    assert.equal(both.status, 422)
+    assert.equal(both.body.errors[0].field, 'ids')
+    const tooMany = await api.get(`/api/v1/products?ids=${Array.from({ length: 101 }, (_, i) => `p${i}`).join(',')}`)
+    assert.equal(tooMany.status, 400)
+  })
+
   it('answers 409 to a PATCH with a stale version or If-Match, and 400 to a malformed one', async () => {
     const created = await api.post('/api/v1/products', { name: 'V', sku: 'VER-1' })
     const id = created.body.data.id

@@ -61,10 +61,16 @@ export class Browser {
 
   constructor(private readonly origin: string) {}
 
-  async request(method: 'GET' | 'POST', path: string, form?: Record<string, string | string[]>): Promise<Response> {
-    const headers: Record<string, string> = {}
+  async request(
+    method: 'GET' | 'POST',
+    path: string,
+    form?: Record<string, string | string[]>,
+    /** Headers of a request a script makes, and its raw body (a form is sent as the form). */
+    scripted: { headers?: Record<string, string>; body?: string } = {},
+  ): Promise<Response> {
+    const headers: Record<string, string> = { ...scripted.headers }
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-    let body: string | undefined
+    let body = scripted.body
     if (form) {
       const params = new URLSearchParams()
       for (const [key, value] of Object.entries(form))

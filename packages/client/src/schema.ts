@@ -5112,9 +5112,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8dg9ac24qsa11ps5j2wn83e",
-                     *           "email": "owner-c018d10af3@example.test",
-                     *           "orgId": "org_01m8dg9ab5kr89pypjd747qs59"
+                     *           "id": "usr_01m8dksh8z3y9d1d6zz1arymkw",
+                     *           "email": "owner-bb78f417e5@example.test",
+                     *           "orgId": "org_01m8dksh6vcvwm58t4xz2n6emb"
                      *         }
                      *       }
                      *     }
@@ -9067,7 +9067,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8dg9agda916rz8j3dqckksk",
+                     *           "id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -9082,8 +9082,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T03:20:20.236Z",
-                     *           "updated_at": "2026-11-27T03:20:20.236Z"
+                     *           "created_at": "2026-11-27T04:21:37.313Z",
+                     *           "updated_at": "2026-11-27T04:21:37.313Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9143,6 +9143,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION";
                     };
                 };
             };
@@ -9247,7 +9262,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dg9agda916rz8j3dqckksk",
+                     *         "id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9262,8 +9277,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T03:20:20.236Z",
-                     *         "updated_at": "2026-11-27T03:20:20.236Z"
+                     *         "created_at": "2026-11-27T04:21:37.313Z",
+                     *         "updated_at": "2026-11-27T04:21:37.313Z"
                      *       }
                      *     }
                      */
@@ -9449,7 +9464,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dg9agda916rz8j3dqckksk",
+                     *         "id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9464,8 +9479,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T03:20:20.236Z",
-                     *         "updated_at": "2026-11-27T03:20:20.236Z"
+                     *         "created_at": "2026-11-27T04:21:37.313Z",
+                     *         "updated_at": "2026-11-27T04:21:37.313Z"
                      *       }
                      *     }
                      */
@@ -16797,7 +16812,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8dg9afqczp2bkn9znypvqrf",
+                     *         "id": "loc_01m8dkshcfms08paxq29vhzkxy",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -16808,8 +16823,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T03:20:20.216Z",
-                     *         "updated_at": "2026-11-27T03:20:20.216Z"
+                     *         "created_at": "2026-11-27T04:21:37.295Z",
+                     *         "updated_at": "2026-11-27T04:21:37.295Z"
                      *       }
                      *     }
                      */
@@ -17380,14 +17395,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8dg9ahann14kc1t0zf2h51g",
-                     *           "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
+                     *           "id": "lvl_01m8dkshdys1a60vxxfkdb6j6j",
+                     *           "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
+                     *           "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T03:20:20.256Z"
+                     *           "updated_at": "2026-11-27T04:21:37.330Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17513,8 +17528,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
-                 *       "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
+                 *       "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
+                 *       "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17548,10 +17563,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8dg9ah56v9fg0jkf34z4kme",
-                     *         "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
+                     *         "id": "imv_01m8dkshdrsr9v8cvc5dc76qww",
+                     *         "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
+                     *         "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17560,11 +17575,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8dg9ac24qsa11ps5j2wn83e",
+                     *           "user_id": "usr_01m8dksh8z3y9d1d6zz1arymkw",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T03:20:20.256Z",
-                     *         "created_at": "2026-11-27T03:20:20.256Z"
+                     *         "occurred_at": "2026-11-27T04:21:37.330Z",
+                     *         "created_at": "2026-11-27T04:21:37.330Z"
                      *       }
                      *     }
                      */
@@ -24972,7 +24987,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8dg9akfzn6pcqz32f58h5xc",
+                     *         "id": "cus_01m8dkshft5a150pq54v90fht1",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24984,8 +24999,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T03:20:20.333Z",
-                     *         "updated_at": "2026-11-27T03:20:20.333Z"
+                     *         "created_at": "2026-11-27T04:21:37.401Z",
+                     *         "updated_at": "2026-11-27T04:21:37.401Z"
                      *       }
                      *     }
                      */
@@ -25859,6 +25874,7 @@ export interface operations {
                 created_to?: string;
                 location_id?: string;
                 customer_id?: string;
+                /** @description orders rung up on this register: by a till paired to it, or in one of its shifts */
                 register_id?: string;
                 /** @description the order with this number */
                 number?: number;
@@ -25997,11 +26013,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
-                 *       "customer_id": "cus_01m8dg9akfzn6pcqz32f58h5xc",
+                 *       "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
+                 *       "customer_id": "cus_01m8dkshft5a150pq54v90fht1",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
+                 *           "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26060,18 +26076,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dg9anw8g4nf3f2pqa3g3bt",
+                     *         "id": "ord_01m8dkshhx78wc4ac1c0h81jdb",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
-                     *         "customer_id": "cus_01m8dg9akfzn6pcqz32f58h5xc",
+                     *         "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
+                     *         "customer_id": "cus_01m8dkshft5a150pq54v90fht1",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dg9anw8g4nf3f2pqa3g3bw",
-                     *             "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
+                     *             "id": "oli_01m8dkshhyt7ypb5smgc5e7mdj",
+                     *             "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26102,14 +26118,14 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dg9ac24qsa11ps5j2wn83e",
+                     *         "sold_by": "usr_01m8dksh8z3y9d1d6zz1arymkw",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T03:20:20.403Z",
-                     *         "updated_at": "2026-11-27T03:20:20.403Z",
+                     *         "created_at": "2026-11-27T04:21:37.465Z",
+                     *         "updated_at": "2026-11-27T04:21:37.465Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -26290,11 +26306,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
-                 *       "customer_id": "cus_01m8dg9akfzn6pcqz32f58h5xc",
+                 *       "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
+                 *       "customer_id": "cus_01m8dkshft5a150pq54v90fht1",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
+                 *           "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26357,7 +26373,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
+                     *             "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26567,18 +26583,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dg9anw8g4nf3f2pqa3g3bt",
+                     *         "id": "ord_01m8dkshhx78wc4ac1c0h81jdb",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
-                     *         "customer_id": "cus_01m8dg9akfzn6pcqz32f58h5xc",
+                     *         "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
+                     *         "customer_id": "cus_01m8dkshft5a150pq54v90fht1",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dg9anw8g4nf3f2pqa3g3bw",
-                     *             "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
+                     *             "id": "oli_01m8dkshhyt7ypb5smgc5e7mdj",
+                     *             "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26609,18 +26625,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dg9ac24qsa11ps5j2wn83e",
+                     *         "sold_by": "usr_01m8dksh8z3y9d1d6zz1arymkw",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T03:20:20.403Z",
-                     *         "updated_at": "2026-11-27T03:20:20.462Z",
-                     *         "completed_at": "2026-11-27T03:20:20.462Z",
+                     *         "created_at": "2026-11-27T04:21:37.465Z",
+                     *         "updated_at": "2026-11-27T04:21:37.517Z",
+                     *         "completed_at": "2026-11-27T04:21:37.517Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dg9aqbgwwmh9n933c35k8d",
+                     *             "id": "pay_01m8dkshkamez5k13d3hp88fw4",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
@@ -26628,7 +26644,7 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T03:20:20.462Z"
+                     *             "created_at": "2026-11-27T04:21:37.517Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -26637,17 +26653,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dg9ac24qsa11ps5j2wn83e",
+                     *             "actor": "usr_01m8dksh8z3y9d1d6zz1arymkw",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T03:20:20.416Z"
+                     *             "created_at": "2026-11-27T04:21:37.473Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dg9ac24qsa11ps5j2wn83e",
+                     *             "actor": "usr_01m8dksh8z3y9d1d6zz1arymkw",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T03:20:20.469Z"
+                     *             "created_at": "2026-11-27T04:21:37.526Z"
                      *           }
                      *         ]
                      *       }
@@ -27026,7 +27042,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8dg9anw8g4nf3f2pqa3g3bw",
+                 *           "line_id": "oli_01m8dkshhyt7ypb5smgc5e7mdj",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -27074,18 +27090,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dg9anw8g4nf3f2pqa3g3bt",
+                     *         "id": "ord_01m8dkshhx78wc4ac1c0h81jdb",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8dg9afqczp2bkn9znypvqrf",
-                     *         "customer_id": "cus_01m8dg9akfzn6pcqz32f58h5xc",
+                     *         "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
+                     *         "customer_id": "cus_01m8dkshft5a150pq54v90fht1",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dg9anw8g4nf3f2pqa3g3bw",
-                     *             "product_id": "prod_01m8dg9agda916rz8j3dqckksk",
+                     *             "id": "oli_01m8dkshhyt7ypb5smgc5e7mdj",
+                     *             "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -27116,18 +27132,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dg9ac24qsa11ps5j2wn83e",
+                     *         "sold_by": "usr_01m8dksh8z3y9d1d6zz1arymkw",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T03:20:20.403Z",
-                     *         "updated_at": "2026-11-27T03:20:20.549Z",
-                     *         "completed_at": "2026-11-27T03:20:20.462Z",
+                     *         "created_at": "2026-11-27T04:21:37.465Z",
+                     *         "updated_at": "2026-11-27T04:21:37.594Z",
+                     *         "completed_at": "2026-11-27T04:21:37.517Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dg9aqbgwwmh9n933c35k8d",
+                     *             "id": "pay_01m8dkshkamez5k13d3hp88fw4",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
@@ -27135,13 +27151,13 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T03:20:20.462Z"
+                     *             "created_at": "2026-11-27T04:21:37.517Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8dg9asw2mjjpq7gt63pxqcz",
-                     *             "order_id": "ord_01m8dg9anw8g4nf3f2pqa3g3bt",
+                     *             "id": "ref_01m8dkshngr5p2wxs2rc7144ed",
+                     *             "order_id": "ord_01m8dkshhx78wc4ac1c0h81jdb",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -27149,14 +27165,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8dg9anw8g4nf3f2pqa3g3bw",
+                     *                 "line_id": "oli_01m8dkshhyt7ypb5smgc5e7mdj",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T03:20:20.540Z"
+                     *             "created_at": "2026-11-27T04:21:37.584Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -27164,25 +27180,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dg9ac24qsa11ps5j2wn83e",
+                     *             "actor": "usr_01m8dksh8z3y9d1d6zz1arymkw",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T03:20:20.416Z"
+                     *             "created_at": "2026-11-27T04:21:37.473Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dg9ac24qsa11ps5j2wn83e",
+                     *             "actor": "usr_01m8dksh8z3y9d1d6zz1arymkw",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T03:20:20.469Z"
+                     *             "created_at": "2026-11-27T04:21:37.526Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8dg9ac24qsa11ps5j2wn83e",
+                     *             "actor": "usr_01m8dksh8z3y9d1d6zz1arymkw",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T03:20:20.557Z"
+                     *             "created_at": "2026-11-27T04:21:37.602Z"
                      *           }
                      *         ]
                      *       }
@@ -27549,7 +27565,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8dg9anw8g4nf3f2pqa3g3bt",
+                 *       "order_id": "ord_01m8dkshhx78wc4ac1c0h81jdb",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -27587,8 +27603,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8dg9aqbgwwmh9n933c35k8d",
-                     *         "order_id": "ord_01m8dg9anw8g4nf3f2pqa3g3bt",
+                     *         "id": "pay_01m8dkshkamez5k13d3hp88fw4",
+                     *         "order_id": "ord_01m8dkshhx78wc4ac1c0h81jdb",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -27596,7 +27612,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_97b7b6070b8413edcc9fddc2",
+                     *         "processor_reference": "tp_e3e780d6ae42e6cf89b40ffa",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -27605,9 +27621,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T03:20:20.462Z",
-                     *         "updated_at": "2026-11-27T03:20:20.462Z",
-                     *         "captured_at": "2026-11-27T03:20:20.462Z"
+                     *         "created_at": "2026-11-27T04:21:37.517Z",
+                     *         "updated_at": "2026-11-27T04:21:37.517Z",
+                     *         "captured_at": "2026-11-27T04:21:37.517Z"
                      *       }
                      *     }
                      */
@@ -28924,16 +28940,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8dg9avsettrxa7p2zk1jacc",
-                     *         "code": "NJ9G-KKDY-XFAW-UAER",
+                     *         "id": "gc_01m8dkshq5g7fm08h0e19tghmw",
+                     *         "code": "HURF-FANT-V9GG-N83S",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T03:20:20.602Z",
-                     *         "updated_at": "2026-11-27T03:20:20.602Z"
+                     *         "created_at": "2026-11-27T04:21:37.638Z",
+                     *         "updated_at": "2026-11-27T04:21:37.638Z"
                      *       }
                      *     }
                      */

@@ -20,7 +20,8 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
         tags,
         summary: 'List products, in creation order, filtered by category, active flag or a search text',
         querystring: ProductListQuery,
-        response: { 200: ListOf(Product) },
+        // ids with a search or a scan is a 422 the query schema cannot refuse.
+        response: { 200: ListOf(Product), ...errorResponses(422) },
       },
     },
     async (request) => products.list(request.ctx, request.query),

@@ -310,7 +310,9 @@ export async function listOrders(q: Queryable, orgId: string, f: OrderFilter): P
      WHERE org_id = $1 AND ($2::text IS NULL OR id ${after} $2) AND ($3::text IS NULL OR status = $3)
        AND ($4::timestamptz IS NULL OR created_at >= $4) AND ($5::timestamptz IS NULL OR created_at < $5)
        AND ($6::text IS NULL OR location_id = $6) AND ($7::text IS NULL OR customer_id = $7)
-       AND ($9::bigint IS NULL OR number = $9) AND ($10::text IS NULL OR register_id = $10)
+       AND ($9::bigint IS NULL OR number = $9)
+       AND ($10::text IS NULL OR register_id = $10
+         OR shift_id IN (SELECT id FROM shifts WHERE org_id = $1 AND register_id = $10))
      ORDER BY id ${order} LIMIT $8`,
     [
       orgId,

@@ -300,7 +300,13 @@ export const OrderListQuery = Type.Object(
     created_to: Type.Optional(Type.String({ format: 'date-time', description: 'exclusive' })),
     location_id: Type.Optional(Id),
     customer_id: Type.Optional(Id),
-    register_id: Type.Optional(Id),
+    register_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'orders rung up on this register: by a till paired to it, or in one of its shifts',
+      }),
+    ),
     number: Type.Optional(Type.Integer({ minimum: 1, description: 'the order with this number' })),
     order: Type.Optional(
       Type.Union([Type.Literal('oldest'), Type.Literal('newest')], {
