@@ -30,6 +30,7 @@ const LONGEST = [
   'catalog-cache.test.ts',
   'trust-proxy.test.ts',
   'client-packed.test.ts',
+  'back-office-browser.test.ts',
 ]
 
 /**

@@ -19,7 +19,7 @@ export async function serve(config: Config): Promise<void> {
 
   const lines = [
     `OpenTill API listening on ${config.baseUrl}`,
-    `  Consent screen and dashboard: ${config.appUrl}/dashboard`,
+    `  Back office: ${config.appUrl}/dashboard  (sign in with the owner's e-mail and password)`,
     config.env !== 'production'
       ? `  API docs: ${config.baseUrl}/docs  (OpenAPI: ${config.baseUrl}/openapi.json)`
       : null,
