@@ -219,6 +219,60 @@ describe('products over REST', () => {
     assert.equal(tooMany.status, 400)
   })
 
+  it('creates and updates products by SKU in one batch, all or none, and changes nothing when sent again', async () => {
+    const existing = (await api.post('/api/v1/products', { name: 'Batch espresso', sku: 'BAT-ESP', base_price: 3 }))
+      .body.data
+    const batch = {
+      products: [
+        { sku: 'BAT-ESP', base_price: 3.2 },
+        { sku: 'BAT-TEA', name: 'Batch tea', base_price: 2.8, track_inventory: false },
+      ],
+    }
+    const first = await api.post('/api/v1/products/batch', batch)
+    assert.equal(first.status, 200, JSON.stringify(first.body))
+    assert.equal(first.body.data.created, 1)
+    assert.equal(first.body.data.updated, 1)
+    assert.deepEqual(
+      first.body.data.products.map((p: { sku: string; base_price: number }) => [p.sku, p.base_price]),
+      [
+        ['BAT-ESP', 3.2],
+        ['BAT-TEA', 2.8],
+      ],
+    )
+    assert.equal(first.body.data.products[0].id, existing.id)
+    assert.equal(first.body.data.products[0].name, 'Batch espresso', 'fields not given stay')
+    const again = await api.post('/api/v1/products/batch', batch)
+    assert.deepEqual([again.body.data.created, again.body.data.updated], [0, 0])
+    assert.equal(again.body.data.products[0].version, first.body.data.products[0].version)
+
+    // One bad item refuses the batch, naming its field; nothing of it is written.
+    const refused = await api.post('/api/v1/products/batch', {
+      products: [
+        { sku: 'BAT-ESP', base_price: 9 },
+        { sku: 'BAT-NEW', name: 'No price' },
+        { sku: 'BAT-ODD', name: 'Odd', base_price: 1.234 },
+      ],
+    })
+    assert.equal(refused.status, 422)
+    assert.equal(refused.body.errors[0].field, 'products.2.base_price')
+    const missing = await api.post('/api/v1/products/batch', {
+      products: [
+        { sku: 'BAT-ESP', base_price: 9 },
+        { sku: 'BAT-NEW', name: 'No price' },
+      ],
+    })
+    assert.equal(missing.status, 422)
+    assert.equal(missing.body.errors[0].field, 'products.1.base_price')
+    const twice = await api.post('/api/v1/products/batch', { products: [{ sku: 'X1' }, { sku: 'X1' }] })
+    assert.equal(twice.body.errors[0].field, 'products.1.sku')
+    assert.equal((await api.get(`/api/v1/products/${existing.id}`)).body.data.base_price, 3.2)
+    assert.deepEqual((await api.get('/api/v1/products?sku=BAT-NEW')).body.data, [])
+    const tooMany = await api.post('/api/v1/products/batch', {
+      products: Array.from({ length: 501 }, (_, i) => ({ sku: `T${i}` })),
+    })
+    assert.equal(tooMany.status, 422)
+  })
+
   it('answers 409 to a PATCH with a stale version or If-Match, and 400 to a malformed one', async () => {
     const created = await api.post('/api/v1/products', { name: 'V', sku: 'VER-1' })
     const id = created.body.data.id

@@ -527,6 +527,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/products/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create and update up to 500 products by SKU in one call (an import, a price change of many)
+         * @description A product with the SKU gets the fields given; another SKU is a new product, which needs name and base_price. One bad item refuses the whole batch with a 422 naming `products.<i>.<field>`; items that change nothing are left as they are (an import sent twice changes nothing the second time).
+         */
+        post: operations["batchProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/products/{id}": {
         parameters: {
             query?: never;
@@ -2766,6 +2786,14 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        ProductBatchResult: {
+            /** @description products made */
+            created: number;
+            /** @description products changed */
+            updated: number;
+            /** @description every product of the batch, in its order */
+            products: components["schemas"]["Product"][];
         };
         Category: {
             id: string;
@@ -5112,9 +5140,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8dksh8z3y9d1d6zz1arymkw",
-                     *           "email": "owner-bb78f417e5@example.test",
-                     *           "orgId": "org_01m8dksh6vcvwm58t4xz2n6emb"
+                     *           "id": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
+                     *           "email": "owner-492c19a15b@example.test",
+                     *           "orgId": "org_01m8dkyhqchf3xbn48y0dndp78"
                      *         }
                      *       }
                      *     }
@@ -9067,7 +9095,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
+                     *           "id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -9082,8 +9110,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T04:21:37.313Z",
-                     *           "updated_at": "2026-11-27T04:21:37.313Z"
+                     *           "created_at": "2026-11-27T04:24:21.672Z",
+                     *           "updated_at": "2026-11-27T04:24:21.672Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9262,7 +9290,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
+                     *         "id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9277,13 +9305,214 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:21:37.313Z",
-                     *         "updated_at": "2026-11-27T04:21:37.313Z"
+                     *         "created_at": "2026-11-27T04:24:21.672Z",
+                     *         "updated_at": "2026-11-27T04:24:21.672Z"
                      *       }
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["Product"];
+                    };
+                };
+            };
+            /** @description Bad Request: BAD_REQUEST, BODY_TOO_DEEP */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "BODY_TOO_DEEP";
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Conflict: IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                    };
+                };
+            };
+            /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: VALIDATION, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    batchProducts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a unique key per intended write (a UUID): a retry with the same key and body gets the first answer, and the work is done once (docs/api-conventions.md "Idempotency") */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description products by SKU: a product with that SKU gets the fields given, any other SKU is a new product (name and base_price required); all or none */
+        requestBody: {
+            content: {
+                "application/json": {
+                    products: {
+                        sku: string;
+                        name?: string;
+                        description?: string;
+                        barcodes?: string[];
+                        /** @description decimal amount in the org currency */
+                        base_price?: number;
+                        /** @description unit cost in the org currency */
+                        cost?: number | null;
+                        category_id?: string | null;
+                        tags?: string[];
+                        is_active?: boolean;
+                        /** @description false: sold without counting stock */
+                        track_inventory?: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProductBatchResult"];
                     };
                 };
             };
@@ -9464,7 +9693,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
+                     *         "id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9479,8 +9708,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:21:37.313Z",
-                     *         "updated_at": "2026-11-27T04:21:37.313Z"
+                     *         "created_at": "2026-11-27T04:24:21.672Z",
+                     *         "updated_at": "2026-11-27T04:24:21.672Z"
                      *       }
                      *     }
                      */
@@ -16812,7 +17041,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8dkshcfms08paxq29vhzkxy",
+                     *         "id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -16823,8 +17052,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:21:37.295Z",
-                     *         "updated_at": "2026-11-27T04:21:37.295Z"
+                     *         "created_at": "2026-11-27T04:24:21.658Z",
+                     *         "updated_at": "2026-11-27T04:24:21.658Z"
                      *       }
                      *     }
                      */
@@ -17395,14 +17624,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8dkshdys1a60vxxfkdb6j6j",
-                     *           "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
+                     *           "id": "lvl_01m8dkyhxyxntma3sxke3rfn1b",
+                     *           "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
+                     *           "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T04:21:37.330Z"
+                     *           "updated_at": "2026-11-27T04:24:21.685Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17528,8 +17757,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
-                 *       "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
+                 *       "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
+                 *       "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17563,10 +17792,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8dkshdrsr9v8cvc5dc76qww",
-                     *         "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
+                     *         "id": "imv_01m8dkyhxtfnp1c89xpz4gp5fd",
+                     *         "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
+                     *         "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17575,11 +17804,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8dksh8z3y9d1d6zz1arymkw",
+                     *           "user_id": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T04:21:37.330Z",
-                     *         "created_at": "2026-11-27T04:21:37.330Z"
+                     *         "occurred_at": "2026-11-27T04:24:21.685Z",
+                     *         "created_at": "2026-11-27T04:24:21.685Z"
                      *       }
                      *     }
                      */
@@ -24987,7 +25216,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8dkshft5a150pq54v90fht1",
+                     *         "id": "cus_01m8dkyhze8kzge7x5wkzbc1tc",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -24999,8 +25228,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:21:37.401Z",
-                     *         "updated_at": "2026-11-27T04:21:37.401Z"
+                     *         "created_at": "2026-11-27T04:24:21.741Z",
+                     *         "updated_at": "2026-11-27T04:24:21.741Z"
                      *       }
                      *     }
                      */
@@ -26013,11 +26242,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
-                 *       "customer_id": "cus_01m8dkshft5a150pq54v90fht1",
+                 *       "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
+                 *       "customer_id": "cus_01m8dkyhze8kzge7x5wkzbc1tc",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
+                 *           "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26076,18 +26305,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dkshhx78wc4ac1c0h81jdb",
+                     *         "id": "ord_01m8dkyj1edaxdk68w26gbee5j",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
-                     *         "customer_id": "cus_01m8dkshft5a150pq54v90fht1",
+                     *         "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
+                     *         "customer_id": "cus_01m8dkyhze8kzge7x5wkzbc1tc",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dkshhyt7ypb5smgc5e7mdj",
-                     *             "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
+                     *             "id": "oli_01m8dkyj1f446avyy17mjee9vz",
+                     *             "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26118,14 +26347,14 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dksh8z3y9d1d6zz1arymkw",
+                     *         "sold_by": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:21:37.465Z",
-                     *         "updated_at": "2026-11-27T04:21:37.465Z",
+                     *         "created_at": "2026-11-27T04:24:21.802Z",
+                     *         "updated_at": "2026-11-27T04:24:21.802Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -26306,11 +26535,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
-                 *       "customer_id": "cus_01m8dkshft5a150pq54v90fht1",
+                 *       "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
+                 *       "customer_id": "cus_01m8dkyhze8kzge7x5wkzbc1tc",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
+                 *           "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26373,7 +26602,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
+                     *             "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26583,18 +26812,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dkshhx78wc4ac1c0h81jdb",
+                     *         "id": "ord_01m8dkyj1edaxdk68w26gbee5j",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
-                     *         "customer_id": "cus_01m8dkshft5a150pq54v90fht1",
+                     *         "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
+                     *         "customer_id": "cus_01m8dkyhze8kzge7x5wkzbc1tc",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dkshhyt7ypb5smgc5e7mdj",
-                     *             "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
+                     *             "id": "oli_01m8dkyj1f446avyy17mjee9vz",
+                     *             "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26625,18 +26854,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dksh8z3y9d1d6zz1arymkw",
+                     *         "sold_by": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T04:21:37.465Z",
-                     *         "updated_at": "2026-11-27T04:21:37.517Z",
-                     *         "completed_at": "2026-11-27T04:21:37.517Z",
+                     *         "created_at": "2026-11-27T04:24:21.802Z",
+                     *         "updated_at": "2026-11-27T04:24:21.846Z",
+                     *         "completed_at": "2026-11-27T04:24:21.846Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dkshkamez5k13d3hp88fw4",
+                     *             "id": "pay_01m8dkyj2k0s9c2yzscz3bdssq",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
@@ -26644,7 +26873,7 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T04:21:37.517Z"
+                     *             "created_at": "2026-11-27T04:24:21.846Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -26653,17 +26882,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dksh8z3y9d1d6zz1arymkw",
+                     *             "actor": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T04:21:37.473Z"
+                     *             "created_at": "2026-11-27T04:24:21.811Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dksh8z3y9d1d6zz1arymkw",
+                     *             "actor": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T04:21:37.526Z"
+                     *             "created_at": "2026-11-27T04:24:21.854Z"
                      *           }
                      *         ]
                      *       }
@@ -27042,7 +27271,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8dkshhyt7ypb5smgc5e7mdj",
+                 *           "line_id": "oli_01m8dkyj1f446avyy17mjee9vz",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -27090,18 +27319,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dkshhx78wc4ac1c0h81jdb",
+                     *         "id": "ord_01m8dkyj1edaxdk68w26gbee5j",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8dkshcfms08paxq29vhzkxy",
-                     *         "customer_id": "cus_01m8dkshft5a150pq54v90fht1",
+                     *         "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
+                     *         "customer_id": "cus_01m8dkyhze8kzge7x5wkzbc1tc",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dkshhyt7ypb5smgc5e7mdj",
-                     *             "product_id": "prod_01m8dkshd2mvxaczjfsed5nj4t",
+                     *             "id": "oli_01m8dkyj1f446avyy17mjee9vz",
+                     *             "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -27132,18 +27361,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dksh8z3y9d1d6zz1arymkw",
+                     *         "sold_by": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T04:21:37.465Z",
-                     *         "updated_at": "2026-11-27T04:21:37.594Z",
-                     *         "completed_at": "2026-11-27T04:21:37.517Z",
+                     *         "created_at": "2026-11-27T04:24:21.802Z",
+                     *         "updated_at": "2026-11-27T04:24:21.919Z",
+                     *         "completed_at": "2026-11-27T04:24:21.846Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dkshkamez5k13d3hp88fw4",
+                     *             "id": "pay_01m8dkyj2k0s9c2yzscz3bdssq",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
@@ -27151,13 +27380,13 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T04:21:37.517Z"
+                     *             "created_at": "2026-11-27T04:24:21.846Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8dkshngr5p2wxs2rc7144ed",
-                     *             "order_id": "ord_01m8dkshhx78wc4ac1c0h81jdb",
+                     *             "id": "ref_01m8dkyj4mdgw6enzcf7bppy0a",
+                     *             "order_id": "ord_01m8dkyj1edaxdk68w26gbee5j",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -27165,14 +27394,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8dkshhyt7ypb5smgc5e7mdj",
+                     *                 "line_id": "oli_01m8dkyj1f446avyy17mjee9vz",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T04:21:37.584Z"
+                     *             "created_at": "2026-11-27T04:24:21.909Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -27180,25 +27409,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dksh8z3y9d1d6zz1arymkw",
+                     *             "actor": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T04:21:37.473Z"
+                     *             "created_at": "2026-11-27T04:24:21.811Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dksh8z3y9d1d6zz1arymkw",
+                     *             "actor": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T04:21:37.526Z"
+                     *             "created_at": "2026-11-27T04:24:21.854Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8dksh8z3y9d1d6zz1arymkw",
+                     *             "actor": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T04:21:37.602Z"
+                     *             "created_at": "2026-11-27T04:24:21.926Z"
                      *           }
                      *         ]
                      *       }
@@ -27565,7 +27794,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8dkshhx78wc4ac1c0h81jdb",
+                 *       "order_id": "ord_01m8dkyj1edaxdk68w26gbee5j",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -27603,8 +27832,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8dkshkamez5k13d3hp88fw4",
-                     *         "order_id": "ord_01m8dkshhx78wc4ac1c0h81jdb",
+                     *         "id": "pay_01m8dkyj2k0s9c2yzscz3bdssq",
+                     *         "order_id": "ord_01m8dkyj1edaxdk68w26gbee5j",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -27612,7 +27841,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_e3e780d6ae42e6cf89b40ffa",
+                     *         "processor_reference": "tp_f3ae825a5c427dc98bb86c17",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -27621,9 +27850,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:21:37.517Z",
-                     *         "updated_at": "2026-11-27T04:21:37.517Z",
-                     *         "captured_at": "2026-11-27T04:21:37.517Z"
+                     *         "created_at": "2026-11-27T04:24:21.846Z",
+                     *         "updated_at": "2026-11-27T04:24:21.846Z",
+                     *         "captured_at": "2026-11-27T04:24:21.846Z"
                      *       }
                      *     }
                      */
@@ -28940,16 +29169,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8dkshq5g7fm08h0e19tghmw",
-                     *         "code": "HURF-FANT-V9GG-N83S",
+                     *         "id": "gc_01m8dkyj68g9h5faepe8fw0dtt",
+                     *         "code": "TNTB-8ZBS-R3TE-MFBA",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:21:37.638Z",
-                     *         "updated_at": "2026-11-27T04:21:37.638Z"
+                     *         "created_at": "2026-11-27T04:24:21.961Z",
+                     *         "updated_at": "2026-11-27T04:24:21.961Z"
                      *       }
                      *     }
                      */

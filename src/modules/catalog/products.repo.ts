@@ -89,6 +89,24 @@ export async function productById(q: Queryable, orgId: string, id: string): Prom
   return result.rows[0]
 }
 
+export async function productsBySkus(q: Queryable, orgId: string, skus: readonly string[]): Promise<ProductRow[]> {
+  const result = await q.query<ProductRow>(
+    `SELECT ${productColumns} FROM products WHERE org_id = $1 AND sku = ANY($2::text[])`,
+    [orgId, skus],
+  )
+  return result.rows
+}
+
+/** Which of these SKUs a variant of the org holds (a product may not take a variant's SKU). */
+export async function variantSkus(q: Queryable, orgId: string, skus: readonly string[]): Promise<Set<string>> {
+  const result = await q.query<{ sku: string }>(
+    `SELECT sku FROM catalog_skus WHERE org_id = $1 AND sku = ANY($2::text[])
+       AND NOT EXISTS (SELECT 1 FROM products p WHERE p.org_id = $1 AND p.id = owner_id)`,
+    [orgId, skus],
+  )
+  return new Set(result.rows.map((r) => r.sku))
+}
+
 export async function productsByIds(q: Queryable, orgId: string, ids: readonly string[]): Promise<ProductRow[]> {
   const result = await q.prepared<ProductRow>(
     'products_by_ids',

@@ -2,7 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
-import { CreateProductBody, ProductListQuery, ProductSchema, UpdateProductBody } from './products.schemas.ts'
+import {
+  CreateProductBody,
+  ProductBatchBody,
+  ProductBatchResultSchema,
+  ProductListQuery,
+  ProductSchema,
+  UpdateProductBody,
+} from './products.schemas.ts'
 import type { ProductsService } from './products.service.ts'
 
 const tags = ['catalog']
@@ -10,6 +17,7 @@ const Product = Type.Ref('Product')
 
 export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsService }> = async (app, { products }) => {
   app.addSchema(ProductSchema)
+  app.addSchema(ProductBatchResultSchema)
 
   app.get(
     '/products',
@@ -40,6 +48,23 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
       },
     },
     async (request, reply) => reply.code(201).send({ data: await products.create(request.ctx, request.body) }),
+  )
+
+  app.post(
+    '/products/batch',
+    {
+      config: { scope: 'catalog:write' },
+      schema: {
+        operationId: 'batchProducts',
+        tags,
+        summary: 'Create and update up to 500 products by SKU in one call (an import, a price change of many)',
+        description:
+          'A product with the SKU gets the fields given; another SKU is a new product, which needs name and base_price. One bad item refuses the whole batch with a 422 naming `products.<i>.<field>`; items that change nothing are left as they are (an import sent twice changes nothing the second time).',
+        body: ProductBatchBody,
+        response: { 200: DataOf(Type.Ref('ProductBatchResult')) },
+      },
+    },
+    async (request) => ({ data: await products.batch(request.ctx, request.body) }),
   )
 
   app.get(

@@ -78,6 +78,45 @@ export const UpdateProductBody = Type.Object(
 /** The fields an update sets: its body less the version, which guards the write. */
 export type ProductInput = Omit<Static<typeof UpdateProductBody>, 'version'>
 
+export const ProductBatchBody = Type.Object(
+  {
+    products: Type.Array(
+      Type.Object(
+        {
+          sku: writable.sku,
+          name: Type.Optional(writable.name),
+          description: Type.Optional(writable.description),
+          barcodes: Type.Optional(writable.barcodes),
+          base_price: Type.Optional(writable.base_price),
+          cost: Type.Optional(writable.cost),
+          category_id: Type.Optional(writable.category_id),
+          tags: Type.Optional(writable.tags),
+          is_active: Type.Optional(writable.is_active),
+          track_inventory: Type.Optional(writable.track_inventory),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 500 },
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'products by SKU: a product with that SKU gets the fields given, any other SKU is a new product (name and base_price required); all or none',
+  },
+)
+export type ProductBatchBody = Static<typeof ProductBatchBody>
+
+export const ProductBatchResultSchema = Type.Object(
+  {
+    created: Type.Integer({ description: 'products made' }),
+    updated: Type.Integer({ description: 'products changed' }),
+    products: Type.Array(Type.Ref('Product'), { description: 'every product of the batch, in its order' }),
+  },
+  { $id: 'ProductBatchResult' },
+)
+export type ProductBatchResult = Omit<Static<typeof ProductBatchResultSchema>, 'products'> & { products: Product[] }
+
 export const ProductListQuery = Type.Object(
   {
     ...PageQuery,
