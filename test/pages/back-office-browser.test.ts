@@ -333,6 +333,57 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
     })
   }
 
+  it('changes the prices of many items at once, and exports and imports the catalog as CSV', async () => {
+    const { page, context, errors } = await signedIn(1280)
+    const priceOf = async (id: string) => (await api.get(`/api/v1/products/${id}`)).body.data.base_price as number
+    const [lattePrice, muffinPrice] = [await priceOf(latte.id), await priceOf(muffin.id)]
+    await page.getByRole('link', { name: 'Items', exact: true }).click()
+    await page.getByRole('checkbox', { name: 'Choose Latte' }).check()
+    await page.getByRole('checkbox', { name: 'Choose Blueberry muffin' }).check()
+    const panel = page.getByRole('form', { name: 'Change the price of 2 items' })
+    await panel.getByLabel('How').selectOption('raise_percent')
+    await panel.getByLabel('Percentage').fill('10')
+    const raised = (price: number) => Math.round(price * 110) / 100
+    await panel.getByText(`$${raised(muffinPrice).toFixed(2)}`).waitFor()
+    await panel.getByRole('button', { name: 'Change 2 prices' }).click()
+    await page.getByRole('status').filter({ hasText: '2 prices changed.' }).waitFor()
+    assert.equal(await priceOf(latte.id), raised(lattePrice))
+    // 3.25 × 1.1 = 3.575: half up to the cent.
+    assert.equal(await priceOf(muffin.id), raised(muffinPrice))
+
+    await page.getByText('Import or export a spreadsheet (CSV)').click()
+    const download = page.waitForEvent('download')
+    await page.getByRole('button', { name: 'Export every item' }).click()
+    const exported = parse(await readFile(await (await download).path(), 'utf8'), { columns: true }) as Record<
+      string,
+      string
+    >[]
+    const row = exported.find((r) => r.sku === 'LAT')
+    assert.equal(row?.name, 'Latte')
+    assert.equal(Number(row?.base_price), raised(lattePrice))
+
+    const file = (text: string) => ({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from(text) })
+    const picker = page.getByLabel('Import items from a CSV file')
+    await picker.setInputFiles(file('sku,name,base_price\nMUF,Blueberry muffin (large),\nSCN,Scone,\n'))
+    const refused = page.getByRole('alert')
+    await refused.getByText(/Line 3, base_price/).waitFor()
+    assert.deepEqual((await api.get('/api/v1/products?sku=SCN')).body.data, [])
+    await picker.setInputFiles(
+      file('sku,name,base_price,track_inventory\nMUF,Blueberry muffin (large),,\nSCN,Scone,2.95,no\n'),
+    )
+    await page.getByRole('status').filter({ hasText: '1 added, 1 changed.' }).waitFor()
+    const scone = (await api.get('/api/v1/products?sku=SCN')).body.data[0]
+    assert.equal(scone.base_price, 2.95)
+    assert.equal(scone.track_inventory, false)
+    assert.equal((await api.get(`/api/v1/products/${muffin.id}`)).body.data.name, 'Blueberry muffin (large)')
+    await page.screenshot({ path: `${SCREENSHOTS}-items-bulk-1280.png`, fullPage: true })
+    assert.deepEqual(
+      errors.filter((e) => !e.startsWith('422 POST')),
+      [],
+    )
+    await context.close()
+  })
+
   it('walks every page at both widths: axe-core clean, no sideways scrolling, a screenshot of each', async () => {
     for (const width of WIDTHS) {
       const { page, context, errors } = await signedIn(width)

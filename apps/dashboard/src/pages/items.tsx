@@ -1,23 +1,35 @@
-import { unwrap } from '@opentill/client'
+import { type components, unwrap } from '@opentill/client'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { api, fieldErrors, numberOf } from '../api.ts'
 import { Field } from '../parts/field.tsx'
-import { Empty, ErrorNote } from '../parts/notes.tsx'
+import { DoneNote, Empty, ErrorNote } from '../parts/notes.tsx'
 import { Pager, useCursor } from '../parts/pager.tsx'
 import { Title } from '../parts/title.tsx'
 import { useShop } from '../shop.tsx'
 import { strings } from '../strings/index.ts'
+import { CsvTools, PriceChange } from './items-bulk.tsx'
 
 const t = strings.items
+type Product = components['schemas']['Product']
 
 /** Items: search the catalog, open an item, add one. */
 export function ItemsPage() {
   const shop = useShop()
   const [search, setSearch] = useState('')
   const [adding, setAdding] = useState(false)
+  const [chosen, setChosen] = useState<Map<string, Product>>(new Map())
+  const [changed, setChanged] = useState('')
   const pager = useCursor()
+  const writable = shop.can('catalog:write')
+  const choose = (product: Product, on: boolean) =>
+    setChosen((current) => {
+      const next = new Map(current)
+      if (on) next.set(product.id, product)
+      else next.delete(product.id)
+      return next
+    })
   const products = useQuery({
     queryKey: ['products', search, pager.cursor],
     queryFn: () =>
@@ -37,6 +49,17 @@ export function ItemsPage() {
         )}
       </Title>
       {adding && <NewItem onClose={() => setAdding(false)} />}
+      {writable && <CsvTools />}
+      {changed && <DoneNote>{changed}</DoneNote>}
+      {writable && chosen.size > 0 && (
+        <PriceChange
+          chosen={[...chosen.values()]}
+          onDone={(message) => {
+            setChosen(new Map())
+            setChanged(message)
+          }}
+        />
+      )}
       <form
         className="inline"
         aria-label={t.search}
@@ -59,6 +82,11 @@ export function ItemsPage() {
               <caption className="visually-hidden">{t.title}</caption>
               <thead>
                 <tr>
+                  {writable && (
+                    <th scope="col">
+                      <span className="visually-hidden">{t.choose}</span>
+                    </th>
+                  )}
                   <th scope="col">{t.name}</th>
                   <th scope="col">{t.sku}</th>
                   <th scope="col" className="num">
@@ -70,6 +98,16 @@ export function ItemsPage() {
               <tbody>
                 {products.data.data.map((p) => (
                   <tr key={p.id}>
+                    {writable && (
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={t.chooseItem(p.name)}
+                          checked={chosen.has(p.id)}
+                          onChange={(e) => choose(p, e.target.checked)}
+                        />
+                      </td>
+                    )}
                     <td>
                       <Link to="/items/$productId" params={{ productId: p.id }}>
                         {p.name}
