@@ -227,25 +227,18 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
       await context.close()
     })
 
-    it(`records a delivery and a stock count on Inventory, at ${width} px`, async () => {
+    it(`counts stock, sees it low on Home and records a delivery on Inventory, at ${width} px`, async () => {
       const { page, context, errors } = await signedIn(width)
       await page.getByRole('link', { name: 'Inventory' }).click()
       await page.getByRole('heading', { level: 1, name: 'Inventory' }).waitFor()
       await page.getByLabel('Find an item').fill('muffin')
       await page.getByRole('button', { name: /Blueberry muffin/ }).click()
-      await page.getByRole('heading', { name: 'Blueberry muffin at High Street' }).waitFor()
+      await page.getByRole('heading', { name: /^Blueberry muffin.* at High Street$/ }).waitFor()
       const onHand = async () =>
         (await api.get(`/api/v1/inventory/levels?product_id=${muffin.id}&location_id=${shop}`)).body.data[0].on_hand
-      const before = await onHand()
-      await page.getByLabel('What happened').selectOption('received')
-      await page.getByLabel('Quantity').fill('12')
-      await page.getByLabel('Note (optional)').fill('Tuesday delivery')
-      await page.getByRole('button', { name: 'Record' }).click()
-      await page
-        .getByRole('status')
-        .filter({ hasText: `${before + 12} on hand` })
-        .waitFor()
-      assert.equal(await onHand(), before + 12)
+      await page.getByLabel('Reorder point').fill('10')
+      await page.getByRole('button', { name: 'Save' }).click()
+      await page.getByRole('status').filter({ hasText: 'Reorder point saved.' }).waitFor()
 
       await page.getByLabel('What happened').selectOption('count')
       await page.getByLabel('Quantity').fill('7')
@@ -256,6 +249,24 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
       assert.equal(movements.at(-1).quantity_after, 7)
       await page.getByRole('cell', { name: 'Stock count (set to)' }).first().waitFor()
       await page.screenshot({ path: `${SCREENSHOTS}-stock-count-${width}.png`, fullPage: true })
+
+      // Low on Home, and from there the delivery.
+      await page.getByRole('link', { name: 'Home' }).click()
+      const low = page.getByRole('region', { name: 'Low stock' })
+      await low.getByText('7 left (reorder at 10)').waitFor()
+      await low.getByRole('link', { name: /Blueberry muffin/ }).click()
+      await page.getByRole('heading', { name: /^Blueberry muffin.* at High Street$/ }).waitFor()
+      await page.getByLabel('What happened').selectOption('received')
+      await page.getByLabel('Quantity').fill('12')
+      await page.getByLabel('Note (optional)').fill('Tuesday delivery')
+      await page.getByRole('button', { name: 'Record' }).click()
+      await page.getByRole('status').filter({ hasText: '19 on hand' }).waitFor()
+      assert.equal(await onHand(), 19)
+      await page.getByRole('link', { name: 'Home' }).click()
+      await page
+        .getByRole('region', { name: 'Low stock' })
+        .getByText(/Every item with a reorder point/)
+        .waitFor()
       assert.deepEqual(errors, [])
       await context.close()
     })
