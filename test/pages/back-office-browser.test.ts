@@ -45,6 +45,16 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
         reason: 'received',
       })
     await created('/api/v1/registers', { name: 'Front till', location_id: shop })
+    const milk = await created('/api/v1/modifiers', {
+      name: 'Milk',
+      max_selections: 1,
+      options: [
+        { name: 'Whole', price_adjustment: 0, is_default: true },
+        { name: 'Oat', price_adjustment: 0.5 },
+      ],
+    })
+    const attached = await api.put(`/api/v1/products/${latte.id}/modifiers`, { modifier_group_ids: [milk.id] })
+    assert.equal(attached.status, 200, JSON.stringify(attached.body))
     browser = await launchChromium()
   })
   after(async () => {
@@ -152,6 +162,35 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
     await context.close()
   })
 
+  it('rings up a latte with oat milk on a phone and takes cash, giving change', async () => {
+    const { page, context, errors } = await signedIn(390)
+    await page.getByRole('link', { name: 'New sale' }).first().click()
+    await page.getByRole('heading', { level: 1, name: 'New sale' }).waitFor()
+    await page.getByLabel('Add an item (search or scan)').fill('Latte')
+    await page.getByRole('button', { name: /Latte/ }).click()
+    await page.getByRole('group', { name: 'Milk' }).getByLabel('Oat').check()
+    await page.getByRole('button', { name: /^Charge \$5\.00$/ }).click()
+    await page.getByRole('heading', { name: /: payment$/ }).waitFor()
+    await page.getByLabel('Cash', { exact: true }).check()
+    await page.getByLabel('Cash handed over (optional)').fill('20')
+    await page.getByRole('button', { name: 'Take $5.00' }).click()
+    await page.getByRole('status').filter({ hasText: 'Give $15.00 change.' }).waitFor()
+    await page.getByRole('heading', { name: 'Sale complete' }).waitFor()
+    const number = Number(/#(\d+)/.exec(await page.getByRole('heading', { level: 1 }).innerText())![1])
+    const { id } = (await api.get(`/api/v1/orders?number=${number}`)).body.data[0]
+    const order = (await api.get(`/api/v1/orders/${id}`)).body.data
+    assert.equal(order.status, 'completed')
+    assert.deepEqual(
+      order.lines[0].modifiers.map((m: { name: string }) => m.name),
+      ['Oat'],
+    )
+    assert.equal(order.payments[0].method, 'cash')
+    assert.equal(order.payments[0].change_given, 15)
+    await page.screenshot({ path: `${SCREENSHOTS}-sale-cash-390.png`, fullPage: true })
+    assert.deepEqual(errors, [])
+    await context.close()
+  })
+
   it('refunds an order on its page, seen by the API and on Home', async () => {
     const { page, context, errors } = await signedIn(390)
     const order = (await api.get('/api/v1/orders?number=1')).body.data[0]
@@ -170,8 +209,9 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
     await page.getByRole('link', { name: 'Home' }).click()
     await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor()
     const today = page.getByRole('region', { name: 'Today', exact: true })
-    await today.getByText('$9.00').waitFor()
-    assert.match(await today.innerText(), /Orders\s*1/)
+    // 12.25 and 5.00 sold today, 3.25 refunded.
+    await today.getByText('$14.00').waitFor()
+    assert.match(await today.innerText(), /Orders\s*2/)
     assert.deepEqual(errors, [])
     await context.close()
   })
@@ -337,7 +377,8 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
       const rows = parse(await readFile(file, 'utf8'), { columns: true }) as Record<string, string>[]
       const latteRow = rows.find((r) => r.name === 'Latte')
       assert.ok(latteRow, 'the CSV has the Latte row')
-      assert.equal(Number(latteRow.quantity), 2)
+      // Two in the first sale, one with oat milk.
+      assert.equal(Number(latteRow.quantity), 3)
       await page.screenshot({ path: `${SCREENSHOTS}-report-products-${width}.png`, fullPage: true })
       assert.deepEqual(errors, [])
       await context.close()

@@ -14,6 +14,7 @@ import { type ChosenCustomer, CustomerChooser, RewardChooser } from './sale-cust
 const t = strings.sale
 type Order = components['schemas']['Order']
 type Calculation = components['schemas']['OrderCalculation']
+type ModifierGroup = components['schemas']['ModifierGroup']
 
 interface Line {
   key: string
@@ -22,6 +23,9 @@ interface Line {
   quantity: number
   variantId: string | null
   variants: { id: string; name: string }[]
+  /** The product's modifier groups, and the options chosen (its defaults to begin with). */
+  groups: ModifierGroup[]
+  options: string[]
 }
 
 /**
@@ -39,7 +43,12 @@ export function SalePage() {
   const body = {
     location_id: locationId,
     customer_id: customer?.id ?? null,
-    lines: lines.map((l) => ({ product_id: l.productId, variant_id: l.variantId, quantity: l.quantity })),
+    lines: lines.map((l) => ({
+      product_id: l.productId,
+      variant_id: l.variantId,
+      quantity: l.quantity,
+      ...(l.groups.length > 0 ? { modifier_option_ids: l.options } : {}),
+    })),
     voucher_codes: voucher.trim() ? [voucher.trim()] : undefined,
   }
   const quote = useQuery({
@@ -53,12 +62,16 @@ export function SalePage() {
     onSuccess: (answer) => setOrder(answer.data),
   })
   const addProduct = async (product: components['schemas']['Product']) => {
-    const variants = await unwrap(
-      api().GET('/api/v1/products/{id}/variants', { params: { path: { id: product.id }, query: { limit: 100 } } }),
-    )
+    const path = { path: { id: product.id } }
+    const [variants, modifiers] = await Promise.all([
+      unwrap(api().GET('/api/v1/products/{id}/variants', { params: { ...path, query: { limit: 100 } } })),
+      unwrap(api().GET('/api/v1/products/{id}/modifiers', { params: path })),
+    ])
     const active = variants.data.filter((v) => v.is_active)
+    const groups = modifiers.data
     setLines((current) => {
-      const same = current.find((l) => l.productId === product.id && active.length === 0)
+      // A plain item again is one more of it; one with choices is a line of its own.
+      const same = current.find((l) => l.productId === product.id && active.length === 0 && groups.length === 0)
       if (same) return current.map((l) => (l === same ? { ...l, quantity: l.quantity + 1 } : l))
       return [
         ...current,
@@ -69,6 +82,8 @@ export function SalePage() {
           quantity: 1,
           variantId: active[0]?.id ?? null,
           variants: active.map((v) => ({ id: v.id, name: v.name })),
+          groups,
+          options: groups.flatMap((g) => g.options.filter((o) => o.is_default).map((o) => o.id)),
         },
       ]
     })
@@ -124,6 +139,15 @@ export function SalePage() {
                         ))}
                       </SelectField>
                     )}
+                    {l.groups.map((g) => (
+                      <ModifierChoice
+                        key={g.id}
+                        name={`${l.key}-${g.id}`}
+                        group={g}
+                        chosen={l.options}
+                        onChange={(options) => change(l.key, { options })}
+                      />
+                    ))}
                     <div className="stepper">
                       <button
                         type="button"
@@ -187,6 +211,59 @@ export function SalePage() {
         </aside>
       </div>
     </>
+  )
+}
+
+/** One modifier group of a line: one choice (radio buttons) or several (checkboxes), its price beside each. */
+function ModifierChoice({
+  name,
+  group,
+  chosen,
+  onChange,
+}: {
+  name: string
+  group: ModifierGroup
+  chosen: string[]
+  onChange: (options: string[]) => void
+}) {
+  const { fmt } = useShop()
+  const single = group.max_selections === 1
+  const mine = new Set(group.options.map((o) => o.id))
+  const others = chosen.filter((id) => !mine.has(id))
+  return (
+    <fieldset className="modifiers">
+      <legend>
+        {group.name}
+        {group.required && <small className="muted"> {t.required}</small>}
+      </legend>
+      {single && !group.required && (
+        <label className="choice">
+          <input
+            type="radio"
+            name={name}
+            checked={!chosen.some((id) => mine.has(id))}
+            onChange={() => onChange(others)}
+          />
+          {t.none}
+        </label>
+      )}
+      {group.options.map((o) => (
+        <label key={o.id} className="choice">
+          <input
+            type={single ? 'radio' : 'checkbox'}
+            name={single ? name : undefined}
+            checked={chosen.includes(o.id)}
+            onChange={(e) =>
+              onChange(
+                single ? [...others, o.id] : e.target.checked ? [...chosen, o.id] : chosen.filter((id) => id !== o.id),
+              )
+            }
+          />
+          {o.name}
+          {Number(o.price_adjustment) !== 0 && <small className="muted"> +{fmt.money(o.price_adjustment)}</small>}
+        </label>
+      ))}
+    </fieldset>
   )
 }
 

@@ -309,6 +309,8 @@ export const en = {
     unnamed: 'Unnamed customer',
     points: (n: number) => `${n} ${plural(n, 'point', 'points')}`,
     voucher: 'Voucher code',
+    required: '(required)',
+    none: 'None',
     summary: 'Sale',
     addToSee: 'Add items to see the total.',
     discountsApplied: 'Discounts',
