@@ -332,7 +332,7 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
       const dialog = page.getByRole('dialog', { name: 'Close the shift?' })
       assert.match(await dialog.innerText(), /You counted \$78\.50; the drawer should hold \$80\.00/)
       await dialog.getByRole('button', { name: 'Close the shift' }).click()
-      const closeOut = card.getByRole('status')
+      const closeOut = card.getByRole('status').filter({ hasText: 'Close-out' })
       await closeOut.getByText('Close-out').waitFor()
       assert.match(await closeOut.innerText(), /Difference\s*-\$1\.50 \(short\)/)
       const shift = (await api.get(`/api/v1/shifts?register_id=${till.id}&status=closed`)).body.data.at(-1)
@@ -384,6 +384,54 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
       await context.close()
     })
   }
+
+  it('sets a price for a location, marks an item down and makes a bundle, as the API then prices them', async () => {
+    const { page, context, errors } = await signedIn(1280)
+    const scone = (await api.post('/api/v1/products', { name: 'Cheese scone', sku: 'SCO', base_price: 3 })).body.data
+    const quote = async (productId: string) =>
+      (
+        await api.post('/api/v1/orders/calculate', {
+          location_id: shop,
+          lines: [{ product_id: productId, quantity: 1 }],
+        })
+      ).body.data
+    await page.goto(`${apps.appUrl}/dashboard/items/${scone.id}`)
+    await page.getByRole('heading', { level: 1, name: 'Cheese scone' }).waitFor()
+    const prices = page.getByRole('region', { name: 'Prices by location and price list' })
+    await prices.getByLabel('Price at High Street').fill('2.60')
+    await prices.getByRole('button', { name: 'Save' }).click()
+    await prices.getByRole('status').filter({ hasText: 'Prices saved.' }).waitFor()
+    assert.equal((await quote(scone.id)).lines[0].unit_price, 2.6)
+
+    const markdowns = page.getByRole('region', { name: 'Markdowns' })
+    await markdowns.getByLabel('Markdown', { exact: true }).selectOption('percentage')
+    await markdowns.getByLabel('How much').fill('50')
+    await markdowns.getByRole('button', { name: 'Mark down' }).click()
+    await markdowns.getByText('50% off').waitFor()
+    assert.equal((await quote(scone.id)).lines[0].unit_price, 1.3)
+    await markdowns.getByRole('button', { name: 'End markdown' }).click()
+    await page.getByRole('dialog', { name: 'End this markdown?' }).getByRole('button', { name: 'End markdown' }).click()
+    await markdowns.getByText('No markdown').waitFor()
+    assert.equal((await quote(scone.id)).lines[0].unit_price, 2.6)
+
+    const box = (await api.post('/api/v1/products', { name: 'Breakfast box', sku: 'BOX', base_price: 9 })).body.data
+    await page.goto(`${apps.appUrl}/dashboard/items/${box.id}`)
+    const bundle = page.getByRole('region', { name: 'Bundle' })
+    await bundle.getByRole('button', { name: 'Make it a bundle of other items' }).click()
+    await bundle.getByLabel('Add an item to the bundle').fill('SCO')
+    await bundle.getByRole('button', { name: /Cheese scone/ }).click()
+    await bundle.getByLabel('How many Cheese scone').fill('2')
+    await bundle.getByRole('button', { name: 'Save the bundle' }).click()
+    await bundle.getByText('2 × Cheese scone').waitFor()
+    const made = (await api.get(`/api/v1/bundles?product_id=${box.id}`)).body.data[0]
+    assert.deepEqual(
+      made.components.map((c: { product_id: string; quantity: number }) => [c.product_id, c.quantity]),
+      [[scone.id, 2]],
+    )
+    await page.screenshot({ path: `${SCREENSHOTS}-item-bundle-1280.png`, fullPage: true })
+    assert.deepEqual(errors, [])
+    await context.close()
+  })
 
   it('changes the prices of many items at once, and exports and imports the catalog as CSV', async () => {
     const { page, context, errors } = await signedIn(1280)

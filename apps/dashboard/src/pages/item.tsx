@@ -9,6 +9,7 @@ import { DoneNote, ErrorNote } from '../parts/notes.tsx'
 import { Title } from '../parts/title.tsx'
 import { useShop } from '../shop.tsx'
 import { strings } from '../strings/index.ts'
+import { Bundle, Markdowns, Prices } from './item-pricing.tsx'
 
 const t = strings.items
 type Product = components['schemas']['Product']
@@ -29,8 +30,11 @@ export function ItemPage() {
         <span className="status">{p.is_active ? t.active : t.archived}</span>
       </Title>
       <Details product={p} />
+      <Prices product={p} />
+      <Markdowns product={p} />
       <SoldOut product={p} />
       <Variants product={p} />
+      <Bundle product={p} />
       <p>
         <Link to="/items">{t.back}</Link> ·{' '}
         <Link to="/inventory" search={{ product_id: p.id }}>

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from 'react'
+import { type ReactNode, useEffect, useId, useRef } from 'react'
 import { strings } from '../strings/index.ts'
 
 /**
@@ -23,6 +23,7 @@ export function Confirm({
   onCancel: () => void
 }) {
   const dialog = useRef<HTMLDialogElement>(null)
+  const titleId = useId()
   useEffect(() => {
     const d = dialog.current
     if (!d) return
@@ -30,8 +31,8 @@ export function Confirm({
     if (!open && d.open) d.close()
   }, [open])
   return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onCancel={onCancel} onClose={onCancel}>
-      <h2 id="confirm-title">{title}</h2>
+    <dialog ref={dialog} aria-labelledby={titleId} onCancel={onCancel} onClose={onCancel}>
+      <h2 id={titleId}>{title}</h2>
       {open && children}
       <div className="actions">
         <button type="button" onClick={onCancel}>
