@@ -484,6 +484,81 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
     await context.close()
   })
 
+  it('sells to a loyalty member, takes a reward off, and splits the rest between a gift card and a card', async () => {
+    const created = async (path: string, body: unknown) => {
+      const res = await api.post(path, body)
+      assert.equal(res.status, 201, `${path}: ${JSON.stringify(res.body)}`)
+      return res.body.data
+    }
+    const program = await created('/api/v1/loyalty/programs', { name: 'Cafe club' })
+    await created(`/api/v1/loyalty/programs/${program.id}/rewards`, {
+      name: 'Four off',
+      points: 100,
+      gives: { type: 'order_discount', amount: 4 },
+    })
+    const rae = await created('/api/v1/customers', {
+      first_name: 'Rae',
+      last_name: 'Cole',
+      email: 'rae@corner.example',
+    })
+    await created('/api/v1/loyalty/points/accrue', { customer_id: rae.id, points: 250, reason: 'welcome' })
+    const card = await created('/api/v1/gift-cards', { initial_balance: 5 })
+    const scone = (await api.get('/api/v1/products?sku=SCO')).body.data[0]
+    await created('/api/v1/inventory/adjust', {
+      product_id: scone.id,
+      location_id: shop,
+      quantity: 10,
+      reason: 'received',
+    })
+
+    const { page, context, errors } = await signedIn(1280)
+    await page.goto(`${apps.appUrl}/dashboard/sale`)
+    await page.getByLabel('Add an item (search or scan)').fill('SCO')
+    await page.getByRole('button', { name: /Cheese scone/ }).click()
+    await page.getByRole('button', { name: /^Charge/ }).waitFor()
+    await page.getByLabel('Find a customer (name, e-mail or phone)').fill('Rae')
+    await page.getByRole('button', { name: /Rae Cole/ }).click()
+    await page.getByText('250 points').waitFor()
+    await page.getByRole('button', { name: /^Charge/ }).click()
+    await page.getByRole('heading', { name: 'Rewards (250 points to spend)' }).waitFor()
+    await page.getByRole('button', { name: 'Use' }).click()
+    // The scone sells at 2.60 at High Street: the reward takes all of it but what a 4.00 reward cannot go below.
+    await page.getByRole('heading', { name: /: paid$/ }).waitFor()
+    const number = Number(/#(\d+)/.exec(await page.getByRole('heading', { level: 1 }).innerText())![1])
+    const { id } = (await api.get(`/api/v1/orders?number=${number}`)).body.data[0]
+    let order = (await api.get(`/api/v1/orders/${id}`)).body.data
+    assert.equal(order.total, 0)
+    assert.equal(order.status, 'completed')
+    assert.ok((await api.get(`/api/v1/loyalty/members/${rae.id}`)).body.data.balance < 250)
+
+    // A split: part on a gift card, the rest on a card.
+    await page.getByRole('button', { name: 'Start a new sale' }).click()
+    await page.getByLabel('Add an item (search or scan)').fill('SCO')
+    await page.getByRole('button', { name: /Cheese scone/ }).click()
+    await page.getByRole('button', { name: 'Charge $2.60' }).click()
+    await page.getByLabel('Gift card', { exact: true }).check()
+    await page.getByLabel('Amount').fill('1.00')
+    await page.getByLabel('Gift card code').fill(card.code)
+    await page.getByRole('button', { name: 'Take $1.00' }).click()
+    await page.getByRole('status').filter({ hasText: '$1.00 paid.' }).waitFor()
+    await page.getByLabel('Card', { exact: true }).check()
+    await page.getByRole('button', { name: 'Take $1.60' }).click()
+    await page.getByRole('heading', { name: 'Sale complete' }).waitFor()
+    const second = Number(/#(\d+)/.exec(await page.getByRole('heading', { level: 1 }).innerText())![1])
+    order = (await api.get(`/api/v1/orders/${(await api.get(`/api/v1/orders?number=${second}`)).body.data[0].id}`)).body
+      .data
+    assert.deepEqual(
+      order.payments.map((p: { method: string; amount: number }) => [p.method, p.amount]),
+      [
+        ['gift_card', 1],
+        ['card', 1.6],
+      ],
+    )
+    assert.equal((await api.get(`/api/v1/gift-cards/${card.id}`)).body.data.balance, 4)
+    assert.deepEqual(errors, [])
+    await context.close()
+  })
+
   it('walks every page at both widths: axe-core clean, no sideways scrolling, a screenshot of each', async () => {
     for (const width of WIDTHS) {
       const { page, context, errors } = await signedIn(width)

@@ -199,7 +199,7 @@ export function SalePage() {
           <h2 id="quote-h">{t.summary}</h2>
           {quote.data ? <Quote calculation={quote.data.data} /> : <p className="empty">{t.addToSee}</p>}
           {quote.error && !Object.keys(errors).length && <ErrorNote error={quote.error} />}
-          {create.error && !Object.keys(errors).length && <ErrorNote error={create.error} />}
+          <ErrorNote error={create.error} />
           <button
             type="button"
             className="primary wide"
@@ -400,6 +400,21 @@ function Checkout({
   })
   const errors = fieldErrors(pay.error)
   const done = Number(order.balance_due) <= 0
+  // A payment that pays it in full completes the order; one that a reward took to nothing is completed here.
+  const complete = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api().PATCH('/api/v1/orders/{id}/status', {
+          params: { path: { id: order.id } },
+          body: { status: 'completed', version: order.version },
+        }),
+      ),
+    onSuccess: reload,
+  })
+  const { mutate: completeOrder, isIdle } = complete
+  useEffect(() => {
+    if (done && order.status === 'open' && isIdle) completeOrder()
+  }, [done, order.status, isIdle, completeOrder])
   return (
     <>
       <Title text={done ? t.orderPaid(order.number) : t.orderTitle(order.number)} />
@@ -414,7 +429,8 @@ function Checkout({
           <strong>{shop.fmt.money(order.balance_due)}</strong>
         </dd>
       </dl>
-      {done ? (
+      <ErrorNote error={complete.error} />
+      {done && order.status !== 'open' ? (
         <SaleDone order={order} onNewSale={onNewSale} />
       ) : (
         <>
