@@ -107,7 +107,7 @@ export function OrderPage() {
             {(o.payments ?? []).map((p) => (
               <li key={p.id}>
                 {strings.sale.methods[p.method as keyof typeof strings.sale.methods] ?? p.method} {f.money(p.amount)} ·{' '}
-                {p.status}
+                {t.paymentStatuses[p.status] ?? p.status}
                 {Number(p.amount_refunded) > 0 && ` · ${t.refundedAmount(f.money(p.amount_refunded))}`}
                 {p.change_given !== null && Number(p.change_given) > 0 && ` · ${t.change(f.money(p.change_given))}`}
               </li>
@@ -121,7 +121,7 @@ export function OrderPage() {
           <ul className="plain">
             {(o.refunds ?? []).map((r) => (
               <li key={r.id}>
-                {f.dateTime(r.created_at)} · {f.money(r.amount)} · {r.status}
+                {f.dateTime(r.created_at)} · {f.money(r.amount)} · {t.refundStatuses[r.status] ?? r.status}
                 {r.restock && ` · ${t.restocked}`}
                 {r.reason && ` · ${r.reason}`}
               </li>
