@@ -446,6 +446,32 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
       [[scone.id, 2]],
     )
     await page.screenshot({ path: `${SCREENSHOTS}-item-bundle-1280.png`, fullPage: true })
+
+    // A new choice at the till, offered on the scone.
+    await page.goto(`${apps.appUrl}/dashboard/items/${scone.id}`)
+    const choices = page.getByRole('region', { name: 'Choices at the till (modifiers)' })
+    await choices.getByText('New choice (modifier group)').click()
+    await choices.getByLabel('Name, as the till asks it (e.g. Milk)').fill('Serve')
+    await choices.getByLabel('Options, one per line').fill('Warmed +0.30\nCold')
+    await choices.getByRole('button', { name: 'Add and offer it on this item' }).click()
+    await choices.getByRole('status').filter({ hasText: 'Choices saved.' }).waitFor()
+    const offered = (await api.get(`/api/v1/products/${scone.id}/modifiers`)).body.data
+    assert.deepEqual(
+      offered.map((g: { name: string; options: { name: string; price_adjustment: number }[] }) => [
+        g.name,
+        g.options.map((o) => [o.name, o.price_adjustment]),
+      ]),
+      [
+        [
+          'Serve',
+          [
+            ['Warmed', 0.3],
+            ['Cold', 0],
+          ],
+        ],
+      ],
+    )
+    assert.ok(await choices.getByRole('checkbox', { name: /Serve/ }).isChecked())
     assert.deepEqual(errors, [])
     await context.close()
   })

@@ -354,3 +354,132 @@ export function Bundle({ product }: { product: Product }) {
     </section>
   )
 }
+
+/** The modifier groups the item offers at the till (milk, size, extras), chosen among the store's groups. */
+export function Modifiers({ product }: { product: Product }) {
+  const shop = useShop()
+  const queries = useQueryClient()
+  const [done, setDone] = useState('')
+  const offered = useQuery({
+    queryKey: ['product-modifiers', product.id],
+    queryFn: () => unwrap(api().GET('/api/v1/products/{id}/modifiers', { params: { path: { id: product.id } } })),
+  })
+  const groups = useQuery({
+    queryKey: ['modifier-groups'],
+    queryFn: () => unwrap(api().GET('/api/v1/modifiers', { params: { query: { limit: 200 } } })),
+  })
+  const save = useMutation({
+    mutationFn: (ids: string[]) =>
+      unwrap(
+        api().PUT('/api/v1/products/{id}/modifiers', {
+          params: { path: { id: product.id } },
+          body: { modifier_group_ids: ids },
+        }),
+      ),
+    onSuccess: (answer) => {
+      queries.setQueryData(['product-modifiers', product.id], answer)
+      setDone(t.modifiersSaved)
+    },
+  })
+  const chosen = new Set(offered.data?.data.map((g) => g.id) ?? [])
+  const all = groups.data?.data ?? []
+  const create = useMutation({
+    mutationFn: async (form: FormData) => {
+      const options = String(form.get('options') ?? '')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .map((line) => {
+          // "Oat milk +0.50": a name, then what it adds (nothing for none).
+          const [, name, price] = /^(.*?)(?:\s+\+?(-?\d+(?:[.,]\d+)?))?$/.exec(line) ?? [line, line]
+          return { name: name.trim(), price_adjustment: price ? numberOf(price) : 0 }
+        })
+      const group = await unwrap(
+        api().POST('/api/v1/modifiers', {
+          body: {
+            name: String(form.get('name') ?? '').trim(),
+            max_selections: form.get('several') === 'on' ? null : 1,
+            options,
+          },
+        }),
+      )
+      return unwrap(
+        api().PUT('/api/v1/products/{id}/modifiers', {
+          params: { path: { id: product.id } },
+          body: { modifier_group_ids: [...chosen, group.data.id] },
+        }),
+      )
+    },
+    onSuccess: (answer) => {
+      queries.setQueryData(['product-modifiers', product.id], answer)
+      queries.invalidateQueries({ queryKey: ['modifier-groups'] })
+      setDone(t.modifiersSaved)
+    },
+  })
+  const createErrors = fieldErrors(create.error)
+  return (
+    <section aria-labelledby="modifiers-h">
+      <h2 id="modifiers-h">{t.modifiers}</h2>
+      {done && <DoneNote>{done}</DoneNote>}
+      {all.length === 0 ? (
+        <p className="empty">{t.noModifierGroups}</p>
+      ) : (
+        <fieldset disabled={!shop.can('catalog:write') || save.isPending || !offered.data}>
+          <legend className="visually-hidden">{t.modifiers}</legend>
+          {all.map((g) => (
+            <label key={g.id} className="choice">
+              <input
+                type="checkbox"
+                checked={chosen.has(g.id)}
+                onChange={(e) => {
+                  setDone('')
+                  const ids = [...chosen].filter((id) => id !== g.id)
+                  save.mutate(e.target.checked ? [...ids, g.id] : ids)
+                }}
+              />
+              {g.name}
+              <small className="muted"> {g.options.map((o) => o.name).join(', ')}</small>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <ErrorNote error={save.error ?? groups.error} />
+      {shop.can('catalog:write') && (
+        <details className="panel">
+          <summary>{t.newGroup}</summary>
+          <form
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault()
+              create.mutate(new FormData(e.currentTarget))
+            }}
+          >
+            <Field label={t.groupName} name="name" maxLength={200} error={createErrors.name} />
+            <div className="field">
+              <label htmlFor="group-options">{t.groupOptions}</label>
+              <small id="group-options-hint" className="hint">
+                {t.groupOptionsHint}
+              </small>
+              <textarea id="group-options" name="options" rows={4} aria-describedby="group-options-hint" />
+              {Object.entries(createErrors)
+                .filter(([field]) => field.startsWith('options'))
+                .map(([field, message]) => (
+                  <small key={field} className="field-error">
+                    {message}
+                  </small>
+                ))}
+            </div>
+            <div className="check">
+              <input id="group-several" name="several" type="checkbox" />
+              <label htmlFor="group-several">{t.several}</label>
+            </div>
+            {Object.keys(createErrors).length === 0 && <ErrorNote error={create.error} />}
+            <button type="submit" disabled={create.isPending}>
+              {t.addGroup}
+            </button>
+          </form>
+        </details>
+      )}
+    </section>
+  )
+}

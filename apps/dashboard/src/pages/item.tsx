@@ -9,7 +9,7 @@ import { DoneNote, ErrorNote } from '../parts/notes.tsx'
 import { Title } from '../parts/title.tsx'
 import { useShop } from '../shop.tsx'
 import { strings } from '../strings/index.ts'
-import { Bundle, Markdowns, Prices } from './item-pricing.tsx'
+import { Bundle, Markdowns, Modifiers, Prices } from './item-pricing.tsx'
 
 const t = strings.items
 type Product = components['schemas']['Product']
@@ -34,6 +34,7 @@ export function ItemPage() {
       <Markdowns product={p} />
       <SoldOut product={p} />
       <Variants product={p} />
+      <Modifiers product={p} />
       <Bundle product={p} />
       <p>
         <Link to="/items">{t.back}</Link> ·{' '}
