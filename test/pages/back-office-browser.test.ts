@@ -355,6 +355,8 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
       const shift = (await api.get(`/api/v1/shifts?register_id=${till.id}&status=closed`)).body.data.at(-1)
       assert.equal(shift.variance, -1.5)
       assert.equal(shift.counted_amount, 78.5)
+      await card.getByText('Recent close-outs').click()
+      await card.getByRole('cell', { name: '-$1.50' }).waitFor()
       await page.screenshot({ path: `${SCREENSHOTS}-close-out-${width}.png`, fullPage: true })
       assert.deepEqual(errors, [])
       await context.close()

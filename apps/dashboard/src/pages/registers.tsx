@@ -104,6 +104,15 @@ function RegisterCard({ register }: { register: Register }) {
   })
   const location = shop.locations.find((l) => l.id === register.location_id)
   const headingId = `register-${register.id}`
+  const history = useQuery({
+    queryKey: ['shifts', 'closed', register.id],
+    queryFn: () =>
+      unwrap(
+        api().GET('/api/v1/shifts', { params: { query: { register_id: register.id, status: 'closed', limit: 100 } } }),
+      ),
+  })
+  // The list is oldest first; the last few close-outs, newest first.
+  const recent = [...(history.data?.data ?? [])].reverse().slice(0, 5)
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>
@@ -141,6 +150,39 @@ function RegisterCard({ register }: { register: Register }) {
             onChanged={refresh}
           />
         )
+      )}
+      {recent.length > 0 && (
+        <details>
+          <summary>{t.recent}</summary>
+          <div className="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t.closedAt}</th>
+                  <th scope="col" className="num">
+                    {t.expected}
+                  </th>
+                  <th scope="col" className="num">
+                    {t.countedShort}
+                  </th>
+                  <th scope="col" className="num">
+                    {t.difference}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {recent.map((s) => (
+                  <tr key={s.id}>
+                    <td>{shop.fmt.dateTime(s.closed_at, location?.timezone)}</td>
+                    <td className="num">{shop.fmt.money(s.expected_amount)}</td>
+                    <td className="num">{shop.fmt.money(s.counted_amount)}</td>
+                    <td className="num">{shop.fmt.money(s.variance)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
       )}
     </section>
   )

@@ -339,6 +339,8 @@ export const en = {
     closeWhat: (counted: string, expected: string) =>
       `You counted ${counted}; the drawer should hold ${expected}. The difference is recorded and the shift cannot be reopened.`,
     closeOut: 'Close-out',
+    recent: 'Recent close-outs',
+    closedAt: 'Closed',
     countedShort: 'Counted',
     difference: 'Difference',
     short: '(short)',
