@@ -140,12 +140,45 @@ export function OrderPage() {
           ))}
         </ol>
       </section>
+      {shop.can('audit:read') && <Activity order={o} />}
       {shop.can('orders:write') && <OrderActions order={o} />}
       <Receipt order={o} />
       <p>
         <Link to="/orders">{t.back}</Link>
       </p>
     </>
+  )
+}
+
+/** Who did what to the order, from the audit log: voids, refunds, discounts approved, a till's offline sale. */
+function Activity({ order }: { order: Order }) {
+  const shop = useShop()
+  const entries = useQuery({
+    queryKey: ['audit', order.id, order.version],
+    queryFn: () => unwrap(api().GET('/api/v1/audit-log', { params: { query: { record_id: order.id, limit: 50 } } })),
+  })
+  const people = useQuery({
+    queryKey: ['users'],
+    queryFn: () => unwrap(api().GET('/api/v1/users', { params: { query: { limit: 200 } } })),
+    enabled: shop.can('users:read'),
+    staleTime: 5 * 60_000,
+  })
+  const who = (userId: string | null) => {
+    const person = people.data?.data.find((u) => u.id === userId)
+    return person ? person.name || person.email : t.someone
+  }
+  if (!entries.data || entries.data.data.length === 0) return null
+  return (
+    <section aria-labelledby="activity-h">
+      <h2 id="activity-h">{t.activity}</h2>
+      <ol className="plain">
+        {entries.data.data.map((e) => (
+          <li key={e.id}>
+            {shop.fmt.dateTime(e.occurred_at)} · {t.auditActions[e.action] ?? e.action} · {who(e.actor.user_id)}
+          </li>
+        ))}
+      </ol>
+    </section>
   )
 }
 
