@@ -226,7 +226,10 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
     assert.equal(order.status, 'refunded')
     assert.equal(order.amount_refunded, 5)
     // Who refunded it, from the audit log.
-    await page.getByRole('region', { name: 'Activity' }).getByText(/refunded · /).waitFor()
+    await page
+      .getByRole('region', { name: 'Activity' })
+      .getByText(/refunded · /)
+      .waitFor()
     await page.screenshot({ path: `${SCREENSHOTS}-order-refunded-1280.png`, fullPage: true })
     await page.getByRole('link', { name: 'Home' }).click()
     // 12.25 and 5.00 sold today, 3.25 and 5.00 refunded.
