@@ -4,6 +4,7 @@ import { parse } from 'csv-parse/browser/esm/sync'
 import { stringify } from 'csv-stringify/browser/esm/sync'
 import { useId, useState } from 'react'
 import { api, numberOf } from '../api.ts'
+import { Confirm } from '../parts/confirm.tsx'
 import { Field, SelectField } from '../parts/field.tsx'
 import { DoneNote, ErrorNote } from '../parts/notes.tsx'
 import { useShop } from '../shop.tsx'
@@ -159,15 +160,18 @@ export function CsvTools() {
     },
     onSuccess: (count) => setDone(t.exported(count)),
   })
+  const [chosenFile, setChosenFile] = useState<{ name: string; rows: Record<string, string>[] } | null>(null)
+  const read = useMutation({
+    mutationFn: async (file: File) => ({
+      name: file.name,
+      rows: parse(await file.text(), { columns: true, skip_empty_lines: true, bom: true }) as Record<string, string>[],
+    }),
+    onSuccess: setChosenFile,
+  })
   const importFile = useMutation({
-    mutationFn: async (file: File) => {
+    mutationFn: async (rows: Record<string, string>[]) => {
+      setChosenFile(null)
       setLineErrors([])
-      const rows = parse(await file.text(), {
-        columns: true,
-        skip_empty_lines: true,
-        trim: false,
-        bom: true,
-      }) as Record<string, string>[]
       let created = 0
       let updated = 0
       for (let start = 0; start < rows.length; start += BATCH) {
@@ -220,7 +224,7 @@ export function CsvTools() {
           onChange={(e) => {
             const file = e.target.files?.[0]
             setDone('')
-            if (file) importFile.mutate(file)
+            if (file) read.mutate(file)
             e.target.value = ''
           }}
         />
@@ -235,8 +239,18 @@ export function CsvTools() {
           </ul>
         </div>
       ) : (
-        <ErrorNote error={importFile.error ?? exportAll.error} />
+        <ErrorNote error={importFile.error ?? exportAll.error ?? read.error} />
       )}
+      <Confirm
+        open={chosenFile !== null}
+        title={t.importTitle(chosenFile?.name ?? '')}
+        action={t.importRows(chosenFile?.rows.length ?? 0)}
+        busy={importFile.isPending}
+        onConfirm={() => chosenFile && importFile.mutate(chosenFile.rows)}
+        onCancel={() => setChosenFile(null)}
+      >
+        <p>{t.importWhat(chosenFile?.rows.length ?? 0)}</p>
+      </Confirm>
     </details>
   )
 }

@@ -100,12 +100,15 @@ export function ItemsPage() {
                   <tr key={p.id}>
                     {writable && (
                       <td>
-                        <input
-                          type="checkbox"
-                          aria-label={t.chooseItem(p.name)}
-                          checked={chosen.has(p.id)}
-                          onChange={(e) => choose(p, e.target.checked)}
-                        />
+                        {/* The whole 44 px cell's worth of label ticks it, not only the box. */}
+                        <label className="hit">
+                          <input
+                            type="checkbox"
+                            aria-label={t.chooseItem(p.name)}
+                            checked={chosen.has(p.id)}
+                            onChange={(e) => choose(p, e.target.checked)}
+                          />
+                        </label>
                       </td>
                     )}
                     <td>

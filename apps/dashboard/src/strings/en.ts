@@ -224,6 +224,10 @@ export const en = {
     importCsv: 'Import items from a CSV file',
     imported: (created: number, updated: number) => `${created} added, ${updated} changed.`,
     importRefused: 'Nothing was imported from this part of the file:',
+    importTitle: (file: string) => `Import ${file}?`,
+    importRows: (n: number) => `Import ${n} ${plural(n, 'row', 'rows')}`,
+    importWhat: (n: number) =>
+      `${n} ${plural(n, 'row', 'rows')}: a row whose SKU is an item’s changes that item’s filled cells, on every till at once; any other row adds an item.`,
     lineError: (line: number, field: string, message: string) => `Line ${line}, ${field}: ${message}`,
     back: 'All items',
   },
