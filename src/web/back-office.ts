@@ -43,10 +43,10 @@ export async function backOfficePages(
     index: false,
   })
 
-  let shell: string | undefined
   async function appPage(request: FastifyRequest, reply: FastifyReply) {
     if (!(await currentSession(request, services))) return toSignIn(request, reply)
-    shell ??= await readFile(`${BUILD}index.html`, 'utf8').catch(() => undefined)
+    // Read each time (a small file the OS keeps): a rebuild's new asset names are served at once.
+    const shell = await readFile(`${BUILD}index.html`, 'utf8').catch(() => undefined)
     if (!shell)
       return reply
         .code(503)

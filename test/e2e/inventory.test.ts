@@ -488,6 +488,10 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     const list = async (query: string) =>
       (await api.get(`/api/v1/inventory/movements?product_id=${productId}&${query}`)).body.data
     assert.equal((await list('')).length, 4)
+    assert.deepEqual(
+      (await list('order=newest')).map((m: any) => m.id),
+      (await list('')).map((m: any) => m.id).reverse(),
+    )
     assert.equal((await list(`location_id=${store2}`)).length, 1)
     assert.deepEqual(
       (await list('reason=damaged')).map((m: any) => m.quantity),

@@ -267,6 +267,17 @@ describe('products over REST', () => {
     assert.equal(twice.body.errors[0].field, 'products.1.sku')
     assert.equal((await api.get(`/api/v1/products/${existing.id}`)).body.data.base_price, 3.2)
     assert.deepEqual((await api.get('/api/v1/products?sku=BAT-NEW')).body.data, [])
+
+    const stale = await api.post('/api/v1/products/batch', {
+      products: [{ sku: 'BAT-ESP', base_price: 7, version: first.body.data.products[0].version - 1 }],
+    })
+    assert.equal(stale.status, 409)
+    assert.equal(stale.body.code, 'STALE_VERSION')
+    const current = await api.post('/api/v1/products/batch', {
+      products: [{ sku: 'BAT-ESP', base_price: 3.3, version: first.body.data.products[0].version }],
+    })
+    assert.equal(current.status, 200, JSON.stringify(current.body))
+    assert.equal(current.body.data.updated, 1)
     const tooMany = await api.post('/api/v1/products/batch', {
       products: Array.from({ length: 501 }, (_, i) => ({ sku: `T${i}` })),
     })

@@ -200,6 +200,15 @@ describe('registers and shifts', () => {
       cursor = page.body.pagination.nextCursor
     } while (cursor)
     assert.equal(seen.length, 4)
+    const newest: string[] = []
+    do {
+      const page = await api.get(
+        `/api/v1/shifts?register_id=${registerId}&order=newest&limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      )
+      newest.push(...page.body.data.map((s: any) => s.id))
+      cursor = page.body.pagination.nextCursor
+    } while (cursor)
+    assert.deepEqual(newest, [...seen].reverse())
     const open = await api.get(`/api/v1/shifts?register_id=${registerId}&status=open`)
     assert.equal(open.body.data.length, 1)
     assert.equal((await api.get(`/api/v1/shifts?register_id=${registerId}&status=closed`)).body.data.length, 3)

@@ -1,5 +1,5 @@
 import { createOpenTillClient, type OpenTillClient, OpenTillProblem } from '@opentill/client'
-import { accessToken, signInAgain } from './session.ts'
+import { accessToken, freshGrant } from './session.ts'
 
 let client: OpenTillClient | undefined
 
@@ -9,10 +9,14 @@ export function startClient(apiUrl: string): OpenTillClient {
     baseUrl: apiUrl,
     accessToken,
     fetch: async (input, init) => {
-      const response = await fetch(input, init)
-      // A session ended elsewhere (signed out, role changed, deactivated): sign in again.
-      if (response.status === 401) signInAgain()
-      return response
+      const request = new Request(input, init)
+      const response = await fetch(request.clone())
+      if (response.status !== 401) return response
+      // The token was refused: a new one from the web session, once. A session that ended (signed out,
+      // deactivated) answers 401 there and the page goes to sign in; a token refused again is an answer to show.
+      const { access_token } = await freshGrant()
+      request.headers.set('authorization', `Bearer ${access_token}`)
+      return fetch(request)
     },
   })
   return client

@@ -1,5 +1,5 @@
-import { Link, Outlet } from '@tanstack/react-router'
-import { Suspense } from 'react'
+import { Link, Outlet, useRouterState } from '@tanstack/react-router'
+import { Suspense, useEffect, useRef } from 'react'
 import { useShop } from './shop.tsx'
 import { strings } from './strings/index.ts'
 
@@ -8,6 +8,20 @@ const t = strings.nav
 /** Every page's frame: a skip link, the store's name, the sections, sign-out. */
 export function Layout() {
   const shop = useShop()
+  const path = useRouterState({ select: (state) => state.location.pathname })
+  // Another page: the focus goes to its heading, as a page load would start at the top.
+  const first = useRef(true)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the page's path changes, which it does not read
+  useEffect(() => {
+    if (first.current) {
+      first.current = false
+      return
+    }
+    // The page's heading, or the page itself while it is still loading.
+    const focusHeading = () =>
+      (document.querySelector<HTMLElement>('main h1') ?? document.getElementById('main'))?.focus()
+    requestAnimationFrame(focusHeading)
+  }, [path])
   const links = [
     { to: '/', label: t.home },
     { to: '/sale', label: t.sale },

@@ -45,3 +45,9 @@ export function grant(): Promise<Grant> {
 }
 
 export const accessToken = async () => (await grant()).access_token
+
+/** A new grant whatever the last one's expiry: the API refused its token (signed out or revoked elsewhere). */
+export function freshGrant(): Promise<Grant> {
+  current = undefined
+  return grant()
+}

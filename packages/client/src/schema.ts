@@ -5140,9 +5140,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
-                     *           "email": "owner-492c19a15b@example.test",
-                     *           "orgId": "org_01m8dkyhqchf3xbn48y0dndp78"
+                     *           "id": "usr_01m8dp749kf59y5b1w4gjpkxxp",
+                     *           "email": "owner-0fdff79e46@example.test",
+                     *           "orgId": "org_01m8dp747pxsmh7qk60zd5sccx"
                      *         }
                      *       }
                      *     }
@@ -9095,7 +9095,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
+                     *           "id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -9110,8 +9110,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T04:24:21.672Z",
-                     *           "updated_at": "2026-11-27T04:24:21.672Z"
+                     *           "created_at": "2026-11-27T05:03:59.912Z",
+                     *           "updated_at": "2026-11-27T05:03:59.912Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9290,7 +9290,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
+                     *         "id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9305,8 +9305,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:24:21.672Z",
-                     *         "updated_at": "2026-11-27T04:24:21.672Z"
+                     *         "created_at": "2026-11-27T05:03:59.912Z",
+                     *         "updated_at": "2026-11-27T05:03:59.912Z"
                      *       }
                      *     }
                      */
@@ -9497,6 +9497,8 @@ export interface operations {
                         is_active?: boolean;
                         /** @description false: sold without counting stock */
                         track_inventory?: boolean;
+                        /** @description the version the change was made from: 409 STALE_VERSION if the product changed since */
+                        version?: number;
                     }[];
                 };
             };
@@ -9561,7 +9563,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
+            /** @description Conflict: STALE_VERSION, IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_INTERRUPTED */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9572,7 +9574,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
+                        code?: "STALE_VERSION" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_INTERRUPTED";
                     };
                 };
             };
@@ -9693,7 +9695,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
+                     *         "id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9708,8 +9710,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:24:21.672Z",
-                     *         "updated_at": "2026-11-27T04:24:21.672Z"
+                     *         "created_at": "2026-11-27T05:03:59.912Z",
+                     *         "updated_at": "2026-11-27T05:03:59.912Z"
                      *       }
                      *     }
                      */
@@ -17041,7 +17043,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
+                     *         "id": "loc_01m8dp74cr59h83vn4kw41rmm8",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -17052,8 +17054,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:24:21.658Z",
-                     *         "updated_at": "2026-11-27T04:24:21.658Z"
+                     *         "created_at": "2026-11-27T05:03:59.896Z",
+                     *         "updated_at": "2026-11-27T05:03:59.896Z"
                      *       }
                      *     }
                      */
@@ -17624,14 +17626,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8dkyhxyxntma3sxke3rfn1b",
-                     *           "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
+                     *           "id": "lvl_01m8dp74dq88vms9crv54p0nhz",
+                     *           "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
+                     *           "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T04:24:21.685Z"
+                     *           "updated_at": "2026-11-27T05:03:59.920Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17757,8 +17759,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
-                 *       "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
+                 *       "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
+                 *       "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17792,10 +17794,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8dkyhxtfnp1c89xpz4gp5fd",
-                     *         "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
+                     *         "id": "imv_01m8dp74dm09qay7501zb5g413",
+                     *         "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
+                     *         "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17804,11 +17806,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
+                     *           "user_id": "usr_01m8dp749kf59y5b1w4gjpkxxp",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T04:24:21.685Z",
-                     *         "created_at": "2026-11-27T04:24:21.685Z"
+                     *         "occurred_at": "2026-11-27T05:03:59.920Z",
+                     *         "created_at": "2026-11-27T05:03:59.920Z"
                      *       }
                      *     }
                      */
@@ -18330,6 +18332,8 @@ export interface operations {
                 from?: string;
                 /** @description occurred before */
                 to?: string;
+                /** @description oldest first (the default) or newest first; send the same order with each page’s cursor */
+                order?: "oldest" | "newest";
             };
             header?: never;
             path?: never;
@@ -19439,6 +19443,8 @@ export interface operations {
                 cursor?: string;
                 register_id?: string;
                 status?: "open" | "closed";
+                /** @description oldest first (the default) or newest first; send the same order with each page’s cursor */
+                order?: "oldest" | "newest";
             };
             header?: never;
             path?: never;
@@ -25216,7 +25222,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8dkyhze8kzge7x5wkzbc1tc",
+                     *         "id": "cus_01m8dp74esehp7vbhyg75mysn9",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -25228,8 +25234,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:24:21.741Z",
-                     *         "updated_at": "2026-11-27T04:24:21.741Z"
+                     *         "created_at": "2026-11-27T05:03:59.960Z",
+                     *         "updated_at": "2026-11-27T05:03:59.960Z"
                      *       }
                      *     }
                      */
@@ -26107,7 +26113,7 @@ export interface operations {
                 register_id?: string;
                 /** @description the order with this number */
                 number?: number;
-                /** @description oldest first (the default) or newest first; a cursor pages on in the order it was made in */
+                /** @description oldest first (the default) or newest first; send the same order with each page’s cursor */
                 order?: "oldest" | "newest";
             };
             header?: never;
@@ -26242,11 +26248,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
-                 *       "customer_id": "cus_01m8dkyhze8kzge7x5wkzbc1tc",
+                 *       "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
+                 *       "customer_id": "cus_01m8dp74esehp7vbhyg75mysn9",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
+                 *           "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26305,18 +26311,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dkyj1edaxdk68w26gbee5j",
+                     *         "id": "ord_01m8dp74gs03r6kffkqpq13by6",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
-                     *         "customer_id": "cus_01m8dkyhze8kzge7x5wkzbc1tc",
+                     *         "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
+                     *         "customer_id": "cus_01m8dp74esehp7vbhyg75mysn9",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dkyj1f446avyy17mjee9vz",
-                     *             "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
+                     *             "id": "oli_01m8dp74gt98w6dvrvcfy4xsym",
+                     *             "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26347,14 +26353,14 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
+                     *         "sold_by": "usr_01m8dp749kf59y5b1w4gjpkxxp",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:24:21.802Z",
-                     *         "updated_at": "2026-11-27T04:24:21.802Z",
+                     *         "created_at": "2026-11-27T05:04:00.021Z",
+                     *         "updated_at": "2026-11-27T05:04:00.021Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -26535,11 +26541,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
-                 *       "customer_id": "cus_01m8dkyhze8kzge7x5wkzbc1tc",
+                 *       "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
+                 *       "customer_id": "cus_01m8dp74esehp7vbhyg75mysn9",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
+                 *           "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26602,7 +26608,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
+                     *             "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26812,18 +26818,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dkyj1edaxdk68w26gbee5j",
+                     *         "id": "ord_01m8dp74gs03r6kffkqpq13by6",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
-                     *         "customer_id": "cus_01m8dkyhze8kzge7x5wkzbc1tc",
+                     *         "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
+                     *         "customer_id": "cus_01m8dp74esehp7vbhyg75mysn9",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dkyj1f446avyy17mjee9vz",
-                     *             "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
+                     *             "id": "oli_01m8dp74gt98w6dvrvcfy4xsym",
+                     *             "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26854,18 +26860,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
+                     *         "sold_by": "usr_01m8dp749kf59y5b1w4gjpkxxp",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T04:24:21.802Z",
-                     *         "updated_at": "2026-11-27T04:24:21.846Z",
-                     *         "completed_at": "2026-11-27T04:24:21.846Z",
+                     *         "created_at": "2026-11-27T05:04:00.021Z",
+                     *         "updated_at": "2026-11-27T05:04:00.061Z",
+                     *         "completed_at": "2026-11-27T05:04:00.061Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dkyj2k0s9c2yzscz3bdssq",
+                     *             "id": "pay_01m8dp74htmwer7q12h9gp8wgj",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
@@ -26873,7 +26879,7 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T04:24:21.846Z"
+                     *             "created_at": "2026-11-27T05:04:00.061Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -26882,17 +26888,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
+                     *             "actor": "usr_01m8dp749kf59y5b1w4gjpkxxp",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T04:24:21.811Z"
+                     *             "created_at": "2026-11-27T05:04:00.030Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
+                     *             "actor": "usr_01m8dp749kf59y5b1w4gjpkxxp",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T04:24:21.854Z"
+                     *             "created_at": "2026-11-27T05:04:00.068Z"
                      *           }
                      *         ]
                      *       }
@@ -27271,7 +27277,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8dkyj1f446avyy17mjee9vz",
+                 *           "line_id": "oli_01m8dp74gt98w6dvrvcfy4xsym",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -27319,18 +27325,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dkyj1edaxdk68w26gbee5j",
+                     *         "id": "ord_01m8dp74gs03r6kffkqpq13by6",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8dkyhwsbqn9mq9wke0k7ep1",
-                     *         "customer_id": "cus_01m8dkyhze8kzge7x5wkzbc1tc",
+                     *         "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
+                     *         "customer_id": "cus_01m8dp74esehp7vbhyg75mysn9",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dkyj1f446avyy17mjee9vz",
-                     *             "product_id": "prod_01m8dkyhx9aanw9wh6hg13yrxq",
+                     *             "id": "oli_01m8dp74gt98w6dvrvcfy4xsym",
+                     *             "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -27361,18 +27367,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
+                     *         "sold_by": "usr_01m8dp749kf59y5b1w4gjpkxxp",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T04:24:21.802Z",
-                     *         "updated_at": "2026-11-27T04:24:21.919Z",
-                     *         "completed_at": "2026-11-27T04:24:21.846Z",
+                     *         "created_at": "2026-11-27T05:04:00.021Z",
+                     *         "updated_at": "2026-11-27T05:04:00.118Z",
+                     *         "completed_at": "2026-11-27T05:04:00.061Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dkyj2k0s9c2yzscz3bdssq",
+                     *             "id": "pay_01m8dp74htmwer7q12h9gp8wgj",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
@@ -27380,13 +27386,13 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T04:24:21.846Z"
+                     *             "created_at": "2026-11-27T05:04:00.061Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8dkyj4mdgw6enzcf7bppy0a",
-                     *             "order_id": "ord_01m8dkyj1edaxdk68w26gbee5j",
+                     *             "id": "ref_01m8dp74kfr3752m6rbgkshbxs",
+                     *             "order_id": "ord_01m8dp74gs03r6kffkqpq13by6",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -27394,14 +27400,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8dkyj1f446avyy17mjee9vz",
+                     *                 "line_id": "oli_01m8dp74gt98w6dvrvcfy4xsym",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T04:24:21.909Z"
+                     *             "created_at": "2026-11-27T05:04:00.112Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -27409,25 +27415,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
+                     *             "actor": "usr_01m8dp749kf59y5b1w4gjpkxxp",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T04:24:21.811Z"
+                     *             "created_at": "2026-11-27T05:04:00.030Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
+                     *             "actor": "usr_01m8dp749kf59y5b1w4gjpkxxp",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T04:24:21.854Z"
+                     *             "created_at": "2026-11-27T05:04:00.068Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8dkyhsefgzg06hqgjqx8b2x",
+                     *             "actor": "usr_01m8dp749kf59y5b1w4gjpkxxp",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T04:24:21.926Z"
+                     *             "created_at": "2026-11-27T05:04:00.125Z"
                      *           }
                      *         ]
                      *       }
@@ -27794,7 +27800,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8dkyj1edaxdk68w26gbee5j",
+                 *       "order_id": "ord_01m8dp74gs03r6kffkqpq13by6",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -27832,8 +27838,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8dkyj2k0s9c2yzscz3bdssq",
-                     *         "order_id": "ord_01m8dkyj1edaxdk68w26gbee5j",
+                     *         "id": "pay_01m8dp74htmwer7q12h9gp8wgj",
+                     *         "order_id": "ord_01m8dp74gs03r6kffkqpq13by6",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -27841,7 +27847,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_f3ae825a5c427dc98bb86c17",
+                     *         "processor_reference": "tp_546fc7bf526828627995dc19",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -27850,9 +27856,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:24:21.846Z",
-                     *         "updated_at": "2026-11-27T04:24:21.846Z",
-                     *         "captured_at": "2026-11-27T04:24:21.846Z"
+                     *         "created_at": "2026-11-27T05:04:00.061Z",
+                     *         "updated_at": "2026-11-27T05:04:00.061Z",
+                     *         "captured_at": "2026-11-27T05:04:00.061Z"
                      *       }
                      *     }
                      */
@@ -29169,16 +29175,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8dkyj68g9h5faepe8fw0dtt",
-                     *         "code": "TNTB-8ZBS-R3TE-MFBA",
+                     *         "id": "gc_01m8dp74mxbh7mngv3kmwcspwv",
+                     *         "code": "Y48U-XRB9-MVRZ-YYU6",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T04:24:21.961Z",
-                     *         "updated_at": "2026-11-27T04:24:21.961Z"
+                     *         "created_at": "2026-11-27T05:04:00.158Z",
+                     *         "updated_at": "2026-11-27T05:04:00.158Z"
                      *       }
                      *     }
                      */

@@ -126,6 +126,14 @@ export async function touchSession(q: Queryable, orgId: string, sessionId: strin
   await q.query('UPDATE auth_sessions SET last_used_at = now() WHERE org_id = $1 AND id = $2', [orgId, sessionId])
 }
 
+export async function sessionIsLive(q: Queryable, orgId: string, sessionId: string): Promise<boolean> {
+  const result = await q.query('SELECT 1 FROM auth_sessions WHERE org_id = $1 AND id = $2 AND revoked_at IS NULL', [
+    orgId,
+    sessionId,
+  ])
+  return (result.rowCount ?? 0) > 0
+}
+
 export async function revokeSession(q: Queryable, orgId: string, sessionId: string, reason: string): Promise<void> {
   await q.query(
     'UPDATE auth_sessions SET revoked_at = coalesce(revoked_at, now()), revoked_reason = coalesce(revoked_reason, $3) WHERE org_id = $1 AND id = $2',

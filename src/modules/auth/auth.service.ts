@@ -235,6 +235,10 @@ export function createAuthService(runtime: Runtime) {
 
     revokeSession: revokeEverywhere,
 
+    /** Whether an API session is still open (not signed out or revoked). */
+    sessionIsLive: (orgId: string, sessionId: string): Promise<boolean> =>
+      database.read(orgId, (q) => repo.sessionIsLive(q, orgId, sessionId)),
+
     /** Whether the user may still hold a session, locked until the caller's transaction ends (a web sign-in). */
     activeUserShared: async (q: Queryable, orgId: string, userId: string): Promise<boolean> =>
       (await repo.activeUserShared(q, orgId, userId)) !== undefined,

@@ -89,9 +89,10 @@ export async function productById(q: Queryable, orgId: string, id: string): Prom
   return result.rows[0]
 }
 
-export async function productsBySkus(q: Queryable, orgId: string, skus: readonly string[]): Promise<ProductRow[]> {
+/** The products of these SKUs, locked until the caller's transaction ends (a batch writes what it read). */
+export async function lockProductsBySkus(q: Queryable, orgId: string, skus: readonly string[]): Promise<ProductRow[]> {
   const result = await q.query<ProductRow>(
-    `SELECT ${productColumns} FROM products WHERE org_id = $1 AND sku = ANY($2::text[])`,
+    `SELECT ${productColumns} FROM products WHERE org_id = $1 AND sku = ANY($2::text[]) ORDER BY id FOR UPDATE`,
     [orgId, skus],
   )
   return result.rows

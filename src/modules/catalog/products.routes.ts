@@ -61,7 +61,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServic
         description:
           'A product with the SKU gets the fields given; another SKU is a new product, which needs name and base_price. One bad item refuses the whole batch with a 422 naming `products.<i>.<field>`; items that change nothing are left as they are (an import sent twice changes nothing the second time).',
         body: ProductBatchBody,
-        response: { 200: DataOf(Type.Ref('ProductBatchResult')) },
+        response: { 200: DataOf(Type.Ref('ProductBatchResult')), ...errorResponses(STALE_VERSION) },
       },
     },
     async (request) => ({ data: await products.batch(request.ctx, request.body) }),

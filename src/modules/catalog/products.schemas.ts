@@ -93,6 +93,10 @@ export const ProductBatchBody = Type.Object(
           tags: Type.Optional(writable.tags),
           is_active: Type.Optional(writable.is_active),
           track_inventory: Type.Optional(writable.track_inventory),
+          version: Type.Optional({
+            ...Version,
+            description: 'the version the change was made from: 409 STALE_VERSION if the product changed since',
+          }),
         },
         { additionalProperties: false },
       ),

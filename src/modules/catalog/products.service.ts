@@ -237,7 +237,7 @@ export function createProductsService(orgs: OrgsService) {
       try {
         const done = await ctx.db.tx(async (q) => {
           const skus = [...first.keys()]
-          const existing = new Map((await repo.productsBySkus(q, ctx.orgId, skus)).map((r) => [r.sku, r]))
+          const existing = new Map((await repo.lockProductsBySkus(q, ctx.orgId, skus)).map((r) => [r.sku, r]))
           const ofVariants = await repo.variantSkus(q, ctx.orgId, skus)
           for (const categoryId of new Set(writes.map((w) => w.categoryId).filter(Boolean))) {
             const index = writes.findIndex((w) => w.categoryId === categoryId)
@@ -252,6 +252,8 @@ export function createProductsService(orgs: OrgsService) {
             if (ofVariants.has(w.sku))
               throw invalid(`products.${i}.sku`, 'is the SKU of a variant of this org', 'taken')
             const before = existing.get(w.sku)
+            const expected = body.products[i].version
+            if (expected !== undefined && before?.version !== expected) throw staleVersion(before?.version ?? 0)
             if (before && !changes(before, w)) out.push({ row: before, created: false, updated: false })
             else if (before) {
               const updated = (await repo.updateProduct(q, ctx.orgId, before.id, w, undefined))!

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import { listDirection } from '../../platform/db/list-direction.ts'
 import {
   type BatchRow,
   type LevelRow,
@@ -331,18 +332,20 @@ interface MovementFilter {
   referenceId?: string
   from?: Date
   to?: Date
+  order?: 'oldest' | 'newest'
   limit: number
 }
 
 export async function listMovements(q: Queryable, orgId: string, f: MovementFilter): Promise<MovementRow[]> {
+  const { after, sort } = listDirection(f.order)
   const result = await q.query<MovementRow>(
     `SELECT ${movementColumns} FROM inventory_movements
-     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR product_id = $3)
+     WHERE org_id = $1 AND ($2::text IS NULL OR id ${after} $2) AND ($3::text IS NULL OR product_id = $3)
        AND ($4::text IS NULL OR variant_id = $4) AND ($5::text IS NULL OR location_id = $5)
        AND ($6::text IS NULL OR reason = $6) AND ($7::text IS NULL OR reference_type = $7)
        AND ($8::text IS NULL OR reference_id = $8)
        AND ($9::timestamptz IS NULL OR occurred_at >= $9) AND ($10::timestamptz IS NULL OR occurred_at < $10)
-     ORDER BY id LIMIT $11`,
+     ORDER BY id ${sort} LIMIT $11`,
     [
       orgId,
       f.afterId ?? null,

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { type Dated, PageQuery, Timestamp } from '../../platform/http/schemas.ts'
+import { type Dated, ListOrder, PageQuery, Timestamp } from '../../platform/http/schemas.ts'
 
 /** Why a level changed; the first group comes from orders, lay-bys and refunds, the rest from stock keeping. */
 const StockReason = Type.Union([
@@ -174,6 +174,7 @@ export const MovementListQuery = Type.Object(
     reference_id: Type.Optional(Id),
     from: Type.Optional(Type.String({ format: 'date-time', description: 'occurred at or after' })),
     to: Type.Optional(Type.String({ format: 'date-time', description: 'occurred before' })),
+    order: ListOrder,
   },
   { additionalProperties: false },
 )

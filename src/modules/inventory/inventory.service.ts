@@ -233,6 +233,7 @@ export function createInventoryService(deps: { orgs: OrgsPort; catalog: CatalogP
           referenceId: query.reference_id,
           from: query.from === undefined ? undefined : new Date(query.from),
           to: query.to === undefined ? undefined : new Date(query.to),
+          order: query.order,
           limit: query.limit + 1,
         }),
       )

@@ -40,6 +40,10 @@ export async function deleteWebSessionsOfUser(q: Queryable, orgId: string, userI
   await q.query('DELETE FROM web_sessions WHERE org_id = $1 AND user_id = $2', [orgId, userId])
 }
 
+export async function deleteWebSessionsOfApiSession(q: Queryable, orgId: string, apiSessionId: string) {
+  await q.query('DELETE FROM web_sessions WHERE org_id = $1 AND api_session_id = $2', [orgId, apiSessionId])
+}
+
 export async function deleteWebSession(q: Queryable, orgId: string, hash: string): Promise<void> {
   await q.query('DELETE FROM web_sessions WHERE org_id = $1 AND token_hash = $2', [orgId, hash])
 }

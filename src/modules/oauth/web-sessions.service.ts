@@ -37,6 +37,7 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
     const claims = await accessTokens.verify(login.accessToken)
     if (!claims?.userId) throw new Error('the login token could not be verified')
     const cookie = randomToken('ows')
+    const ended = () => auth.logout({ ...systemContext(database, claims.orgId, claims.scopes), sessionId: claims.sid })
     const session: WebSession = {
       orgId: claims.orgId,
       userId: claims.userId,
@@ -45,22 +46,28 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
       csrfToken: randomToken('csrf', 24),
       apiSessionId: claims.sid,
     }
-    await database.transaction(session.orgId, async (q) => {
-      // A deactivation or role change that committed since the login is seen here; one committing meanwhile waits
-      // and then deletes this session too.
-      if (!(await auth.activeUserShared(q, session.orgId, session.userId)))
-        throw unauthorized('the e-mail or password is incorrect')
-      await repo.insertWebSession(q, {
-        hash: sha256Hex(cookie),
-        orgId: session.orgId,
-        userId: session.userId,
-        userEmail: session.email,
-        scopes: session.scopes,
-        csrfToken: session.csrfToken,
-        apiSessionId: claims.sid,
-        ttlSeconds: SESSION_TTL_S,
+    // A session that could not be kept leaves no API session open behind it.
+    await database
+      .transaction(session.orgId, async (q) => {
+        // A deactivation or role change that committed since the login is seen here; one committing meanwhile waits
+        // and then deletes this session too.
+        if (!(await auth.activeUserShared(q, session.orgId, session.userId)))
+          throw unauthorized('the e-mail or password is incorrect')
+        await repo.insertWebSession(q, {
+          hash: sha256Hex(cookie),
+          orgId: session.orgId,
+          userId: session.userId,
+          userEmail: session.email,
+          scopes: session.scopes,
+          csrfToken: session.csrfToken,
+          apiSessionId: claims.sid,
+          ttlSeconds: SESSION_TTL_S,
+        })
       })
-    })
+      .catch(async (error: unknown) => {
+        await ended()
+        throw error
+      })
     return { cookie, session }
   }
 
@@ -131,6 +138,15 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
      */
     async accessTokenOf(session: WebSession): Promise<{ accessToken: string; expiresIn: number } | null> {
       if (!session.apiSessionId) return null
+      // Its API session ended some other way (a logout with one of its tokens): the browser session ends with it,
+      // rather than hand out tokens of a revoked session.
+      if (!(await auth.sessionIsLive(session.orgId, session.apiSessionId))) {
+        const apiSessionId = session.apiSessionId
+        await database.transaction(session.orgId, (q) =>
+          repo.deleteWebSessionsOfApiSession(q, session.orgId, apiSessionId),
+        )
+        return null
+      }
       const accessToken = await accessTokens.sign({
         sub: session.userId,
         orgId: session.orgId,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import { listDirection } from '../../platform/db/list-direction.ts'
 import { jsonTimestampSql, outboxInsertSql } from '../../platform/events/outbox.ts'
 import type { OrderStatus } from './orders.schemas.ts'
 import {
@@ -303,7 +304,8 @@ interface OrderFilter {
 }
 
 export async function listOrders(q: Queryable, orgId: string, f: OrderFilter): Promise<OrderRow[]> {
-  const [name, after, order] = f.newestFirst ? ['orders_list_newest', '<', 'DESC'] : ['orders_list', '>', 'ASC']
+  const { after, sort } = listDirection(f.newestFirst ? 'newest' : 'oldest')
+  const name = f.newestFirst ? 'orders_list_newest' : 'orders_list'
   const result = await q.prepared<OrderRow>(
     name,
     `SELECT ${orderColumns} FROM orders
@@ -313,7 +315,7 @@ export async function listOrders(q: Queryable, orgId: string, f: OrderFilter): P
        AND ($9::bigint IS NULL OR number = $9)
        AND ($10::text IS NULL OR register_id = $10
          OR shift_id IN (SELECT id FROM shifts WHERE org_id = $1 AND register_id = $10))
-     ORDER BY id ${order} LIMIT $8`,
+     ORDER BY id ${sort} LIMIT $8`,
     [
       orgId,
       f.afterId,

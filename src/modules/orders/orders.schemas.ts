@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { type Dated, Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import { type Dated, ListOrder, Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 import { AppliedCampaignSchema, SkippedCampaignSchema } from '../campaigns/index.ts'
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
@@ -308,11 +308,7 @@ export const OrderListQuery = Type.Object(
       }),
     ),
     number: Type.Optional(Type.Integer({ minimum: 1, description: 'the order with this number' })),
-    order: Type.Optional(
-      Type.Union([Type.Literal('oldest'), Type.Literal('newest')], {
-        description: 'oldest first (the default) or newest first; a cursor pages on in the order it was made in',
-      }),
-    ),
+    order: ListOrder,
   },
   { additionalProperties: false },
 )

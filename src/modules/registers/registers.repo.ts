@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts'
+import { listDirection } from '../../platform/db/list-direction.ts'
 import {
   type CashMovementRow,
   cashColumns,
@@ -70,13 +71,14 @@ export async function shiftById(q: Queryable, orgId: string, id: string): Promis
 export async function listShifts(
   q: Queryable,
   orgId: string,
-  f: { afterId?: string; registerId?: string; status?: string; limit: number },
+  f: { afterId?: string; registerId?: string; status?: string; order?: 'oldest' | 'newest'; limit: number },
 ): Promise<ShiftRow[]> {
+  const { after, sort } = listDirection(f.order)
   const result = await q.query<ShiftRow>(
     `SELECT ${shiftColumns} FROM shifts
-     WHERE org_id = $1 AND ($2::text IS NULL OR id > $2) AND ($3::text IS NULL OR register_id = $3)
+     WHERE org_id = $1 AND ($2::text IS NULL OR id ${after} $2) AND ($3::text IS NULL OR register_id = $3)
        AND ($4::text IS NULL OR status = $4)
-     ORDER BY id LIMIT $5`,
+     ORDER BY id ${sort} LIMIT $5`,
     [orgId, f.afterId ?? null, f.registerId ?? null, f.status ?? null, f.limit],
   )
   return result.rows

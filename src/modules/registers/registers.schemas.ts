@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { type Dated, Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
+import { type Dated, ListOrder, Money, PageQuery, Timestamp, Version } from '../../platform/http/schemas.ts'
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
 const NullableString = Type.Union([Type.String(), Type.Null()])
@@ -112,6 +112,7 @@ export const ShiftListQuery = Type.Object(
     ...PageQuery,
     register_id: Type.Optional(Id),
     status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
+    order: ListOrder,
   },
   { additionalProperties: false },
 )

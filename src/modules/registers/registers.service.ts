@@ -188,6 +188,7 @@ export function createRegistersService(orgs: OrgsService, locations: LocationsSe
           afterId: afterId ?? undefined,
           registerId: query.register_id,
           status: query.status,
+          order: query.order,
           limit: query.limit + 1,
         }),
       )

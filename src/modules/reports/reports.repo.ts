@@ -25,6 +25,8 @@ const params = (orgId: string, r: Range) => [orgId, r.from, r.to, r.locationId]
  * range is widened by a day each side for the index, then narrowed to the local days.
  */
 export async function salesByHour(q: Queryable, orgId: string, r: Range): Promise<SalesRow[]> {
+  // The widened bounds as instants whatever the session's time zone.
+  const utc = (day: string) => `((${day})::timestamp AT TIME ZONE 'UTC')`
   const local = (at: string, location: string) =>
     `(${at} AT TIME ZONE COALESCE((SELECT timezone FROM locations l WHERE l.org_id = $1 AND l.id = ${location}), 'UTC'))`
   const result = await q.query<SalesRow>(
@@ -32,14 +34,14 @@ export async function salesByHour(q: Queryable, orgId: string, r: Range): Promis
        SELECT to_char(${local('completed_at', 'location_id')}, 'HH24":00"') AS key, count(*) AS orders, sum(subtotal) AS gross,
          sum(discount_total) AS discounts, sum(tax_total) AS tax, sum(total) AS total, sum(tip_amount) AS tips
        FROM orders
-       WHERE org_id = $1 AND completed_at >= $2::date - 1 AND completed_at < $3::date + 2
+       WHERE org_id = $1 AND completed_at >= ${utc('$2::date - 1')} AND completed_at < ${utc('$3::date + 2')}
          AND ${local('completed_at', 'location_id')}::date BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR location_id = $4)
        GROUP BY 1),
      f AS (
        SELECT to_char(${local('f.created_at', 'o.location_id')}, 'HH24":00"') AS key, count(*) AS refunds, sum(f.amount) AS refunded,
          sum(f.tip_amount) AS tips_refunded
        FROM refunds f JOIN orders o ON o.org_id = f.org_id AND o.id = f.order_id
-       WHERE f.org_id = $1 AND f.status = 'succeeded' AND f.created_at >= $2::date - 1 AND f.created_at < $3::date + 2
+       WHERE f.org_id = $1 AND f.status = 'succeeded' AND f.created_at >= ${utc('$2::date - 1')} AND f.created_at < ${utc('$3::date + 2')}
          AND ${local('f.created_at', 'o.location_id')}::date BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR o.location_id = $4)
        GROUP BY 1)
      SELECT key, COALESCE(s.orders, 0) AS orders, COALESCE(s.gross, 0) AS gross, COALESCE(s.discounts, 0) AS discounts,

@@ -82,6 +82,13 @@ export const PageQuery = {
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 
+/** A list that may also be read newest first (orders, stock movements, shifts): the latest are what a person wants. */
+export const ListOrder = Type.Optional(
+  Type.Union([Type.Literal('oldest'), Type.Literal('newest')], {
+    description: 'oldest first (the default) or newest first; send the same order with each page’s cursor',
+  }),
+)
+
 /** ISO 8601 UTC with milliseconds. */
 export const Timestamp = Type.String({ format: 'date-time' })
 

@@ -1,6 +1,7 @@
 import { fromMinor, sum, toMinor, unwrap } from '@opentill/client'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import { useId } from 'react'
 import { api } from '../api.ts'
 import { addDays, localDay, weekStart } from '../format.ts'
 import { BarChart } from '../parts/bar-chart.tsx'
@@ -33,7 +34,9 @@ function figuresOf(rows: DayRow[], from: string, to: string, currency: string) {
       currency,
     ),
     orders,
-    average: orders === 0 ? 0 : fromMinor(toMinor(total, currency) / BigInt(orders), currency),
+    // Rounded half up to the currency's unit.
+    average:
+      orders === 0 ? 0 : fromMinor((toMinor(total, currency) * 2n + BigInt(orders)) / (2n * BigInt(orders)), currency),
   }
 }
 
@@ -50,9 +53,10 @@ function Change({ now, before, versus }: { now: number; before: number; versus: 
 
 function Period({ title, versus, now, before }: { title: string; versus: string; now: Figures; before: Figures }) {
   const { fmt } = useShop()
+  const headingId = useId()
   return (
-    <section className="card" aria-labelledby={`${title}-h`}>
-      <h2 id={`${title}-h`}>{title}</h2>
+    <section className="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>{title}</h2>
       <dl className="figures">
         <div>
           <dt>{t.afterRefunds}</dt>
@@ -127,7 +131,7 @@ export function HomePage() {
   })
   const shifts = useQuery({
     queryKey: ['shifts', 'open'],
-    queryFn: () => unwrap(api().GET('/api/v1/shifts', { params: { query: { status: 'open', limit: 20 } } })),
+    queryFn: () => unwrap(api().GET('/api/v1/shifts', { params: { query: { status: 'open', limit: 100 } } })),
   })
   const registers = useQuery({
     queryKey: ['registers'],
@@ -172,6 +176,7 @@ export function HomePage() {
           )}
           <section aria-labelledby="hours-h">
             <h2 id="hours-h">{t.byHour}</h2>
+            <ErrorNote error={hourly.error} />
             {hourly.data &&
               (hourly.data.now.length === 0 && hourly.data.before.length === 0 ? (
                 <Empty>{t.noSalesToday}</Empty>
@@ -181,6 +186,7 @@ export function HomePage() {
           </section>
           <section aria-labelledby="top-h">
             <h2 id="top-h">{t.topItems}</h2>
+            <ErrorNote error={top.error} />
             {top.data &&
               (top.data.data.rows.length === 0 ? (
                 <Empty>{t.noSalesThisWeek}</Empty>
@@ -220,6 +226,7 @@ export function HomePage() {
       {shop.can('inventory:read') && (
         <section aria-labelledby="stock-h">
           <h2 id="stock-h">{t.lowStock}</h2>
+          <ErrorNote error={alerts.error} />
           {alerts.data &&
             (alerts.data.data.length === 0 ? (
               <Empty>{t.noLowStock}</Empty>
@@ -257,6 +264,7 @@ export function HomePage() {
       )}
       <section aria-labelledby="shifts-h">
         <h2 id="shifts-h">{t.openShifts}</h2>
+        <ErrorNote error={shifts.error} />
         {shifts.data &&
           (shifts.data.data.length === 0 ? (
             <Empty>{t.noOpenShifts}</Empty>

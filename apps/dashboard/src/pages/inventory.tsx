@@ -55,8 +55,8 @@ export function InventoryPage() {
 
 function Levels({ locationId }: { locationId: string }) {
   const shop = useShop()
-  const pager = useCursor()
   const [lowOnly, setLowOnly] = useState(false)
+  const pager = useCursor(`${locationId} ${lowOnly}`)
   const levels = useQuery({
     queryKey: ['inventory', lowOnly ? 'alerts' : 'levels', locationId, pager.cursor],
     queryFn: () =>
@@ -77,15 +77,7 @@ function Levels({ locationId }: { locationId: string }) {
     <section aria-labelledby="levels-h">
       <h2 id="levels-h">{t.levels}</h2>
       <div className="check">
-        <input
-          id="low-only"
-          type="checkbox"
-          checked={lowOnly}
-          onChange={(e) => {
-            pager.reset()
-            setLowOnly(e.target.checked)
-          }}
-        />
+        <input id="low-only" type="checkbox" checked={lowOnly} onChange={(e) => setLowOnly(e.target.checked)} />
         <label htmlFor="low-only">{t.lowOnly}</label>
       </div>
       <ErrorNote error={levels.error} />
@@ -137,6 +129,7 @@ function ItemStock({ productId, locationId }: { productId: string; locationId: s
   const shop = useShop()
   const queries = useQueryClient()
   const [done, setDone] = useState('')
+  const movementsPage = useCursor(`${productId} ${locationId}`)
   const product = useQuery({
     queryKey: ['product', productId],
     queryFn: () => unwrap(api().GET('/api/v1/products/{id}', { params: { path: { id: productId } } })),
@@ -147,11 +140,19 @@ function ItemStock({ productId, locationId }: { productId: string; locationId: s
       unwrap(api().GET('/api/v1/inventory/levels', { params: { query: { product_id: productId, limit: 100 } } })),
   })
   const movements = useQuery({
-    queryKey: ['inventory', 'movements', productId, locationId],
+    queryKey: ['inventory', 'movements', productId, locationId, movementsPage.cursor],
     queryFn: () =>
       unwrap(
         api().GET('/api/v1/inventory/movements', {
-          params: { query: { product_id: productId, location_id: locationId, limit: 200 } },
+          params: {
+            query: {
+              product_id: productId,
+              location_id: locationId,
+              order: 'newest',
+              limit: 25,
+              cursor: movementsPage.cursor,
+            },
+          },
         }),
       ),
   })
@@ -272,43 +273,48 @@ function ItemStock({ productId, locationId }: { productId: string; locationId: s
             <button type="submit" disabled={reorder.isPending}>
               {strings.common.save}
             </button>
+            {Object.keys(fieldErrors(reorder.error)).length === 0 && <ErrorNote error={reorder.error} />}
           </form>
           <Transfer productId={productId} fromId={locationId} onDone={(text) => (setDone(text), refresh())} />
         </section>
       )}
       <section aria-labelledby="movements-h">
         <h2 id="movements-h">{t.movements}</h2>
+        <ErrorNote error={movements.error} />
         {movements.data &&
           (movements.data.data.length === 0 ? (
             <Empty>{t.noMovements}</Empty>
           ) : (
-            <table className="list">
-              <thead>
-                <tr>
-                  <th scope="col">{t.when}</th>
-                  <th scope="col">{t.reason}</th>
-                  <th scope="col" className="num">
-                    {t.change}
-                  </th>
-                  <th scope="col" className="num">
-                    {t.after}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {[...movements.data.data].reverse().map((m) => (
-                  <tr key={m.id}>
-                    <td>{shop.fmt.dateTime(m.occurred_at)}</td>
-                    <td>
-                      {t.reasons[m.reason as keyof typeof t.reasons] ?? m.reason}
-                      {m.note && <small className="muted"> · {m.note}</small>}
-                    </td>
-                    <td className="num">{m.quantity > 0 ? `+${m.quantity}` : m.quantity}</td>
-                    <td className="num">{m.quantity_after}</td>
+            <>
+              <table className="list">
+                <thead>
+                  <tr>
+                    <th scope="col">{t.when}</th>
+                    <th scope="col">{t.reason}</th>
+                    <th scope="col" className="num">
+                      {t.change}
+                    </th>
+                    <th scope="col" className="num">
+                      {t.after}
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {movements.data.data.map((m) => (
+                    <tr key={m.id}>
+                      <td>{shop.fmt.dateTime(m.occurred_at)}</td>
+                      <td>
+                        {t.reasons[m.reason as keyof typeof t.reasons] ?? m.reason}
+                        {m.note && <small className="muted"> · {m.note}</small>}
+                      </td>
+                      <td className="num">{m.quantity > 0 ? `+${m.quantity}` : m.quantity}</td>
+                      <td className="num">{m.quantity_after}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager pager={movementsPage} nextCursor={movements.data.pagination.nextCursor} />
+            </>
           ))}
       </section>
       <p>

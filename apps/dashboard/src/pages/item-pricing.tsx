@@ -232,7 +232,7 @@ export function Markdowns({ product }: { product: Product }) {
           </button>
         </form>
       )}
-      {Object.keys(errors).length === 0 && <ErrorNote error={create.error ?? end.error} />}
+      {Object.keys(errors).length === 0 && <ErrorNote error={create.error ?? markdowns.error} />}
       <Confirm
         open={ending !== null}
         title={t.endTitle}
@@ -242,6 +242,7 @@ export function Markdowns({ product }: { product: Product }) {
         onCancel={() => setEnding(null)}
       >
         <p>{t.endWhat(product.name)}</p>
+        <ErrorNote error={end.error} />
       </Confirm>
     </section>
   )

@@ -147,6 +147,7 @@ function Details({ product }: { product: Product }) {
         onCancel={() => setArchiving(false)}
       >
         <p>{t.archiveWhat}</p>
+        <ErrorNote error={save.error} />
       </Confirm>
     </section>
   )
@@ -244,6 +245,7 @@ function Variants({ product }: { product: Product }) {
   return (
     <section aria-labelledby="variants-h">
       <h2 id="variants-h">{t.variants}</h2>
+      <ErrorNote error={variants.error} />
       {variants.data && variants.data.data.length === 0 && <p className="empty">{t.noVariants}</p>}
       {variants.data && variants.data.data.length > 0 && (
         <table>

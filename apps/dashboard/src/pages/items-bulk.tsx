@@ -52,7 +52,10 @@ export function PriceChange({ chosen, onDone }: { chosen: Product[]; onDone: (me
     mutationFn: () =>
       unwrap(
         api().POST('/api/v1/products/batch', {
-          body: { products: preview.map((p) => ({ sku: p.product.sku, base_price: p.price })) },
+          // Each from the version it was priced from: a price changed meanwhile is a 409, not overwritten.
+          body: {
+            products: preview.map((p) => ({ sku: p.product.sku, base_price: p.price, version: p.product.version })),
+          },
         }),
       ),
     onSuccess: (answer) => {
@@ -110,15 +113,19 @@ export function PriceChange({ chosen, onDone }: { chosen: Product[]; onDone: (me
 const COLUMNS = ['sku', 'name', 'base_price', 'cost', 'barcodes', 'track_inventory', 'is_active'] as const
 const yes = (text: string) => /^(true|yes|y|1)$/i.test(text.trim())
 
-/** A CSV row as a batch item: the columns it has, nothing for the ones it leaves empty. */
-function itemOf(row: Record<string, string>): BatchItem {
-  const item: Record<string, unknown> = { sku: (row.sku ?? '').trim() }
-  if (row.name?.trim()) item.name = row.name.trim()
-  if (row.base_price?.trim()) item.base_price = numberOf(row.base_price)
-  if (row.cost !== undefined) item.cost = row.cost.trim() === '' ? null : numberOf(row.cost)
-  if (row.barcodes?.trim()) item.barcodes = row.barcodes.trim().split(/\s+/)
-  if (row.track_inventory?.trim()) item.track_inventory = yes(row.track_inventory)
-  if (row.is_active?.trim()) item.is_active = yes(row.is_active)
+/** A cell as it was before the export wrote it as text (a leading ' before =, +, -, @ keeps a formula from running). */
+const cellOf = (value: string | undefined) => (value ?? '').trim().replace(/^'(?=[=+\-@])/, '')
+
+/** A CSV row as a batch item: the cells it fills; an empty cell leaves that field as it is. */
+function itemOf(raw: Record<string, string>): BatchItem {
+  const row = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, cellOf(v)]))
+  const item: Record<string, unknown> = { sku: row.sku ?? '' }
+  if (row.name) item.name = row.name
+  if (row.base_price) item.base_price = numberOf(row.base_price)
+  if (row.cost) item.cost = numberOf(row.cost)
+  if (row.barcodes) item.barcodes = row.barcodes.split(/\s+/)
+  if (row.track_inventory) item.track_inventory = yes(row.track_inventory)
+  if (row.is_active) item.is_active = yes(row.is_active)
   return item as BatchItem
 }
 
@@ -194,6 +201,8 @@ export function CsvTools() {
                   : `${e.field}: ${e.message}`
               }),
             )
+          // The parts before this one are saved: say so.
+          if (start > 0) setDone(t.importedBefore(created, updated, start + 2))
           throw error
         }
       }

@@ -21,7 +21,7 @@ export function ItemsPage() {
   const [adding, setAdding] = useState(false)
   const [chosen, setChosen] = useState<Map<string, Product>>(new Map())
   const [changed, setChanged] = useState('')
-  const pager = useCursor()
+  const pager = useCursor(search)
   const writable = shop.can('catalog:write')
   const choose = (product: Product, on: boolean) =>
     setChosen((current) => {
@@ -65,7 +65,6 @@ export function ItemsPage() {
         aria-label={t.search}
         onSubmit={(e) => {
           e.preventDefault()
-          pager.reset()
           setSearch(String(new FormData(e.currentTarget).get('q') ?? '').trim())
         }}
       >

@@ -1,4 +1,4 @@
-import { type components, unwrap } from '@opentill/client'
+import { type components, fromMinor, unwrap } from '@opentill/client'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useParams } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
@@ -167,6 +167,7 @@ function Activity({ order }: { order: Order }) {
     const person = people.data?.data.find((u) => u.id === userId)
     return person ? person.name || person.email : t.someone
   }
+  if (entries.error) return <ErrorNote error={entries.error} />
   if (!entries.data || entries.data.data.length === 0) return null
   return (
     <section aria-labelledby="activity-h">
@@ -191,7 +192,12 @@ function OrderActions({ order }: { order: Order }) {
   const [restock, setRestock] = useState(true)
   const [reason, setReason] = useState('')
   const left = (l: Order['lines'][number]) => l.quantity - l.refunded_quantity
-  const refundable = Number(order.amount_captured) - Number(order.amount_refunded) > 0
+  // What is still paid, exactly: in minor units.
+  const stillPaid = fromMinor(
+    shop.fmt.minor(order.amount_captured) - shop.fmt.minor(order.amount_refunded),
+    shop.currency,
+  )
+  const refundable = stillPaid > 0
   const chosen = order.lines.filter((l) => (quantities[l.id] ?? 0) > 0)
   const refresh = () => {
     queries.invalidateQueries({ queryKey: ['order', order.id] })
@@ -261,7 +267,7 @@ function OrderActions({ order }: { order: Order }) {
           <p>{t.refundHelp}</p>
           {order.lines
             .filter((l) => left(l) > 0)
-            .map((l, i) => (
+            .map((l) => (
               <Field
                 key={l.id}
                 label={t.refundLine(l.name, left(l))}
@@ -269,7 +275,8 @@ function OrderActions({ order }: { order: Order }) {
                 min={0}
                 max={left(l)}
                 value={quantities[l.id] ?? 0}
-                error={errors[`lines.${i}.quantity`]}
+                // The request's lines are the chosen ones: its errors are numbered among them.
+                error={errors[`lines.${chosen.findIndex((c) => c.id === l.id)}.quantity`]}
                 onChange={(e) => setQuantities((q) => ({ ...q, [l.id]: Math.max(0, Number(e.target.value) || 0) }))}
               />
             ))}
@@ -284,7 +291,7 @@ function OrderActions({ order }: { order: Order }) {
               {t.refundLines}
             </button>
             <button type="button" className="danger" disabled={refund.isPending} onClick={() => refund.mutate(true)}>
-              {t.refundWhole(shop.fmt.money(Number(order.amount_captured) - Number(order.amount_refunded)))}
+              {t.refundWhole(shop.fmt.money(stillPaid))}
             </button>
             <button type="button" onClick={() => setMode('none')}>
               {strings.common.cancel}
@@ -331,6 +338,7 @@ function Receipt({ order }: { order: Order }) {
       <details>
         <summary>{t.showReceipt}</summary>
         <pre className="receipt">{receipt.data}</pre>
+        <ErrorNote error={receipt.error} />
       </details>
       {shop.can('orders:write') && (
         <form

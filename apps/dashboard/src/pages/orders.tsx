@@ -1,7 +1,7 @@
 import { unwrap } from '@opentill/client'
 import { useQuery } from '@tanstack/react-query'
 import { Link, useNavigate, useSearch } from '@tanstack/react-router'
-import { type FormEvent, useEffect } from 'react'
+import type { FormEvent } from 'react'
 import { api } from '../api.ts'
 import { addDays, startOfDay } from '../format.ts'
 import { Field, SelectField } from '../parts/field.tsx'
@@ -32,9 +32,7 @@ export function OrdersPage() {
   const shop = useShop()
   const search = useSearch({ from: '/orders' })
   const navigate = useNavigate({ from: '/orders' })
-  const pager = useCursor()
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search starts again at its first page
-  useEffect(() => pager.reset(), [search])
+  const pager = useCursor(JSON.stringify(search))
   const registers = useQuery({
     queryKey: ['registers'],
     queryFn: () => unwrap(api().GET('/api/v1/registers', { params: { query: { limit: 100 } } })),
@@ -97,7 +95,9 @@ export function OrdersPage() {
       <Title text={t.title} />
       <form className="filters" onSubmit={submit} aria-label={t.search}>
         <Field label={t.number} name="number" inputMode="numeric" pattern="[0-9]*" defaultValue={search.number} />
-        <Field label={t.customer} name="customer" type="search" defaultValue={search.customer} />
+        {shop.can('customers:read') && (
+          <Field label={t.customer} name="customer" type="search" defaultValue={search.customer} />
+        )}
         <SelectField label={t.status} name="status" defaultValue={search.status ?? ''}>
           <option value="">{t.anyStatus}</option>
           {ORDER_STATUSES.map((s) => (

@@ -108,17 +108,19 @@ function RegisterCard({ register }: { register: Register }) {
     queryKey: ['shifts', 'closed', register.id],
     queryFn: () =>
       unwrap(
-        api().GET('/api/v1/shifts', { params: { query: { register_id: register.id, status: 'closed', limit: 100 } } }),
+        api().GET('/api/v1/shifts', {
+          params: { query: { register_id: register.id, status: 'closed', order: 'newest', limit: 5 } },
+        }),
       ),
   })
-  // The list is oldest first; the last few close-outs, newest first.
-  const recent = [...(history.data?.data ?? [])].reverse().slice(0, 5)
+  const recent = history.data?.data ?? []
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>
         {register.name} <small className="muted">{location?.name}</small>
       </h2>
       {closed && <CloseOut shift={closed} />}
+      <ErrorNote error={shift.error ?? history.error} />
       {register.open_shift_id === null ? (
         <form
           className="inline"

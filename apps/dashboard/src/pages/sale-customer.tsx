@@ -126,6 +126,7 @@ export function RewardChooser({
       ),
     onSuccess: onRedeemed,
   })
+  if (rewards.error) return <ErrorNote error={rewards.error} />
   if (!rewards.data || rewards.data.rewards.length === 0 || !shop.can('loyalty:write')) return null
   const { points } = rewards.data
   return (

@@ -1,7 +1,7 @@
 import { type components, unwrap } from '@opentill/client'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { api, fieldErrors, numberOf, problemText } from '../api.ts'
 import { Field, SelectField } from '../parts/field.tsx'
 import { DoneNote, ErrorNote } from '../parts/notes.tsx'
@@ -61,6 +61,8 @@ export function SalePage() {
     mutationFn: () => unwrap(api().POST('/api/v1/orders', { body })),
     onSuccess: (answer) => setOrder(answer.data),
   })
+  // Adding reads the item's variants and choices first; a failure says so rather than dropping the item.
+  const add = useMutation({ mutationFn: (product: components['schemas']['Product']) => addProduct(product) })
   const addProduct = async (product: components['schemas']['Product']) => {
     const path = { path: { id: product.id } }
     const [variants, modifiers] = await Promise.all([
@@ -116,7 +118,8 @@ export function SalePage() {
               </option>
             ))}
           </SelectField>
-          <ProductPicker label={t.addItem} onPick={addProduct} />
+          <ProductPicker label={t.addItem} onPick={(product) => add.mutate(product)} />
+          <ErrorNote error={add.error} />
           <section aria-labelledby="basket-h">
             <h2 id="basket-h">{t.basket}</h2>
             {lines.length === 0 ? (
@@ -357,18 +360,30 @@ function Checkout({
   useEffect(() => setAmount(shop.fmt.amount(order.balance_due)), [order.balance_due])
   const shifts = useQuery({
     queryKey: ['shifts', 'open'],
-    queryFn: () => unwrap(api().GET('/api/v1/shifts', { params: { query: { status: 'open', limit: 50 } } })),
+    queryFn: () => unwrap(api().GET('/api/v1/shifts', { params: { query: { status: 'open', limit: 100 } } })),
   })
   const here = (shifts.data?.data ?? []).filter((s) => s.location_id === order.location_id)
+  // The location's first open shift to begin with, once: "No shift" stays chosen when chosen.
+  const defaulted = useRef(false)
   useEffect(() => {
-    if (!shiftId && here[0]) setShiftId(here[0].id)
-  }, [here, shiftId])
+    if (defaulted.current || !here[0]) return
+    defaulted.current = true
+    setShiftId(here[0].id)
+  }, [here])
+  // The order as it is after a payment or a reward. Until it is read again no payment is offered, so a payment
+  // taken but not yet shown can never be taken twice.
+  const refresh = useMutation({
+    mutationFn: () => unwrap(api().GET('/api/v1/orders/{id}', { params: { path: { id: order.id } } })),
+    onSuccess: (fresh) => {
+      onOrder(fresh.data)
+      queries.invalidateQueries({ queryKey: ['orders'] })
+      queries.invalidateQueries({ queryKey: ['report'] })
+    },
+  })
   const reload = async () => {
-    const fresh = await unwrap(api().GET('/api/v1/orders/{id}', { params: { path: { id: order.id } } }))
-    onOrder(fresh.data)
-    queries.invalidateQueries({ queryKey: ['orders'] })
-    queries.invalidateQueries({ queryKey: ['report'] })
+    await refresh.mutateAsync().catch(() => {})
   }
+  const stale = refresh.isPending || refresh.isError
   const pay = useMutation({
     mutationFn: () =>
       unwrap(
@@ -395,7 +410,7 @@ function Checkout({
       )
       setTendered('')
       setGiftCard('')
-      await reload()
+      refresh.mutate()
     },
   })
   const errors = fieldErrors(pay.error)
@@ -503,7 +518,15 @@ function Checkout({
                 {problemText(pay.error)}
               </p>
             )}
-            <button type="submit" className="primary wide" disabled={pay.isPending}>
+            {refresh.isError && (
+              <div className="error" role="alert">
+                <p>{t.notReread}</p>
+                <button type="button" onClick={() => refresh.mutate()}>
+                  {t.readAgain}
+                </button>
+              </div>
+            )}
+            <button type="submit" className="primary wide" disabled={pay.isPending || stale}>
               {t.pay(shop.fmt.money(numberOf(amount) || 0))}
             </button>
           </form>

@@ -21,7 +21,7 @@ export function Field({ label, error, hint, ...input }: FieldProps & InputHTMLAt
       )}
       <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
       {error && (
-        <small id={`${id}-error`} className="field-error">
+        <small id={`${id}-error`} className="field-error" role="alert">
           {error}
         </small>
       )}
@@ -48,7 +48,7 @@ export function SelectField({
         {children}
       </select>
       {error && (
-        <small id={`${id}-error`} className="field-error">
+        <small id={`${id}-error`} className="field-error" role="alert">
           {error}
         </small>
       )}

@@ -1,15 +1,21 @@
 import { useState } from 'react'
 import { strings } from '../strings/index.ts'
 
-/** The API's cursors as pages: the cursors of the pages seen so far, to go back as well as on. */
-export function useCursor() {
-  const [stack, setStack] = useState<(string | undefined)[]>([undefined])
+/**
+ * The API's cursors as pages: the cursors of the pages seen so far, to go back as well as on. A new `key` (another
+ * search, location or item) starts again at the first page, in the same render, so no call goes out with a cursor
+ * of the list before.
+ */
+export function useCursor(key = '') {
+  const [state, setState] = useState<{ key: string; stack: (string | undefined)[] }>({ key, stack: [undefined] })
+  const stack = state.key === key ? state.stack : [undefined]
+  const setStack = (change: (s: (string | undefined)[]) => (string | undefined)[]) =>
+    setState((current) => ({ key, stack: change(current.key === key ? current.stack : [undefined]) }))
   return {
     cursor: stack[stack.length - 1],
     page: stack.length,
     next: (cursor: string) => setStack((s) => [...s, cursor]),
     back: () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)),
-    reset: () => setStack([undefined]),
   }
 }
 

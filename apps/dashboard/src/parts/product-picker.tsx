@@ -1,9 +1,10 @@
 import { type components, unwrap } from '@opentill/client'
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { api } from '../api.ts'
 import { useShop } from '../shop.tsx'
 import { strings } from '../strings/index.ts'
+import { ErrorNote } from './notes.tsx'
 
 type Product = components['schemas']['Product']
 
@@ -14,12 +15,13 @@ type Product = components['schemas']['Product']
 export function ProductPicker({ label, onPick }: { label: string; onPick: (product: Product) => void }) {
   const shop = useShop()
   const id = useId()
+  const queries = useQueryClient()
   const [text, setText] = useState('')
-  const found = useQuery({
-    queryKey: ['products', 'pick', text],
-    queryFn: () => unwrap(api().GET('/api/v1/products', { params: { query: { q: text, is_active: true, limit: 8 } } })),
-    enabled: text.trim().length > 0,
+  const search = (q: string) => ({
+    queryKey: ['products', 'pick', q],
+    queryFn: () => unwrap(api().GET('/api/v1/products', { params: { query: { q, is_active: true, limit: 8 } } })),
   })
+  const found = useQuery({ ...search(text), enabled: text.trim().length > 0 })
   const results = found.data?.data ?? []
   const pick = (p: Product) => {
     onPick(p)
@@ -35,14 +37,19 @@ export function ProductPicker({ label, onPick }: { label: string; onPick: (produ
         value={text}
         aria-describedby={`${id}-results`}
         onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') {
-            e.preventDefault()
-            if (results.length === 1) pick(results[0])
-          }
+        onKeyDown={async (e) => {
+          if (e.key !== 'Enter' || text.trim() === '') return
+          e.preventDefault()
+          // A scanner's Enter comes before the search answers: wait for the answer to this very text.
+          const answer = await queries.fetchQuery(search(text))
+          if (answer.data.length === 1) pick(answer.data[0])
         }}
       />
-      <div id={`${id}-results`} aria-live="polite">
+      <p className="visually-hidden" aria-live="polite">
+        {found.isSuccess && text.trim() !== '' ? strings.common.found(results.length) : ''}
+      </p>
+      <ErrorNote error={found.error} />
+      <div id={`${id}-results`}>
         {text.trim() !== '' && found.isSuccess && results.length === 0 && (
           <p className="empty">{strings.common.nothingFound(text)}</p>
         )}

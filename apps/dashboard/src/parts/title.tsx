@@ -8,7 +8,8 @@ export function Title({ children, text }: { children?: ReactNode; text: string }
   }, [text])
   return (
     <div className="title">
-      <h1>{text}</h1>
+      {/* Focused when a page opens, so a screen reader starts there (layout.tsx). */}
+      <h1 tabIndex={-1}>{text}</h1>
       {children}
     </div>
   )

@@ -17,6 +17,7 @@ export const en = {
     pages: 'Pages',
     pageOf: (n: number) => `Page ${n}`,
     nothingFound: (text: string) => `Nothing matches “${text}”.`,
+    found: (n: number) => `${n} ${plural(n, 'item', 'items')} found`,
     item: 'Item',
     total: 'Total',
     location: 'Location',
@@ -224,6 +225,8 @@ export const en = {
     importCsv: 'Import items from a CSV file',
     imported: (created: number, updated: number) => `${created} added, ${updated} changed.`,
     importRefused: 'Nothing was imported from this part of the file:',
+    importedBefore: (created: number, updated: number, line: number) =>
+      `Lines before ${line}: ${created} added, ${created === 0 && updated === 0 ? 'nothing changed' : `${updated} changed`}.`,
     importTitle: (file: string) => `Import ${file}?`,
     importRows: (n: number) => `Import ${n} ${plural(n, 'row', 'rows')}`,
     importWhat: (n: number) =>
@@ -399,6 +402,8 @@ export const en = {
     giftCardCode: 'Gift card code',
     pay: (amount: string) => `Take ${amount}`,
     paid: (amount: string) => `${amount} paid.`,
+    notReread: 'The payment was taken, but the order could not be read again. Read it again before taking another.',
+    readAgain: 'Read the order again',
     paidWithChange: (amount: string, change: string) => `${amount} paid. Give ${change} change.`,
     rewards: (points: number) => `Rewards (${points} points to spend)`,
     redeem: 'Use',
