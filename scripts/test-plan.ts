@@ -31,6 +31,7 @@ const LONGEST = [
   'trust-proxy.test.ts',
   'client-packed.test.ts',
   'back-office-browser.test.ts',
+  'back-office-people-browser.test.ts',
 ]
 
 /**

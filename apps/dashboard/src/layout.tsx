@@ -31,6 +31,13 @@ export function Layout() {
     { to: '/registers', label: t.registers },
     { to: '/reports', label: t.reports },
   ] as const
+  const more = [
+    ...(shop.can('customers:read') ? [{ to: '/customers', label: t.customers } as const] : []),
+    { to: '/gift-cards', label: t.giftCards } as const,
+    ...(shop.can('users:read') ? [{ to: '/staff', label: t.staff } as const] : []),
+    { to: '/settings', label: t.settings } as const,
+    ...(shop.can('audit:read') ? [{ to: '/audit', label: t.audit } as const] : []),
+  ]
   return (
     <>
       <a className="skip" href="#main">
@@ -47,13 +54,31 @@ export function Layout() {
                 </Link>
               </li>
             ))}
-            {shop.can('webhooks:write') && (
-              <li>
-                <a href="/dashboard/webhooks">{t.webhooks}</a>
-              </li>
-            )}
             <li>
-              <a href="/dashboard/apps">{t.apps}</a>
+              {/* The people and the store's set-up: a second menu, open while one of its pages is. */}
+              <details
+                className="more"
+                open={more.some((l) => path.replace(/^\/dashboard/, '').startsWith(l.to)) || undefined}
+              >
+                <summary>{t.more}</summary>
+                <ul>
+                  {more.map((l) => (
+                    <li key={l.to}>
+                      <Link to={l.to} activeProps={{ 'aria-current': 'page' }}>
+                        {l.label}
+                      </Link>
+                    </li>
+                  ))}
+                  {shop.can('webhooks:write') && (
+                    <li>
+                      <a href="/dashboard/webhooks">{t.webhooks}</a>
+                    </li>
+                  )}
+                  <li>
+                    <a href="/dashboard/apps">{t.apps}</a>
+                  </li>
+                </ul>
+              </details>
             </li>
           </ul>
         </nav>

@@ -1,5 +1,9 @@
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router'
 import { Layout } from './layout.tsx'
+import { AuditPage, type AuditSearch } from './pages/audit.tsx'
+import { CustomerPage } from './pages/customer.tsx'
+import { CustomersPage } from './pages/customers.tsx'
+import { GiftCardPage, GiftCardsPage } from './pages/gift-cards.tsx'
 import { HomePage } from './pages/home.tsx'
 import { InventoryPage, type InventorySearch } from './pages/inventory.tsx'
 import { ItemPage } from './pages/item.tsx'
@@ -10,6 +14,8 @@ import { OrdersPage, type OrdersSearch } from './pages/orders.tsx'
 import { RegistersPage } from './pages/registers.tsx'
 import { ReportsPage, type ReportsSearch } from './pages/reports.tsx'
 import { SalePage } from './pages/sale.tsx'
+import { SettingsPage } from './pages/settings.tsx'
+import { StaffPage } from './pages/staff.tsx'
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
 
@@ -48,6 +54,24 @@ const routeTree = root.addChildren([
     }),
   }),
   page('/registers', RegistersPage),
+  page('/customers', CustomersPage),
+  createRoute({ getParentRoute: () => root, path: '/customers/$customerId', component: CustomerPage }),
+  page('/gift-cards', GiftCardsPage),
+  createRoute({ getParentRoute: () => root, path: '/gift-cards/$cardId', component: GiftCardPage }),
+  page('/staff', StaffPage),
+  page('/settings', SettingsPage),
+  createRoute({
+    getParentRoute: () => root,
+    path: '/audit',
+    component: AuditPage,
+    validateSearch: (s: Record<string, unknown>): AuditSearch => ({
+      user_id: text(s.user_id),
+      action: text(s.action),
+      record_id: text(s.record_id),
+      from: text(s.from),
+      to: text(s.to),
+    }),
+  }),
   createRoute({
     getParentRoute: () => root,
     path: '/reports',

@@ -1,0 +1,224 @@
+import assert from 'node:assert/strict'
+import { readFile } from 'node:fs/promises'
+import { after, before, describe, it } from 'node:test'
+import { parse } from 'csv-parse/sync'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { assertAccessible } from '../support/axe.ts'
+import { launchChromium, skipWithoutChromium } from '../support/chromium.ts'
+import { clientFor, createMerchant, type Merchant } from '../support/harness.ts'
+import { invitedAndSignedIn, type Person } from '../support/people.ts'
+import { type ListeningApps, startListeningApps } from '../support/web.ts'
+
+const SCREENSHOTS = process.env.BACK_OFFICE_SCREENSHOTS ?? '/tmp/opentill-back-office'
+
+/**
+ * The back office's people and set-up pages (customers, gift cards, staff, settings, the audit log) as an owner
+ * uses them in headless Chromium from the sign-in form, checked through the API.
+ */
+describe('the back office for people and settings, in headless Chromium', { skip: skipWithoutChromium }, () => {
+  let apps: ListeningApps
+  let browser: Browser
+  let owner: Merchant
+  let api: ReturnType<typeof clientFor>
+  let cashier: Person
+  let customer: { id: string }
+
+  before(async () => {
+    apps = await startListeningApps()
+    owner = await createMerchant(apps.app, { name: 'Harbour Deli' })
+    api = clientFor(apps.app.api, owner.token)
+    cashier = await invitedAndSignedIn(apps.app, api, 'staff')
+    await api.post('/api/v1/locations', { name: 'Quay', timezone: 'Pacific/Auckland' })
+    customer = (
+      await api.post('/api/v1/customers', { first_name: 'Ana', last_name: 'Ruiz', email: 'ana@deli.example' })
+    ).body.data
+    browser = await launchChromium()
+  })
+  after(async () => {
+    await browser?.close()
+    await apps?.close()
+  })
+
+  async function signedIn(width: number): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true })
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    page.on('response', (response) => {
+      if (response.status() >= 400) errors.push(`${response.status()} ${response.request().method()} ${response.url()}`)
+    })
+    await page.goto(`${apps.appUrl}/dashboard`)
+    await page.getByLabel('E-mail').fill(owner.email)
+    await page.getByLabel('Password').fill(owner.password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor()
+    return { page, context, errors }
+  }
+
+  const more = async (page: Page, name: string) => {
+    await page.getByText('More', { exact: true }).click()
+    await page.getByRole('link', { name, exact: true }).click()
+    await page.getByRole('heading', { level: 1 }).waitFor()
+  }
+
+  it('finds a customer and corrects their details, the API’s checks shown beside each field', async () => {
+    const { page, context, errors } = await signedIn(1280)
+    await more(page, 'Customers')
+    await page.getByRole('searchbox', { name: 'Find customers' }).fill('Ruiz')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByRole('link', { name: 'Ana Ruiz' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Ana Ruiz' }).waitFor()
+    await page.getByLabel('Phone').fill('call me')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page
+      .locator('.field-error')
+      .filter({ hasText: /pattern|phone|must/ })
+      .first()
+      .waitFor()
+    await page.getByLabel('Phone').fill('+64 21 555 0101')
+    await page.getByLabel('Tags').fill('regular, vegan')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor()
+    const saved = (await api.get(`/api/v1/customers/${customer.id}`)).body.data
+    assert.equal(saved.phone, '+64 21 555 0101')
+    assert.deepEqual(saved.tags, ['regular', 'vegan'])
+    assert.deepEqual(
+      errors.filter((e) => !/^(422 PATCH|404 GET .*loyalty\/members)/.test(e)),
+      [],
+    )
+    await context.close()
+  })
+
+  it('issues, loads, looks up and disables a gift card, after asking, and reads its ledger', async () => {
+    const { page, context, errors } = await signedIn(390)
+    await more(page, 'Gift cards')
+    await page.getByLabel('Amount (USD)').fill('20')
+    await page.getByRole('button', { name: 'Issue a gift card' }).click()
+    const heading = page.getByRole('heading', { level: 1, name: /^Gift card / })
+    await heading.waitFor()
+    const code = (await heading.innerText()).replace('Gift card ', '').trim()
+    await page.getByLabel('Amount (USD)').fill('5')
+    await page.getByRole('button', { name: 'Load' }).click()
+    await page.getByRole('status').filter({ hasText: 'The balance is $25.00' }).waitFor()
+
+    await page.getByRole('link', { name: 'Gift cards' }).last().click()
+    await page.getByLabel('Gift card code').fill(code)
+    await page.getByRole('button', { name: 'Look up' }).click()
+    await page.getByRole('heading', { level: 1, name: `Gift card ${code}` }).waitFor()
+    await page.getByRole('button', { name: 'Disable the card' }).click()
+    const dialog = page.getByRole('dialog', { name: `Disable ${code}?` })
+    assert.match(await dialog.innerText(), /its \$25\.00 stays recorded/)
+    await dialog.getByLabel('Reason (optional)').fill('reported lost')
+    await dialog.getByRole('button', { name: 'Disable the card' }).click()
+    await page.getByRole('status').filter({ hasText: 'The card is disabled.' }).waitFor()
+    const card = (await api.get(`/api/v1/gift-cards/lookup?code=${code}`)).body.data
+    assert.equal(card.status, 'disabled')
+    await page.getByRole('cell', { name: 'loaded' }).waitFor()
+    await page.screenshot({ path: `${SCREENSHOTS}-gift-card-390.png`, fullPage: true })
+    assert.deepEqual(errors, [])
+    await context.close()
+  })
+
+  it('invites a manager, and deactivates a cashier, after saying what it ends: their token is refused', async () => {
+    const { page, context, errors } = await signedIn(1280)
+    await more(page, 'Staff')
+    await page.getByLabel('E-mail').fill('mia@deli.example')
+    await page.getByLabel('Role', { exact: true }).selectOption('manager')
+    await page.getByRole('button', { name: 'Send the invitation' }).click()
+    await page.getByRole('status').filter({ hasText: 'mia@deli.example' }).waitFor()
+    assert.match(await page.locator('.notice code').innerText(), /\/invite\//)
+    await page.getByRole('button', { name: 'Withdraw mia@deli.example’s invitation' }).waitFor()
+
+    assert.equal((await clientFor(apps.app.api, cashier.accessToken).get('/api/v1/products')).status, 200)
+    const row = page.getByRole('listitem').filter({ hasText: cashier.email })
+    await row.getByRole('button', { name: 'Deactivate' }).click()
+    const dialog = page.getByRole('dialog', { name: /^Deactivate / })
+    assert.match(await dialog.innerText(), /signed out everywhere at once/)
+    await dialog.getByRole('button', { name: 'Deactivate' }).click()
+    await row.getByText('Cashier · deactivated').waitFor()
+    assert.equal((await clientFor(apps.app.api, cashier.accessToken).get('/api/v1/products')).status, 401)
+    assert.deepEqual(errors, [])
+    await context.close()
+  })
+
+  it('changes the store’s settings, seen by the API and in the back office’s header', async () => {
+    const { page, context, errors } = await signedIn(390)
+    await more(page, 'Settings')
+    await page.getByLabel('Store name (on receipts)').fill('Harbour Deli & Bakery')
+    await page.getByLabel('Take tips').check()
+    await page.getByLabel('Suggested percentages').fill('10, 15')
+    await page.getByLabel('Country (two letters, e.g. NZ)').fill('nz')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await page.locator('.field-error').first().waitFor()
+    await page.getByLabel('Country (two letters, e.g. NZ)').fill('NZ')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor()
+    const settings = (await api.get('/api/v1/settings')).body.data
+    assert.equal(settings.name, 'Harbour Deli & Bakery')
+    assert.deepEqual(settings.tips.percentages, [10, 15])
+    assert.equal(settings.tips.enabled, true)
+    assert.equal(settings.address.country, 'NZ')
+    await page.locator('.store').getByText('Harbour Deli & Bakery').waitFor()
+    assert.deepEqual(
+      errors.filter((e) => !e.startsWith('422 PATCH')),
+      [],
+    )
+    await context.close()
+  })
+
+  it('reads who did what in the audit log, filtered by action, and downloads it as CSV', async () => {
+    const { page, context, errors } = await signedIn(1280)
+    await more(page, 'Audit log')
+    await page.getByLabel('Action').selectOption('gift_card.disabled')
+    await page.getByRole('button', { name: 'Show' }).click()
+    const entries = page.getByRole('listitem')
+    await entries.filter({ hasText: 'Gift card disabled' }).first().waitFor()
+    assert.equal(await entries.filter({ hasText: 'Person deactivated' }).count(), 0)
+    const download = page.waitForEvent('download')
+    await page.getByRole('button', { name: 'Download CSV' }).click()
+    const rows = parse(await readFile(await (await download).path(), 'utf8'), { columns: true }) as Record<
+      string,
+      string
+    >[]
+    assert.ok(rows.length >= 1)
+    assert.ok(rows.every((r) => r.action === 'gift_card.disabled'))
+    assert.deepEqual(errors, [])
+    await context.close()
+  })
+
+  it('walks every page at both widths: axe-core clean, no sideways scrolling, a screenshot of each', async () => {
+    const card = (await api.post('/api/v1/gift-cards', { initial_balance: 10 })).body.data
+    for (const width of [1280, 390]) {
+      const { page, context, errors } = await signedIn(width)
+      const pages: [string, string][] = [
+        ['customers', 'Customers'],
+        [`customers/${customer.id}`, 'Ana Ruiz'],
+        ['gift-cards', 'Gift cards'],
+        [`gift-cards/${card.id}`, `Gift card ${card.code}`],
+        ['staff', 'Staff'],
+        ['settings', 'Settings'],
+        ['audit', 'Audit log'],
+      ]
+      for (const [path, heading] of pages) {
+        await page.goto(`${apps.appUrl}/dashboard/${path}`)
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor()
+        await page.waitForLoadState('networkidle')
+        await assertAccessible(page)
+        const { scroll, client } = await page.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          client: document.documentElement.clientWidth,
+        }))
+        assert.ok(scroll <= client, `${path} scrolls sideways at ${width} px`)
+        await page.screenshot({
+          path: `${SCREENSHOTS}-${path.replace(/(cus|gc|gift)_\w+/, 'one').replace(/[/?=]/g, '-')}-${width}.png`,
+          fullPage: true,
+        })
+      }
+      assert.deepEqual(
+        errors.filter((e) => !/404 GET .*loyalty\/members/.test(e)),
+        [],
+      )
+      await context.close()
+    }
+  })
+})
