@@ -186,6 +186,59 @@ describe('the back office for people and settings, in headless Chromium', { skip
     await context.close()
   })
 
+  it('builds a campaign on the page that discounts a sale made through the API exactly as its preview said', async () => {
+    const location = (await api.get('/api/v1/locations')).body.data[0].id
+    const bagel = (await api.post('/api/v1/products', { name: 'Bagel', sku: 'BAG', base_price: 4 })).body.data
+    await api.post('/api/v1/inventory/adjust', {
+      product_id: bagel.id,
+      location_id: location,
+      quantity: 20,
+      reason: 'received',
+    })
+    const { page, context, errors } = await signedIn(1280)
+    await more(page, 'Campaigns')
+    await page.getByRole('link', { name: 'New campaign' }).click()
+    await page.getByRole('heading', { level: 1, name: 'New campaign' }).waitFor()
+    await page.getByLabel('Name', { exact: true }).fill('Bagel Tuesday')
+    await page.getByLabel('Kind').selectOption('percentage')
+    await page.getByLabel('Percentage off').fill('25')
+    await page.getByLabel('Taken off').selectOption('line')
+    await page.getByLabel('Only these items (none: every item)').fill('BAG')
+    await page.getByRole('button', { name: /Bagel/ }).click()
+    await page.getByRole('button', { name: 'Remove Bagel' }).waitFor()
+    await page.getByLabel('Minimum number of items').fill('2')
+    await page.getByLabel('Start it').selectOption('active')
+    await page.getByRole('button', { name: 'Make the campaign' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Bagel Tuesday' }).waitFor()
+
+    const preview = page.getByRole('region', { name: 'Preview' })
+    await preview.getByLabel('Add an item to the sample sale').fill('BAG')
+    await preview.getByRole('button', { name: /^Bagel BAG/ }).click()
+    await preview
+      .getByRole('status')
+      .getByText(/does not apply/)
+      .waitFor()
+    await preview.getByLabel('Add an item to the sample sale').fill('BAG')
+    await preview.getByRole('button', { name: /^Bagel BAG/ }).click()
+    const said = await preview
+      .getByRole('status')
+      .getByText(/takes \$[\d.]+ off/)
+      .innerText()
+    const previewed = Number(/\$([\d.]+)/.exec(said)![1])
+    assert.equal(previewed, 2)
+
+    const sale = await api.post('/api/v1/orders', {
+      location_id: location,
+      lines: [{ product_id: bagel.id, quantity: 2 }],
+    })
+    assert.equal(sale.status, 201, JSON.stringify(sale.body))
+    assert.equal(sale.body.data.discount_total, previewed)
+    assert.equal(sale.body.data.total, 8 - previewed)
+    await page.screenshot({ path: `${SCREENSHOTS}-campaign-1280.png`, fullPage: true })
+    assert.deepEqual(errors, [])
+    await context.close()
+  })
+
   it('walks every page at both widths: axe-core clean, no sideways scrolling, a screenshot of each', async () => {
     const card = (await api.post('/api/v1/gift-cards', { initial_balance: 10 })).body.data
     for (const width of [1280, 390]) {
@@ -198,6 +251,8 @@ describe('the back office for people and settings, in headless Chromium', { skip
         ['staff', 'Staff'],
         ['settings', 'Settings'],
         ['audit', 'Audit log'],
+        ['campaigns', 'Campaigns'],
+        ['campaigns/new', 'New campaign'],
       ]
       for (const [path, heading] of pages) {
         await page.goto(`${apps.appUrl}/dashboard/${path}`)

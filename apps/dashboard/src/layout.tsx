@@ -33,6 +33,7 @@ export function Layout() {
   ] as const
   const more = [
     ...(shop.can('customers:read') ? [{ to: '/customers', label: t.customers } as const] : []),
+    ...(shop.can('campaigns:read') ? [{ to: '/campaigns', label: t.campaigns } as const] : []),
     { to: '/gift-cards', label: t.giftCards } as const,
     ...(shop.can('users:read') ? [{ to: '/staff', label: t.staff } as const] : []),
     { to: '/settings', label: t.settings } as const,

@@ -1,6 +1,8 @@
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router'
 import { Layout } from './layout.tsx'
 import { AuditPage, type AuditSearch } from './pages/audit.tsx'
+import { CampaignPage } from './pages/campaign.tsx'
+import { CampaignsPage, type CampaignsSearch } from './pages/campaigns.tsx'
 import { CustomerPage } from './pages/customer.tsx'
 import { CustomersPage } from './pages/customers.tsx'
 import { GiftCardPage, GiftCardsPage } from './pages/gift-cards.tsx'
@@ -54,6 +56,13 @@ const routeTree = root.addChildren([
     }),
   }),
   page('/registers', RegistersPage),
+  createRoute({
+    getParentRoute: () => root,
+    path: '/campaigns',
+    component: CampaignsPage,
+    validateSearch: (s: Record<string, unknown>): CampaignsSearch => ({ status: text(s.status) }),
+  }),
+  createRoute({ getParentRoute: () => root, path: '/campaigns/$campaignId', component: CampaignPage }),
   page('/customers', CustomersPage),
   createRoute({ getParentRoute: () => root, path: '/customers/$customerId', component: CustomerPage }),
   page('/gift-cards', GiftCardsPage),
