@@ -55,6 +55,29 @@ describe('loyalty', () => {
     assert.equal(read.tier?.name ?? read.tier, 'Bronze')
   })
 
+  it('counts the points owed by tier in the loyalty report, the totals their sum', async () => {
+    const s = await openShop(app)
+    const p = await program(s, {
+      point_value: 0.01,
+      tiers: [
+        { name: 'Bronze', threshold: 0, multiplier: 1, benefits: [] },
+        { name: 'Gold', threshold: 500, multiplier: 2, benefits: [] },
+      ],
+    })
+    for (const points of [600, 100, 150]) {
+      const c = await customer(s)
+      const accrued = await s.api.post('/api/v1/loyalty/points/accrue', { customer_id: c, points, reason: 'welcome' })
+      assert.equal(accrued.status, 201, JSON.stringify(accrued.body))
+    }
+    assert.equal(p.point_value, 0.01)
+    const report = (await s.api.get('/api/v1/reports/loyalty')).body.data
+    assert.deepEqual(report.rows, [
+      { tier: 'Bronze', members: 2, points_outstanding: 250, value: 2.5 },
+      { tier: 'Gold', members: 1, points_outstanding: 600, value: 6 },
+    ])
+    assert.deepEqual(report.totals, { members: 3, points_outstanding: 850, value: 8.5 })
+  })
+
   it('creates, reads, lists and updates a program; only one is active per org', async () => {
     const s = await openShop(app)
     const p = await program(s, {

@@ -239,6 +239,56 @@ describe('the back office for people and settings, in headless Chromium', { skip
     await context.close()
   })
 
+  it('sets up loyalty on a phone: a program with tiers, a reward at a price, points by hand, members by tier', async () => {
+    const { page, context, errors } = await signedIn(390)
+    await more(page, 'Loyalty')
+    await page.getByRole('heading', { name: 'Start a loyalty program' }).waitFor()
+    for (const [i, [name, threshold, multiplier]] of [
+      ['Bronze', '0', '1'],
+      ['Gold', '500', '2'],
+    ].entries()) {
+      await page.getByRole('button', { name: 'Add a tier' }).click()
+      await page.getByLabel(`Tier ${i + 1} name`).fill(name)
+      await page.getByLabel('From (points or spend)').nth(i).fill(threshold)
+      await page.getByLabel('Earning multiplier').nth(i).fill(multiplier)
+    }
+    await page.getByRole('button', { name: 'Start the program' }).click()
+    await page.getByRole('heading', { name: 'Rewards' }).waitFor()
+    const program = (await api.get('/api/v1/loyalty/programs')).body.data[0]
+    assert.equal(program.status, 'active')
+    assert.deepEqual(
+      program.tiers.map((tier: { name: string; threshold: number; multiplier: number }) => [
+        tier.name,
+        tier.threshold,
+        tier.multiplier,
+      ]),
+      [
+        ['Bronze', 0, 1],
+        ['Gold', 500, 2],
+      ],
+    )
+
+    await page.getByLabel('Reward name').fill('Coffee on us')
+    await page.getByLabel('Its price in points').fill('100')
+    await page.getByLabel('Amount off an order (USD)').fill('4.50')
+    await page.getByRole('button', { name: 'Add a reward' }).click()
+    await page.getByText('$4.50 off an order').waitFor()
+
+    await page.getByLabel('Find a customer (name, e-mail or phone)').fill('Ana')
+    await page.getByRole('button', { name: /Ana Ruiz/ }).click()
+    await page.getByLabel('Points to give').fill('600')
+    await page.getByLabel('Reason', { exact: true }).fill('welcome back')
+    await page.getByRole('button', { name: 'Give points' }).click()
+    await page.getByRole('status').filter({ hasText: 'Points given to Ana Ruiz.' }).waitFor()
+    await page.getByRole('region', { name: 'Members by tier' }).getByRole('cell', { name: 'Gold' }).waitFor()
+    const member = (await api.get(`/api/v1/loyalty/members/${customer.id}`)).body.data
+    assert.equal(member.balance, 600)
+    assert.equal(member.tier?.name ?? member.tier, 'Gold')
+    await page.screenshot({ path: `${SCREENSHOTS}-loyalty-390.png`, fullPage: true })
+    assert.deepEqual(errors, [])
+    await context.close()
+  })
+
   it('walks every page at both widths: axe-core clean, no sideways scrolling, a screenshot of each', async () => {
     const card = (await api.post('/api/v1/gift-cards', { initial_balance: 10 })).body.data
     for (const width of [1280, 390]) {
@@ -252,6 +302,7 @@ describe('the back office for people and settings, in headless Chromium', { skip
         ['settings', 'Settings'],
         ['audit', 'Audit log'],
         ['campaigns', 'Campaigns'],
+        ['loyalty', 'Loyalty'],
         ['campaigns/new', 'New campaign'],
       ]
       for (const [path, heading] of pages) {

@@ -10,6 +10,7 @@ import { HomePage } from './pages/home.tsx'
 import { InventoryPage, type InventorySearch } from './pages/inventory.tsx'
 import { ItemPage } from './pages/item.tsx'
 import { ItemsPage } from './pages/items.tsx'
+import { LoyaltyPage } from './pages/loyalty.tsx'
 import { NotFoundPage } from './pages/not-found.tsx'
 import { OrderPage } from './pages/order.tsx'
 import { OrdersPage, type OrdersSearch } from './pages/orders.tsx'
@@ -64,6 +65,7 @@ const routeTree = root.addChildren([
   }),
   createRoute({ getParentRoute: () => root, path: '/campaigns/$campaignId', component: CampaignPage }),
   page('/customers', CustomersPage),
+  page('/loyalty', LoyaltyPage),
   createRoute({ getParentRoute: () => root, path: '/customers/$customerId', component: CustomerPage }),
   page('/gift-cards', GiftCardsPage),
   createRoute({ getParentRoute: () => root, path: '/gift-cards/$cardId', component: GiftCardPage }),

@@ -4425,6 +4425,8 @@ export interface components {
             to?: string;
             location_id: string | null;
             rows: {
+                /** @description null: members of no tier */
+                tier: string | null;
                 members: number;
                 points_outstanding: number;
                 /** @description decimal amount in the currency major unit */
@@ -5140,9 +5142,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8dp749kf59y5b1w4gjpkxxp",
-                     *           "email": "owner-0fdff79e46@example.test",
-                     *           "orgId": "org_01m8dp747pxsmh7qk60zd5sccx"
+                     *           "id": "usr_01m8dpywdv713njm2hbxtavxfz",
+                     *           "email": "owner-70ac3fafe6@example.test",
+                     *           "orgId": "org_01m8dpywc4ntnbtbrakcztb5se"
                      *         }
                      *       }
                      *     }
@@ -9095,7 +9097,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
+                     *           "id": "prod_01m8dpywhchkqzcqhycvb37781",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -9110,8 +9112,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T05:03:59.912Z",
-                     *           "updated_at": "2026-11-27T05:03:59.912Z"
+                     *           "created_at": "2026-11-27T05:16:58.283Z",
+                     *           "updated_at": "2026-11-27T05:16:58.283Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9290,7 +9292,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
+                     *         "id": "prod_01m8dpywhchkqzcqhycvb37781",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9305,8 +9307,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:03:59.912Z",
-                     *         "updated_at": "2026-11-27T05:03:59.912Z"
+                     *         "created_at": "2026-11-27T05:16:58.283Z",
+                     *         "updated_at": "2026-11-27T05:16:58.283Z"
                      *       }
                      *     }
                      */
@@ -9695,7 +9697,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
+                     *         "id": "prod_01m8dpywhchkqzcqhycvb37781",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9710,8 +9712,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:03:59.912Z",
-                     *         "updated_at": "2026-11-27T05:03:59.912Z"
+                     *         "created_at": "2026-11-27T05:16:58.283Z",
+                     *         "updated_at": "2026-11-27T05:16:58.283Z"
                      *       }
                      *     }
                      */
@@ -17043,7 +17045,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8dp74cr59h83vn4kw41rmm8",
+                     *         "id": "loc_01m8dpywgzs2t8fe7ear4yjrpp",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -17054,8 +17056,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:03:59.896Z",
-                     *         "updated_at": "2026-11-27T05:03:59.896Z"
+                     *         "created_at": "2026-11-27T05:16:58.271Z",
+                     *         "updated_at": "2026-11-27T05:16:58.271Z"
                      *       }
                      *     }
                      */
@@ -17626,14 +17628,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8dp74dq88vms9crv54p0nhz",
-                     *           "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
+                     *           "id": "lvl_01m8dpywhsnrr1twm2rbmkpg17",
+                     *           "product_id": "prod_01m8dpywhchkqzcqhycvb37781",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
+                     *           "location_id": "loc_01m8dpywgzs2t8fe7ear4yjrpp",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T05:03:59.920Z"
+                     *           "updated_at": "2026-11-27T05:16:58.291Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17759,8 +17761,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
-                 *       "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
+                 *       "product_id": "prod_01m8dpywhchkqzcqhycvb37781",
+                 *       "location_id": "loc_01m8dpywgzs2t8fe7ear4yjrpp",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17794,10 +17796,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8dp74dm09qay7501zb5g413",
-                     *         "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
+                     *         "id": "imv_01m8dpywhpe58hgym1s9086nfk",
+                     *         "product_id": "prod_01m8dpywhchkqzcqhycvb37781",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
+                     *         "location_id": "loc_01m8dpywgzs2t8fe7ear4yjrpp",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17806,11 +17808,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8dp749kf59y5b1w4gjpkxxp",
+                     *           "user_id": "usr_01m8dpywdv713njm2hbxtavxfz",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T05:03:59.920Z",
-                     *         "created_at": "2026-11-27T05:03:59.920Z"
+                     *         "occurred_at": "2026-11-27T05:16:58.291Z",
+                     *         "created_at": "2026-11-27T05:16:58.291Z"
                      *       }
                      *     }
                      */
@@ -25222,7 +25224,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8dp74esehp7vbhyg75mysn9",
+                     *         "id": "cus_01m8dpywjxyxzk2pfpmg27p5e4",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -25234,8 +25236,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:03:59.960Z",
-                     *         "updated_at": "2026-11-27T05:03:59.960Z"
+                     *         "created_at": "2026-11-27T05:16:58.333Z",
+                     *         "updated_at": "2026-11-27T05:16:58.333Z"
                      *       }
                      *     }
                      */
@@ -26248,11 +26250,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
-                 *       "customer_id": "cus_01m8dp74esehp7vbhyg75mysn9",
+                 *       "location_id": "loc_01m8dpywgzs2t8fe7ear4yjrpp",
+                 *       "customer_id": "cus_01m8dpywjxyxzk2pfpmg27p5e4",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
+                 *           "product_id": "prod_01m8dpywhchkqzcqhycvb37781",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26311,18 +26313,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dp74gs03r6kffkqpq13by6",
+                     *         "id": "ord_01m8dpywmqzyyc8a7m4hvyx5y6",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
-                     *         "customer_id": "cus_01m8dp74esehp7vbhyg75mysn9",
+                     *         "location_id": "loc_01m8dpywgzs2t8fe7ear4yjrpp",
+                     *         "customer_id": "cus_01m8dpywjxyxzk2pfpmg27p5e4",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dp74gt98w6dvrvcfy4xsym",
-                     *             "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
+                     *             "id": "oli_01m8dpywmqzyyc8a7m4hvyx5y8",
+                     *             "product_id": "prod_01m8dpywhchkqzcqhycvb37781",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26353,14 +26355,14 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dp749kf59y5b1w4gjpkxxp",
+                     *         "sold_by": "usr_01m8dpywdv713njm2hbxtavxfz",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:04:00.021Z",
-                     *         "updated_at": "2026-11-27T05:04:00.021Z",
+                     *         "created_at": "2026-11-27T05:16:58.387Z",
+                     *         "updated_at": "2026-11-27T05:16:58.387Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -26541,11 +26543,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
-                 *       "customer_id": "cus_01m8dp74esehp7vbhyg75mysn9",
+                 *       "location_id": "loc_01m8dpywgzs2t8fe7ear4yjrpp",
+                 *       "customer_id": "cus_01m8dpywjxyxzk2pfpmg27p5e4",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
+                 *           "product_id": "prod_01m8dpywhchkqzcqhycvb37781",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -26608,7 +26610,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
+                     *             "product_id": "prod_01m8dpywhchkqzcqhycvb37781",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26818,18 +26820,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dp74gs03r6kffkqpq13by6",
+                     *         "id": "ord_01m8dpywmqzyyc8a7m4hvyx5y6",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
-                     *         "customer_id": "cus_01m8dp74esehp7vbhyg75mysn9",
+                     *         "location_id": "loc_01m8dpywgzs2t8fe7ear4yjrpp",
+                     *         "customer_id": "cus_01m8dpywjxyxzk2pfpmg27p5e4",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dp74gt98w6dvrvcfy4xsym",
-                     *             "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
+                     *             "id": "oli_01m8dpywmqzyyc8a7m4hvyx5y8",
+                     *             "product_id": "prod_01m8dpywhchkqzcqhycvb37781",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -26860,18 +26862,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dp749kf59y5b1w4gjpkxxp",
+                     *         "sold_by": "usr_01m8dpywdv713njm2hbxtavxfz",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T05:04:00.021Z",
-                     *         "updated_at": "2026-11-27T05:04:00.061Z",
-                     *         "completed_at": "2026-11-27T05:04:00.061Z",
+                     *         "created_at": "2026-11-27T05:16:58.387Z",
+                     *         "updated_at": "2026-11-27T05:16:58.425Z",
+                     *         "completed_at": "2026-11-27T05:16:58.425Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dp74htmwer7q12h9gp8wgj",
+                     *             "id": "pay_01m8dpywnpfvp51y67hv4kgygb",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
@@ -26879,7 +26881,7 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T05:04:00.061Z"
+                     *             "created_at": "2026-11-27T05:16:58.425Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -26888,17 +26890,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dp749kf59y5b1w4gjpkxxp",
+                     *             "actor": "usr_01m8dpywdv713njm2hbxtavxfz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T05:04:00.030Z"
+                     *             "created_at": "2026-11-27T05:16:58.395Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dp749kf59y5b1w4gjpkxxp",
+                     *             "actor": "usr_01m8dpywdv713njm2hbxtavxfz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T05:04:00.068Z"
+                     *             "created_at": "2026-11-27T05:16:58.432Z"
                      *           }
                      *         ]
                      *       }
@@ -27277,7 +27279,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8dp74gt98w6dvrvcfy4xsym",
+                 *           "line_id": "oli_01m8dpywmqzyyc8a7m4hvyx5y8",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -27325,18 +27327,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dp74gs03r6kffkqpq13by6",
+                     *         "id": "ord_01m8dpywmqzyyc8a7m4hvyx5y6",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8dp74cr59h83vn4kw41rmm8",
-                     *         "customer_id": "cus_01m8dp74esehp7vbhyg75mysn9",
+                     *         "location_id": "loc_01m8dpywgzs2t8fe7ear4yjrpp",
+                     *         "customer_id": "cus_01m8dpywjxyxzk2pfpmg27p5e4",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dp74gt98w6dvrvcfy4xsym",
-                     *             "product_id": "prod_01m8dp74d8h2w9a9ya9jd9zaht",
+                     *             "id": "oli_01m8dpywmqzyyc8a7m4hvyx5y8",
+                     *             "product_id": "prod_01m8dpywhchkqzcqhycvb37781",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -27367,18 +27369,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dp749kf59y5b1w4gjpkxxp",
+                     *         "sold_by": "usr_01m8dpywdv713njm2hbxtavxfz",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T05:04:00.021Z",
-                     *         "updated_at": "2026-11-27T05:04:00.118Z",
-                     *         "completed_at": "2026-11-27T05:04:00.061Z",
+                     *         "created_at": "2026-11-27T05:16:58.387Z",
+                     *         "updated_at": "2026-11-27T05:16:58.480Z",
+                     *         "completed_at": "2026-11-27T05:16:58.425Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dp74htmwer7q12h9gp8wgj",
+                     *             "id": "pay_01m8dpywnpfvp51y67hv4kgygb",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
@@ -27386,13 +27388,13 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T05:04:00.061Z"
+                     *             "created_at": "2026-11-27T05:16:58.425Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8dp74kfr3752m6rbgkshbxs",
-                     *             "order_id": "ord_01m8dp74gs03r6kffkqpq13by6",
+                     *             "id": "ref_01m8dpywqarx7vrqgx7h0mnrrx",
+                     *             "order_id": "ord_01m8dpywmqzyyc8a7m4hvyx5y6",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -27400,14 +27402,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8dp74gt98w6dvrvcfy4xsym",
+                     *                 "line_id": "oli_01m8dpywmqzyyc8a7m4hvyx5y8",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T05:04:00.112Z"
+                     *             "created_at": "2026-11-27T05:16:58.474Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -27415,25 +27417,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dp749kf59y5b1w4gjpkxxp",
+                     *             "actor": "usr_01m8dpywdv713njm2hbxtavxfz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T05:04:00.030Z"
+                     *             "created_at": "2026-11-27T05:16:58.395Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dp749kf59y5b1w4gjpkxxp",
+                     *             "actor": "usr_01m8dpywdv713njm2hbxtavxfz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T05:04:00.068Z"
+                     *             "created_at": "2026-11-27T05:16:58.432Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8dp749kf59y5b1w4gjpkxxp",
+                     *             "actor": "usr_01m8dpywdv713njm2hbxtavxfz",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T05:04:00.125Z"
+                     *             "created_at": "2026-11-27T05:16:58.487Z"
                      *           }
                      *         ]
                      *       }
@@ -27800,7 +27802,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8dp74gs03r6kffkqpq13by6",
+                 *       "order_id": "ord_01m8dpywmqzyyc8a7m4hvyx5y6",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -27838,8 +27840,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8dp74htmwer7q12h9gp8wgj",
-                     *         "order_id": "ord_01m8dp74gs03r6kffkqpq13by6",
+                     *         "id": "pay_01m8dpywnpfvp51y67hv4kgygb",
+                     *         "order_id": "ord_01m8dpywmqzyyc8a7m4hvyx5y6",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -27847,7 +27849,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_546fc7bf526828627995dc19",
+                     *         "processor_reference": "tp_3b50384d9bea2a5dcd8916ad",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -27856,9 +27858,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:04:00.061Z",
-                     *         "updated_at": "2026-11-27T05:04:00.061Z",
-                     *         "captured_at": "2026-11-27T05:04:00.061Z"
+                     *         "created_at": "2026-11-27T05:16:58.425Z",
+                     *         "updated_at": "2026-11-27T05:16:58.425Z",
+                     *         "captured_at": "2026-11-27T05:16:58.425Z"
                      *       }
                      *     }
                      */
@@ -29175,16 +29177,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8dp74mxbh7mngv3kmwcspwv",
-                     *         "code": "Y48U-XRB9-MVRZ-YYU6",
+                     *         "id": "gc_01m8dpywrrgc5fzhwkqwt6we7b",
+                     *         "code": "RZPQ-RYTV-AQQP-TFE7",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:04:00.158Z",
-                     *         "updated_at": "2026-11-27T05:04:00.158Z"
+                     *         "created_at": "2026-11-27T05:16:58.520Z",
+                     *         "updated_at": "2026-11-27T05:16:58.520Z"
                      *       }
                      *     }
                      */

@@ -383,10 +383,12 @@ export async function memberById(q: Queryable, orgId: string, id: string, lock =
 }
 
 /** Points not yet redeemed or expired, over all members (reports). */
+/** Members and their live points, by tier (members of no tier together). */
 export async function pointsOutstanding(q: Queryable, orgId: string, at: Date) {
   const result = await q.query<OutstandingRow>(
-    `SELECT count(*) AS members, sum(${liveBalance('$2')}) AS points FROM loyalty_members m WHERE m.org_id = $1`,
+    `SELECT m.tier, count(*) AS members, sum(${liveBalance('$2')}) AS points FROM loyalty_members m
+     WHERE m.org_id = $1 GROUP BY m.tier ORDER BY m.tier NULLS LAST`,
     [orgId, at],
   )
-  return result.rows[0]
+  return result.rows
 }

@@ -760,16 +760,20 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
     async outstanding(ctx: RequestContext) {
       const at = clock()
       return ctx.db.read(async (q) => {
-        const [row, program] = await Promise.all([
+        const [rows, program] = await Promise.all([
           repo.pointsOutstanding(q, ctx.orgId, at),
           repo.activeProgram(q, ctx.orgId),
         ])
-        const points = BigInt(row.points ?? 0)
-        return {
-          members: Number(row.members),
-          points,
-          value: program ? (points * BigInt(program.point_value_e4)) / 10_000n : 0n,
-        }
+        // Each tier's value in whole minor units; the total is their sum, so the report adds up.
+        return rows.map((row) => {
+          const points = BigInt(row.points ?? 0)
+          return {
+            tier: row.tier,
+            members: Number(row.members),
+            points,
+            value: program ? (points * BigInt(program.point_value_e4)) / 10_000n : 0n,
+          }
+        })
       })
     },
 

@@ -101,6 +101,7 @@ export interface ExpiredMemberRow {
 
 /** Members and their live points, over the org (reports). */
 export interface OutstandingRow {
+  tier: string | null
   members: string
   points: string | null
 }

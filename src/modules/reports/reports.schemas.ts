@@ -209,10 +209,20 @@ export const InventoryReportSchema = Type.Object(
   { $id: 'InventoryReport' },
 )
 
-const LoyaltyFigures = Type.Object({ members: Int, points_outstanding: Int, value: Money })
-export const LoyaltyReportSchema = Type.Object(reportOf('loyalty', LoyaltyFigures, LoyaltyFigures).properties, {
-  $id: 'LoyaltyReport',
-})
+const LoyaltyFigures = { members: Int, points_outstanding: Int, value: Money }
+export const LoyaltyReportSchema = Type.Object(
+  reportOf(
+    'loyalty',
+    Type.Object({
+      tier: Type.Union([Type.String(), Type.Null()], { description: 'null: members of no tier' }),
+      ...LoyaltyFigures,
+    }),
+    Type.Object(LoyaltyFigures),
+  ).properties,
+  {
+    $id: 'LoyaltyReport',
+  },
+)
 
 const GiftCardFigures = Type.Object({ cards: Int, balance_outstanding: Money })
 export const GiftCardsReportSchema = Type.Object(reportOf('gift_cards', GiftCardFigures, GiftCardFigures).properties, {

@@ -301,9 +301,19 @@ export function createReportsService(deps: ReportsDeps) {
 
     async loyalty(ctx: RequestContext): Promise<Report> {
       const { money, head } = await frame(ctx, 'loyalty', null)
-      const o = await deps.loyalty.outstanding(ctx)
-      const row = { members: o.members, points_outstanding: Number(o.points), value: money(o.value) }
-      return { ...head, rows: [row], totals: row }
+      const tiers = await deps.loyalty.outstanding(ctx)
+      const rows = tiers.map((o) => ({
+        tier: o.tier,
+        members: o.members,
+        points_outstanding: Number(o.points),
+        value: money(o.value),
+      }))
+      const totals = {
+        members: tiers.reduce((n, o) => n + o.members, 0),
+        points_outstanding: Number(tiers.reduce((n, o) => n + o.points, 0n)),
+        value: money(tiers.reduce((n, o) => n + o.value, 0n)),
+      }
+      return { ...head, rows, totals }
     },
 
     async giftCards(ctx: RequestContext): Promise<Report> {
