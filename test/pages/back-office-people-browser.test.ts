@@ -39,7 +39,10 @@ describe('the back office for people and settings, in headless Chromium', { skip
     await apps?.close()
   })
 
-  async function signedIn(width: number): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
+  async function signedIn(
+    width: number,
+    person: { email: string; password: string } = owner,
+  ): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
     const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true })
     const page = await context.newPage()
     const errors: string[] = []
@@ -48,8 +51,8 @@ describe('the back office for people and settings, in headless Chromium', { skip
       if (response.status() >= 400) errors.push(`${response.status()} ${response.request().method()} ${response.url()}`)
     })
     await page.goto(`${apps.appUrl}/dashboard`)
-    await page.getByLabel('E-mail').fill(owner.email)
-    await page.getByLabel('Password').fill(owner.password)
+    await page.getByLabel('E-mail').fill(person.email)
+    await page.getByLabel('Password').fill(person.password)
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor()
     return { page, context, errors }
@@ -285,6 +288,48 @@ describe('the back office for people and settings, in headless Chromium', { skip
     assert.equal(member.balance, 600)
     assert.equal(member.tier?.name ?? member.tier, 'Gold')
     await page.screenshot({ path: `${SCREENSHOTS}-loyalty-390.png`, fullPage: true })
+    assert.deepEqual(errors, [])
+    await context.close()
+  })
+
+  it('shows a new store its first steps, and sets up a location, a tax rate and payment methods', async () => {
+    const fresh = await createMerchant(apps.app, { name: 'Fresh Juice' })
+    const freshApi = clientFor(apps.app.api, fresh.token)
+    const { page, context, errors } = await signedIn(1280, fresh)
+    const steps = page.getByRole('region', { name: 'Get the shop ready' })
+    await steps.getByRole('link', { name: 'Add the items you sell' }).waitFor()
+    await steps.getByRole('link', { name: 'Ring up a test sale' }).waitFor()
+    await steps.getByRole('link', { name: 'Set up tax rates and payment methods' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor()
+    const locations = page.getByRole('region', { name: 'Locations' })
+    await locations.getByLabel('Location name').fill('Beach kiosk')
+    await locations.getByLabel('Its time zone').selectOption('Pacific/Auckland')
+    await locations.getByRole('button', { name: 'Add a location' }).click()
+    await locations.getByText('Beach kiosk').waitFor()
+    const taxes = page.getByRole('region', { name: 'Tax rates' })
+    await taxes.getByLabel('Name (on receipts)').fill('GST')
+    await taxes.getByLabel('Rate (%)').fill('15')
+    await taxes.getByRole('button', { name: 'Add a tax rate' }).click()
+    await taxes.getByText('GST · 15%').waitFor()
+    const methods = page.getByRole('region', { name: 'Payment methods' })
+    await methods.getByLabel('Other', { exact: true }).uncheck()
+    await methods.getByRole('button', { name: 'Save payment methods' }).click()
+    await methods.getByRole('status').filter({ hasText: 'Payment methods saved.' }).waitFor()
+    assert.deepEqual(
+      (await freshApi.get('/api/v1/locations')).body.data.map((l: { name: string; timezone: string }) => [
+        l.name,
+        l.timezone,
+      ]),
+      [['Beach kiosk', 'Pacific/Auckland']],
+    )
+    assert.equal((await freshApi.get('/api/v1/tax-rates')).body.data[0].rate, 15)
+    assert.ok(!(await freshApi.get('/api/v1/payments/methods')).body.data.methods.includes('external'))
+    await page.getByRole('link', { name: 'Home' }).click()
+    const ready = page.getByRole('region', { name: 'Get the shop ready' })
+    await ready.getByText('Set up tax rates and payment methods (done)').waitFor({ state: 'attached' })
+    assert.equal(await ready.getByRole('link', { name: 'Set up tax rates and payment methods' }).count(), 0)
+    await ready.getByRole('link', { name: 'Add the items you sell' }).waitFor()
+    await page.screenshot({ path: `${SCREENSHOTS}-first-steps-1280.png`, fullPage: true })
     assert.deepEqual(errors, [])
     await context.close()
   })

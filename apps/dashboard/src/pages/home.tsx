@@ -10,6 +10,7 @@ import { Title } from '../parts/title.tsx'
 import { useProductNames } from '../product-names.ts'
 import { useShop } from '../shop.tsx'
 import { strings } from '../strings/index.ts'
+import { FirstSteps } from './first-steps.tsx'
 
 const t = strings.home
 
@@ -155,6 +156,7 @@ export function HomePage() {
           {t.newSale}
         </Link>
       </Title>
+      <FirstSteps />
       {shop.can('reports:read') && (
         <>
           <ErrorNote error={daily.error} />

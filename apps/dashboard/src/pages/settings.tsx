@@ -7,6 +7,7 @@ import { DoneNote, ErrorNote } from '../parts/notes.tsx'
 import { Title } from '../parts/title.tsx'
 import { useShop } from '../shop.tsx'
 import { strings } from '../strings/index.ts'
+import { Locations, PaymentMethods, TaxRates } from './settings-setup.tsx'
 
 const t = strings.settings
 type Settings = components['schemas']['Settings']
@@ -23,6 +24,9 @@ export function SettingsPage() {
       <Title text={t.title} />
       <ErrorNote error={settings.error} />
       {settings.data && <Store settings={settings.data.data} />}
+      <Locations />
+      <TaxRates />
+      <PaymentMethods />
       <Password />
     </>
   )
