@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { auditRoutes } from './modules/audit/index.ts'
-import { authRoutes, deviceRoutes, TILL_SCOPE, userRoutes } from './modules/auth/index.ts'
+import { APPS_SCOPE, authRoutes, deviceRoutes, TILL_SCOPE, userRoutes } from './modules/auth/index.ts'
 import { automationRoutes } from './modules/automations/index.ts'
 import { campaignRoutes } from './modules/campaigns/index.ts'
 import { catalogGraphql, documentGraphqlRoutes } from './modules/catalog/graphql/index.ts'
@@ -19,7 +19,13 @@ import { kdsRoutes } from './modules/kds/index.ts'
 import { laybyRoutes } from './modules/laybys/index.ts'
 import { locationRoutes } from './modules/locations/index.ts'
 import { loyaltyRoutes } from './modules/loyalty/index.ts'
-import { oauthRoutes, oauthWellKnownRoutes, PARTNER_SCOPE, scopeDescriptions } from './modules/oauth/index.ts'
+import {
+  appRoutes,
+  oauthRoutes,
+  oauthWellKnownRoutes,
+  PARTNER_SCOPE,
+  scopeDescriptions,
+} from './modules/oauth/index.ts'
 import { orderRoutes } from './modules/orders/index.ts'
 import { settingsRoutes } from './modules/orgs/index.ts'
 import { partnerRoutes } from './modules/partners/index.ts'
@@ -129,6 +135,7 @@ export async function buildApp(
           ...scopeDescriptions,
           [PARTNER_SCOPE]: 'Partner apps: provision and list tenant orgs',
           [TILL_SCOPE]: 'Paired tills, with their own token: carry the catalog and send sales made offline',
+          [APPS_SCOPE]: 'Owners: register the store’s OAuth apps and disconnect the apps it let in (no app holds it)',
         }),
       },
       security: [{ bearer: [] }],
@@ -212,6 +219,7 @@ export async function buildApp(
       await v1.register(integrationRoutes, { integrations: services.integrations })
       await v1.register(webhooksRoutes, { webhooks: services.webhooks })
       await v1.register(oauthRoutes, { runtime, apps: services.oauth.apps, grants: services.oauth.grants })
+      await v1.register(appRoutes, { apps: services.oauth.apps, grants: services.oauth.grants })
       await v1.register(taxRoutes, { tax: services.tax })
       await v1.register(customerRoutes, { customers: services.customers, rewards: services.loyalty })
       await v1.register(orderRoutes, { orders: services.orders, refunds: services.refunds })

@@ -56,12 +56,18 @@ const staffScopes: Scope[] = [
  */
 export const TILL_SCOPE = 'till:sync'
 
+/**
+ * Registering the store's own OAuth apps and disconnecting the apps it let in (`/apps`, `/connected-apps`): owners
+ * only, and outside MERCHANT_SCOPES, so no app can ever be granted it.
+ */
+export const APPS_SCOPE = 'apps:write'
+
 /** Consenting to an app is for owners and managers (docs/decisions.md "Scopes"): the roles that hold it. */
 export const CONSENT_SCOPE: Scope = 'settings:write'
 
 /** The scopes a role's login tokens carry: owners everything, managers all but integrations, staff the till. */
-export function scopesOfRole(role: Role): Scope[] {
-  if (role === 'owner') return [...MERCHANT_SCOPES]
+export function scopesOfRole(role: Role): string[] {
+  if (role === 'owner') return [...MERCHANT_SCOPES, APPS_SCOPE]
   if (role === 'manager') return MERCHANT_SCOPES.filter((s) => s !== 'webhooks:write')
   return [...staffScopes]
 }

@@ -1,4 +1,5 @@
 /** OAuth 2.0 authorization server: apps, grants, the protocol endpoints. */
+export { appRoutes } from './apps.routes.ts'
 export type { OAuthApp } from './apps.service.ts'
 export { oauthRoutes, oauthWellKnownRoutes } from './oauth.routes.ts'
 export { createOAuthService, type OAuthService } from './oauth.service.ts'

@@ -138,6 +138,7 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 const TAGS: Record<string, string> = {
   auth: 'Sign-in for people: login, refresh, logout, who am I, passwords, invitations',
   oauth: 'OAuth 2.0 for apps: token, revocation, introspection, metadata',
+  apps: 'The store’s own OAuth apps and the apps it let in (owners)',
   catalog: 'Products, variants, categories, modifiers, price lists, bundles, markdowns',
   locations: 'Shops and warehouses, each in its own time zone',
   inventory: 'Stock levels, adjustments, transfers, reorder points, alerts',
