@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'csv-parse/sync'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { MERCHANT_SCOPES } from '../../src/modules/auth/index.ts'
+import { systemContext } from '../../src/platform/http/system-context.ts'
 import { assertAccessible } from '../support/axe.ts'
 import { launchChromium, skipWithoutChromium } from '../support/chromium.ts'
 import { clientFor, createMerchant, type Merchant } from '../support/harness.ts'
@@ -334,6 +336,56 @@ describe('the back office for people and settings, in headless Chromium', { skip
     await context.close()
   })
 
+  it('registers an app with no scopes unless ticked, shows its secret once, and disconnects a partner after a warning', async () => {
+    const ctx = systemContext(apps.app.runtime.database, owner.orgId, MERCHANT_SCOPES)
+    const partner = await apps.app.services.oauth.apps.create(ctx, {
+      name: 'Site builder',
+      redirectUris: ['https://builder.example/cb'],
+      allowedScopes: ['catalog:read'],
+      partner: true,
+    })
+    const clientId = partner.app.client_id
+    const { grantId } = await apps.app.runtime.database.transaction(owner.orgId, (q) =>
+      apps.app.services.oauth.connectApp(q, { orgId: owner.orgId, clientId, scopes: ['catalog:read'] }),
+    )
+    const partnerApi = clientFor(
+      apps.app.api,
+      await apps.app.runtime.accessTokens.sign({
+        sub: clientId,
+        orgId: owner.orgId,
+        scopes: ['catalog:read'],
+        sid: grantId,
+        clientId,
+        actorKind: 'app',
+        userId: null,
+      }),
+    )
+
+    const { page, context, errors } = await signedIn(1280)
+    await more(page, 'Developers')
+    await page.getByLabel('App name').fill('Stock sync')
+    await page.getByLabel('Redirect URIs').fill('https://sync.example/callback')
+    await page.getByRole('checkbox', { name: /catalog:read/ }).check()
+    await page.getByRole('button', { name: 'Register the app' }).click()
+    const shown = page.getByRole('status').filter({ hasText: 'Stock sync is registered.' })
+    await shown.waitFor()
+    const secret = await shown.locator('code').nth(1).innerText()
+    assert.match(secret, /^ots_/)
+    const registered = (await api.get('/api/v1/apps')).body.data.find((a: { name: string }) => a.name === 'Stock sync')
+    assert.deepEqual(registered.allowed_scopes, ['catalog:read'])
+
+    assert.equal((await partnerApi.get('/api/v1/products')).status, 200)
+    await page.getByRole('button', { name: 'Disconnect Site builder' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Disconnect Site builder?' })
+    assert.match(await dialog.innerText(), /partner app: it may have set the store up/)
+    await dialog.getByRole('button', { name: 'Disconnect' }).click()
+    await page.getByRole('status').filter({ hasText: 'Site builder is disconnected.' }).waitFor()
+    assert.equal((await partnerApi.get('/api/v1/products')).status, 401)
+    await page.screenshot({ path: `${SCREENSHOTS}-developers-1280.png`, fullPage: true })
+    assert.deepEqual(errors, [])
+    await context.close()
+  })
+
   it('walks every page at both widths: axe-core clean, no sideways scrolling, a screenshot of each', async () => {
     const card = (await api.post('/api/v1/gift-cards', { initial_balance: 10 })).body.data
     for (const width of [1280, 390]) {
@@ -348,6 +400,7 @@ describe('the back office for people and settings, in headless Chromium', { skip
         ['audit', 'Audit log'],
         ['campaigns', 'Campaigns'],
         ['loyalty', 'Loyalty'],
+        ['developers', 'Developers'],
         ['campaigns/new', 'New campaign'],
       ]
       for (const [path, heading] of pages) {

@@ -39,6 +39,7 @@ export function Layout() {
     ...(shop.can('users:read') ? [{ to: '/staff', label: t.staff } as const] : []),
     { to: '/settings', label: t.settings } as const,
     ...(shop.can('audit:read') ? [{ to: '/audit', label: t.audit } as const] : []),
+    { to: '/developers', label: t.developers } as const,
   ]
   return (
     <>
@@ -76,9 +77,6 @@ export function Layout() {
                       <a href="/dashboard/webhooks">{t.webhooks}</a>
                     </li>
                   )}
-                  <li>
-                    <a href="/dashboard/apps">{t.apps}</a>
-                  </li>
                 </ul>
               </details>
             </li>

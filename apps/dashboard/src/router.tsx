@@ -5,6 +5,7 @@ import { CampaignPage } from './pages/campaign.tsx'
 import { CampaignsPage, type CampaignsSearch } from './pages/campaigns.tsx'
 import { CustomerPage } from './pages/customer.tsx'
 import { CustomersPage } from './pages/customers.tsx'
+import { DevelopersPage } from './pages/developers.tsx'
 import { GiftCardPage, GiftCardsPage } from './pages/gift-cards.tsx'
 import { HomePage } from './pages/home.tsx'
 import { InventoryPage, type InventorySearch } from './pages/inventory.tsx'
@@ -70,6 +71,7 @@ const routeTree = root.addChildren([
   page('/gift-cards', GiftCardsPage),
   createRoute({ getParentRoute: () => root, path: '/gift-cards/$cardId', component: GiftCardPage }),
   page('/staff', StaffPage),
+  page('/developers', DevelopersPage),
   page('/settings', SettingsPage),
   createRoute({
     getParentRoute: () => root,
