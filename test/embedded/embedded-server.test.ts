@@ -52,19 +52,26 @@ describe('the embedded PostgreSQL under npm start and the opentill command', () 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'opentill-embedded-'))
     cluster = embeddedPaths(dataDir).cluster
-    const port = await freeLoopbackPort()
-    base = `http://127.0.0.1:${port}`
     env = {
       ...process.env,
       NODE_ENV: 'development',
       DATABASE_URL: '',
       REDIS_URL: '',
       DATA_DIR: dataDir,
-      PORT: String(port),
-      APP_PORT: String(await freeLoopbackPort()),
       LOG_LEVEL: 'silent',
     }
   })
+
+  /**
+   * Ports picked just before a server starts (the cluster's start takes seconds, and another process of the run
+   * may take a port picked earlier); every server of one test shares them.
+   */
+  async function freshPorts() {
+    const port = await freeLoopbackPort()
+    base = `http://127.0.0.1:${port}`
+    env.PORT = String(port)
+    env.APP_PORT = String(await freeLoopbackPort())
+  }
   after(async () => {
     const left = runningServer(cluster)
     if (left) process.kill(left.pid, 'SIGKILL')
@@ -85,6 +92,7 @@ describe('the embedded PostgreSQL under npm start and the opentill command', () 
   })
 
   it('keeps a sale committed just before a kill -9 of the app and of its database server', async () => {
+    await freshPorts()
     const first = serve(env, 'direct')
     const banner = await first.banner()
     const password = /"password":"([^"]+)"/.exec(banner)?.[1]
@@ -121,6 +129,7 @@ describe('the embedded PostgreSQL under npm start and the opentill command', () 
   })
 
   it('serves beside the command line, refuses a second server, answers an idempotent logout, and stops both on SIGTERM', async () => {
+    await freshPorts()
     const served = serve(env, 'bin')
     await served.banner()
     const postmaster = runningServer(cluster)

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'csv-parse/sync'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { assertAccessible } from '../support/axe.ts'
+import { sidewaysScroll, signedInPage } from '../support/back-office.ts'
 import { launchChromium, skipWithoutChromium } from '../support/chromium.ts'
-import { eventually } from '../support/eventually.ts'
 import { clientFor, createMerchant, type Merchant } from '../support/harness.ts'
 import { invitedAndSignedIn, type Person } from '../support/people.ts'
 import { type ListeningApps, startListeningApps } from '../support/web.ts'
@@ -68,24 +68,8 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
   /**
    * A page at a width, signed in through the sign-in form: each job starts there. The phone signs in as the
    * store's second owner, so neither person's sign-ins meet the limit per account (10 at once, 5 a minute after).
-   * Every failed load or script error on the page is collected for the test to check.
    */
-  async function signedIn(width: number): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
-    const person = width === 390 ? coOwner : owner
-    const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true })
-    const page = await context.newPage()
-    const errors: string[] = []
-    page.on('pageerror', (error) => errors.push(error.message))
-    page.on('response', (response) => {
-      if (response.status() >= 400) errors.push(`${response.status()} ${response.request().method()} ${response.url()}`)
-    })
-    await page.goto(`${apps.appUrl}/dashboard`)
-    await page.getByLabel('E-mail').fill(person.email)
-    await page.getByLabel('Password').fill(person.password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor()
-    return { page, context, errors }
-  }
+  const signedIn = (width: number) => signedInPage(browser, apps.appUrl, width === 390 ? coOwner : owner, width)
 
   /** Moves the focus with Tab alone until it reaches the control of that name (a keyboard-only path). */
   async function tabTo(page: Page, name: RegExp): Promise<void> {
@@ -103,10 +87,7 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
   }
 
   async function fitsTheScreen(page: Page): Promise<void> {
-    const { scroll, client } = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      client: document.documentElement.clientWidth,
-    }))
+    const { scroll, client } = await sidewaysScroll(page)
     assert.ok(scroll <= client, `${page.url()} scrolls sideways: ${scroll} px wide on a ${client} px screen`)
   }
 
@@ -133,7 +114,9 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
     await tabTo(page, /Take \$12\.25/)
     await page.keyboard.press('Enter')
     await page.getByRole('heading', { name: 'Sale complete' }).waitFor()
-    assert.match(await page.getByRole('figure', { name: 'Receipt' }).innerText(), /Latte[\s\S]*TOTAL\s+\$12\.25/)
+    const receipt = page.getByRole('figure', { name: 'Receipt' })
+    await receipt.getByText(/TOTAL/).waitFor()
+    assert.match(await receipt.innerText(), /Latte[\s\S]*TOTAL\s+\$12\.25/)
     await page.screenshot({ path: `${SCREENSHOTS}-sale-done-1280.png`, fullPage: true })
 
     const order = (await api.get('/api/v1/orders?number=1')).body.data[0]

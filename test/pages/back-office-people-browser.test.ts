@@ -2,10 +2,11 @@ import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'csv-parse/sync'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { MERCHANT_SCOPES } from '../../src/modules/auth/index.ts'
 import { systemContext } from '../../src/platform/http/system-context.ts'
 import { assertAccessible } from '../support/axe.ts'
+import { sidewaysScroll, signedInPage } from '../support/back-office.ts'
 import { launchChromium, skipWithoutChromium } from '../support/chromium.ts'
 import { clientFor, createMerchant, type Merchant } from '../support/harness.ts'
 import { invitedAndSignedIn, type Person } from '../support/people.ts'
@@ -41,24 +42,8 @@ describe('the back office for people and settings, in headless Chromium', { skip
     await apps?.close()
   })
 
-  async function signedIn(
-    width: number,
-    person: { email: string; password: string } = owner,
-  ): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true })
-    const page = await context.newPage()
-    const errors: string[] = []
-    page.on('pageerror', (error) => errors.push(error.message))
-    page.on('response', (response) => {
-      if (response.status() >= 400) errors.push(`${response.status()} ${response.request().method()} ${response.url()}`)
-    })
-    await page.goto(`${apps.appUrl}/dashboard`)
-    await page.getByLabel('E-mail').fill(person.email)
-    await page.getByLabel('Password').fill(person.password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor()
-    return { page, context, errors }
-  }
+  const signedIn = (width: number, person: { email: string; password: string } = owner) =>
+    signedInPage(browser, apps.appUrl, person, width)
 
   const more = async (page: Page, name: string) => {
     await page.getByText('More', { exact: true }).click()
@@ -408,10 +393,7 @@ describe('the back office for people and settings, in headless Chromium', { skip
         await page.getByRole('heading', { level: 1, name: heading }).waitFor()
         await page.waitForLoadState('networkidle')
         await assertAccessible(page)
-        const { scroll, client } = await page.evaluate(() => ({
-          scroll: document.documentElement.scrollWidth,
-          client: document.documentElement.clientWidth,
-        }))
+        const { scroll, client } = await sidewaysScroll(page)
         assert.ok(scroll <= client, `${path} scrolls sideways at ${width} px`)
         await page.screenshot({
           path: `${SCREENSHOTS}-${path.replace(/(cus|gc|gift)_\w+/, 'one').replace(/[/?=]/g, '-')}-${width}.png`,

@@ -42,19 +42,20 @@ const writable = {
   track_inventory: Type.Boolean({ description: 'false: sold without counting stock' }),
 }
 
+/** The fields a write may leave out (all but name and SKU on a create). */
+const optional = {
+  description: Type.Optional(writable.description),
+  barcodes: Type.Optional(writable.barcodes),
+  base_price: Type.Optional(writable.base_price),
+  cost: Type.Optional(writable.cost),
+  category_id: Type.Optional(writable.category_id),
+  tags: Type.Optional(writable.tags),
+  is_active: Type.Optional(writable.is_active),
+  track_inventory: Type.Optional(writable.track_inventory),
+}
+
 export const CreateProductBody = Type.Object(
-  {
-    name: writable.name,
-    sku: writable.sku,
-    description: Type.Optional(writable.description),
-    barcodes: Type.Optional(writable.barcodes),
-    base_price: Type.Optional(writable.base_price),
-    cost: Type.Optional(writable.cost),
-    category_id: Type.Optional(writable.category_id),
-    tags: Type.Optional(writable.tags),
-    is_active: Type.Optional(writable.is_active),
-    track_inventory: Type.Optional(writable.track_inventory),
-  },
+  { name: writable.name, sku: writable.sku, ...optional },
   { additionalProperties: false },
 )
 export type CreateProductBody = Static<typeof CreateProductBody>
@@ -63,14 +64,7 @@ export const UpdateProductBody = Type.Object(
   {
     name: Type.Optional(writable.name),
     sku: Type.Optional(writable.sku),
-    description: Type.Optional(writable.description),
-    barcodes: Type.Optional(writable.barcodes),
-    base_price: Type.Optional(writable.base_price),
-    cost: Type.Optional(writable.cost),
-    category_id: Type.Optional(writable.category_id),
-    tags: Type.Optional(writable.tags),
-    is_active: Type.Optional(writable.is_active),
-    track_inventory: Type.Optional(writable.track_inventory),
+    ...optional,
     version: Type.Optional(Version),
   },
   { additionalProperties: false },
@@ -85,14 +79,7 @@ export const ProductBatchBody = Type.Object(
         {
           sku: writable.sku,
           name: Type.Optional(writable.name),
-          description: Type.Optional(writable.description),
-          barcodes: Type.Optional(writable.barcodes),
-          base_price: Type.Optional(writable.base_price),
-          cost: Type.Optional(writable.cost),
-          category_id: Type.Optional(writable.category_id),
-          tags: Type.Optional(writable.tags),
-          is_active: Type.Optional(writable.is_active),
-          track_inventory: Type.Optional(writable.track_inventory),
+          ...optional,
           version: Type.Optional({
             ...Version,
             description: 'the version the change was made from: 409 STALE_VERSION if the product changed since',

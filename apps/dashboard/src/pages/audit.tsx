@@ -4,6 +4,7 @@ import { useNavigate, useSearch } from '@tanstack/react-router'
 import type { FormEvent } from 'react'
 import { api } from '../api.ts'
 import { addDays, startOfDay } from '../format.ts'
+import { downloadCsv } from '../parts/download.ts'
 import { Field, SelectField } from '../parts/field.tsx'
 import { Empty, ErrorNote } from '../parts/notes.tsx'
 import { Pager, useCursor } from '../parts/pager.tsx'
@@ -50,11 +51,7 @@ export function AuditPage() {
       const text = (await unwrap(
         api().GET('/api/v1/audit-log', { params: { query: { ...query, format: 'csv' } }, parseAs: 'text' }),
       )) as unknown as string
-      const link = document.createElement('a')
-      link.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }))
-      link.download = 'audit-log.csv'
-      link.click()
-      URL.revokeObjectURL(link.href)
+      downloadCsv(text, 'audit-log.csv')
     },
   })
   const who = (userId: string | null) => {

@@ -1,4 +1,4 @@
-import { type components, type operations, unwrap } from '@opentill/client'
+import { type operations, unwrap } from '@opentill/client'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate, useParams } from '@tanstack/react-router'
 import { stringify } from 'csv-stringify/browser/esm/sync'
@@ -6,6 +6,7 @@ import { type ReactNode, useState } from 'react'
 import { api, fieldErrors, numberOf } from '../api.ts'
 import { BarChart } from '../parts/bar-chart.tsx'
 import { Confirm } from '../parts/confirm.tsx'
+import { downloadCsv } from '../parts/download.ts'
 import { Field, SelectField } from '../parts/field.tsx'
 import { DoneNote, ErrorNote } from '../parts/notes.tsx'
 import { ProductPicker } from '../parts/product-picker.tsx'
@@ -619,11 +620,7 @@ function Vouchers({ campaign }: { campaign: Campaign }) {
       (vouchers.data?.data ?? []).map((v) => ({ code: v.code, uses: v.uses, max_uses: v.max_uses ?? '' })),
       { header: true, columns: ['code', 'uses', 'max_uses'], escape_formulas: true },
     )
-    const link = document.createElement('a')
-    link.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }))
-    link.download = `vouchers-${campaign.id}.csv`
-    link.click()
-    URL.revokeObjectURL(link.href)
+    downloadCsv(text, `vouchers-${campaign.id}.csv`)
   }
   const errors = fieldErrors(make.error)
   if (!campaign.requires_voucher) return null

@@ -1,4 +1,4 @@
-import { type components, unwrap } from '@opentill/client'
+import { unwrap } from '@opentill/client'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate, useSearch } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
@@ -275,7 +275,14 @@ function ItemStock({ productId, locationId }: { productId: string; locationId: s
             </button>
             {Object.keys(fieldErrors(reorder.error)).length === 0 && <ErrorNote error={reorder.error} />}
           </form>
-          <Transfer productId={productId} fromId={locationId} onDone={(text) => (setDone(text), refresh())} />
+          <Transfer
+            productId={productId}
+            fromId={locationId}
+            onDone={(text) => {
+              setDone(text)
+              refresh()
+            }}
+          />
         </section>
       )}
       <section aria-labelledby="movements-h">

@@ -5,6 +5,7 @@ import { stringify } from 'csv-stringify/browser/esm/sync'
 import { useId, useState } from 'react'
 import { api, numberOf } from '../api.ts'
 import { Confirm } from '../parts/confirm.tsx'
+import { downloadCsv } from '../parts/download.ts'
 import { Field, SelectField } from '../parts/field.tsx'
 import { DoneNote, ErrorNote } from '../parts/notes.tsx'
 import { useShop } from '../shop.tsx'
@@ -158,11 +159,7 @@ export function CsvTools() {
         // A cell a spreadsheet would run as a formula is written as text.
         { header: true, columns: [...COLUMNS], escape_formulas: true },
       )
-      const link = document.createElement('a')
-      link.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }))
-      link.download = 'items.csv'
-      link.click()
-      URL.revokeObjectURL(link.href)
+      downloadCsv(text, 'items.csv')
       return rows.length
     },
     onSuccess: (count) => setDone(t.exported(count)),

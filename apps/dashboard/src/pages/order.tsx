@@ -6,6 +6,7 @@ import { api, fieldErrors } from '../api.ts'
 import { Confirm } from '../parts/confirm.tsx'
 import { Field } from '../parts/field.tsx'
 import { DoneNote, ErrorNote } from '../parts/notes.tsx'
+import { ReceiptText } from '../parts/receipt.tsx'
 import { Title } from '../parts/title.tsx'
 import { useShop } from '../shop.tsx'
 import { strings } from '../strings/index.ts'
@@ -317,16 +318,6 @@ function OrderActions({ order }: { order: Order }) {
 function Receipt({ order }: { order: Order }) {
   const shop = useShop()
   const [email, setEmail] = useState('')
-  const receipt = useQuery({
-    queryKey: ['receipt', order.id, order.version],
-    queryFn: async () =>
-      (await unwrap(
-        api().GET('/api/v1/orders/{id}/receipt', {
-          params: { path: { id: order.id }, query: { format: 'text' } },
-          parseAs: 'text',
-        }),
-      )) as unknown as string,
-  })
   const send = useMutation({
     mutationFn: () =>
       unwrap(api().POST('/api/v1/orders/{id}/receipt/email', { params: { path: { id: order.id } }, body: { email } })),
@@ -337,8 +328,7 @@ function Receipt({ order }: { order: Order }) {
       <h2 id="receipt-h">{t.receipt}</h2>
       <details>
         <summary>{t.showReceipt}</summary>
-        <pre className="receipt">{receipt.data}</pre>
-        <ErrorNote error={receipt.error} />
+        <ReceiptText order={order} />
       </details>
       {shop.can('orders:write') && (
         <form

@@ -1,6 +1,6 @@
 import { type components, unwrap } from '@opentill/client'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { api, fieldErrors, numberOf } from '../api.ts'
 import { Confirm } from '../parts/confirm.tsx'
 import { Field, SelectField } from '../parts/field.tsx'

@@ -5,6 +5,7 @@ import type { FormEvent } from 'react'
 import { api } from '../api.ts'
 import { addDays, localDay, weekStart } from '../format.ts'
 import { BarChart } from '../parts/bar-chart.tsx'
+import { downloadCsv } from '../parts/download.ts'
 import { Field, SelectField } from '../parts/field.tsx'
 import { Empty, ErrorNote } from '../parts/notes.tsx'
 import { Title } from '../parts/title.tsx'
@@ -114,11 +115,7 @@ export function ReportsPage() {
   const csv = useMutation({
     mutationFn: async () => {
       const text = await reportCsv(api(), report.path, query({ from, to }) as Record<string, string>)
-      const link = document.createElement('a')
-      link.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }))
-      link.download = `${name}${groupBy ? `-by-${groupBy}` : ''}${report.dated ? `-${from}-${to}` : ''}.csv`
-      link.click()
-      URL.revokeObjectURL(link.href)
+      downloadCsv(text, `${name}${groupBy ? `-by-${groupBy}` : ''}${report.dated ? `-${from}-${to}` : ''}.csv`)
     },
   })
 

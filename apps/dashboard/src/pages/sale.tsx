@@ -6,6 +6,7 @@ import { api, fieldErrors, numberOf, problemText } from '../api.ts'
 import { Field, SelectField } from '../parts/field.tsx'
 import { DoneNote, ErrorNote } from '../parts/notes.tsx'
 import { ProductPicker } from '../parts/product-picker.tsx'
+import { ReceiptText } from '../parts/receipt.tsx'
 import { Title } from '../parts/title.tsx'
 import { useShop } from '../shop.tsx'
 import { strings } from '../strings/index.ts'
@@ -537,25 +538,13 @@ function Checkout({
 }
 
 function SaleDone({ order, onNewSale }: { order: Order; onNewSale: () => void }) {
-  const receipt = useQuery({
-    queryKey: ['receipt', order.id, order.version],
-    queryFn: async () =>
-      (await unwrap(
-        api().GET('/api/v1/orders/{id}/receipt', {
-          params: { path: { id: order.id }, query: { format: 'text' } },
-          parseAs: 'text',
-        }),
-      )) as unknown as string,
-  })
   return (
     <section aria-labelledby="done-h">
       <h2 id="done-h">{t.complete}</h2>
-      {receipt.data && (
-        <figure>
-          <figcaption className="visually-hidden">{strings.order.receipt}</figcaption>
-          <pre className="receipt">{receipt.data}</pre>
-        </figure>
-      )}
+      <figure>
+        <figcaption className="visually-hidden">{strings.order.receipt}</figcaption>
+        <ReceiptText order={order} />
+      </figure>
       <div className="actions">
         <button type="button" className="primary" onClick={onNewSale}>
           {t.newSale}
