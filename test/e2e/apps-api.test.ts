@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { MERCHANT_SCOPES } from '../../src/modules/auth/index.ts'
+import { NOT_STORED } from '../../src/platform/http/idempotency.ts'
 import { systemContext } from '../../src/platform/http/system-context.ts'
 import { clientFor, createMerchant, loginAs, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 
@@ -26,16 +27,22 @@ describe('apps and connected apps over REST, for owners', () => {
     const id = made.body.data.client_id
     const read = await api.get(`/api/v1/apps/${id}`)
     assert.equal(read.body.client_secret, undefined)
-    assert.deepEqual(
-      (await api.get('/api/v1/apps')).body.data.map((a: { client_id: string }) => a.client_id),
-      [id],
-    )
+    assert.ok((await api.get('/api/v1/apps')).body.data.some((a: { client_id: string }) => a.client_id === id))
     const edited = await api.patch(`/api/v1/apps/${id}`, { allowed_scopes: ['catalog:read', 'orders:read'] })
     assert.equal(edited.status, 200, JSON.stringify(edited.body))
     assert.deepEqual(edited.body.data.allowed_scopes, ['catalog:read', 'orders:read'])
     const rotated = await api.post(`/api/v1/apps/${id}/rotate-secret`)
     assert.equal(rotated.status, 200)
     assert.notEqual(rotated.body.client_secret, made.body.client_secret)
+
+    // A replay of the registration (the same Idempotency-Key) answers as before but without the secret.
+    const key = { 'idempotency-key': 'register-once' }
+    const body = { name: 'Replayed', redirect_uris: ['https://replayed.example/cb'] }
+    const once = await api.post('/api/v1/apps', body, key)
+    const again = await api.post('/api/v1/apps', body, key)
+    assert.match(once.body.client_secret, /^ots_/)
+    assert.equal(again.body.data.client_id, once.body.data.client_id)
+    assert.equal(again.body.client_secret, NOT_STORED)
 
     const bad = await api.post('/api/v1/apps', {
       name: 'Bad',

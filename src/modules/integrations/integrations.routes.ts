@@ -84,7 +84,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
   app.get(
     '/integrations/:id/webhooks',
     {
-      config: { scope, idempotency: { notStored: ['secret'] } },
+      config: { scope, idempotency: { notStored: ['data.secret'] } },
       schema: {
         operationId: 'listIntegrationWebhooks',
         tags,
@@ -100,7 +100,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
   app.post(
     '/integrations/:id/webhooks',
     {
-      config: { scope, idempotency: { notStored: ['secret'] } },
+      config: { scope, idempotency: { notStored: ['data.secret'] } },
       schema: {
         operationId: 'createIntegrationWebhook',
         tags,
@@ -151,7 +151,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
   app.post(
     '/integrations/:id/webhooks/:webhookId/rotate-secret',
     {
-      config: { scope, idempotency: { notStored: ['secret'] } },
+      config: { scope, idempotency: { notStored: ['data.secret'] } },
       schema: {
         operationId: 'rotateIntegrationWebhookSecret',
         tags,

@@ -382,12 +382,11 @@ export async function memberById(q: Queryable, orgId: string, id: string, lock =
   return result.rows[0]
 }
 
-/** Points not yet redeemed or expired, over all members (reports). */
-/** Members and their live points, by tier (members of no tier together). */
+/** Points not yet redeemed or expired, by tier (members of no tier together), for the reports. */
 export async function pointsOutstanding(q: Queryable, orgId: string, at: Date) {
   const result = await q.query<OutstandingRow>(
     `SELECT m.tier, count(*) AS members, sum(${liveBalance('$2')}) AS points FROM loyalty_members m
-     WHERE m.org_id = $1 GROUP BY m.tier ORDER BY m.tier NULLS LAST`,
+     WHERE m.org_id = $1 GROUP BY m.tier`,
     [orgId, at],
   )
   return result.rows

@@ -167,6 +167,20 @@ function storedTiers(input: readonly TierInput[], basis: ProgramRow['tier_basis'
   })
 }
 
+/**
+ * The value of row `i` in whole minor units out of values in ten-thousandths, by largest remainder: the rows add up
+ * to the total rounded down once, and no row is more than a unit off its own exact value.
+ */
+function shareOf(e4: readonly bigint[], i: number): bigint {
+  const floors = e4.map((v) => v / 10_000n)
+  const missing = e4.reduce((a, v) => a + v, 0n) / 10_000n - floors.reduce((a, v) => a + v, 0n)
+  const byRemainder = e4
+    .map((v, j) => ({ j, rest: v % 10_000n }))
+    .sort((a, b) => (b.rest > a.rest ? 1 : b.rest < a.rest ? -1 : a.j - b.j))
+  const gets = byRemainder.findIndex((r) => r.j === i) < Number(missing) ? 1n : 0n
+  return floors[i] + gets
+}
+
 export function createLoyaltyService(deps: LoyaltyDeps) {
   const clock = deps.clock ?? (() => new Date())
 
@@ -764,16 +778,19 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
           repo.pointsOutstanding(q, ctx.orgId, at),
           repo.activeProgram(q, ctx.orgId),
         ])
-        // Each tier's value in whole minor units; the total is their sum, so the report adds up.
-        return rows.map((row) => {
-          const points = BigInt(row.points ?? 0)
-          return {
-            tier: row.tier,
-            members: Number(row.members),
-            points,
-            value: program ? (points * BigInt(program.point_value_e4)) / 10_000n : 0n,
-          }
-        })
+        // Tiers from the lowest threshold up, members of none last.
+        const rank = (tier: string | null) => {
+          const found = (program?.tiers ?? []).find((t) => t.name === tier)
+          return found ? Number(found.threshold) : Number.POSITIVE_INFINITY
+        }
+        const tiers = [...rows].sort((a, b) => rank(a.tier) - rank(b.tier))
+        const e4 = tiers.map((row) => BigInt(row.points ?? 0) * BigInt(program?.point_value_e4 ?? 0))
+        return tiers.map((row, i) => ({
+          tier: row.tier,
+          members: Number(row.members),
+          points: BigInt(row.points ?? 0),
+          value: shareOf(e4, i),
+        }))
       })
     },
 

@@ -16,6 +16,8 @@ import type { GrantsService } from './grants.service.ts'
 
 const tags = ['apps']
 const config = { scope: APPS_SCOPE }
+/** A secret is in its answer once: a replay of the request (same Idempotency-Key) does not carry it. */
+const secretAnswer = { scope: APPS_SCOPE, idempotency: { notStored: ['client_secret'] } }
 const App = Type.Ref('App')
 
 /**
@@ -47,7 +49,7 @@ export const appRoutes: FastifyPluginAsyncTypebox<{ apps: AppsService; grants: G
   app.post(
     '/apps',
     {
-      config,
+      config: secretAnswer,
       schema: {
         operationId: 'createApp',
         tags,
@@ -107,7 +109,7 @@ export const appRoutes: FastifyPluginAsyncTypebox<{ apps: AppsService; grants: G
   app.post(
     '/apps/:client_id/rotate-secret',
     {
-      config,
+      config: secretAnswer,
       schema: {
         operationId: 'rotateAppSecret',
         tags,

@@ -16,7 +16,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<{ partners: PartnersServic
   app.post(
     '/partners/tenants',
     {
-      config: { scope, idempotency: { notStored: ['invitation.url'] } },
+      config: { scope, idempotency: { notStored: ['data.invitation.url'] } },
       schema: {
         operationId: 'provisionTenant',
         tags: ['partners'],
@@ -32,7 +32,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<{ partners: PartnersServic
   app.get(
     '/partners/tenants',
     {
-      config: { scope, idempotency: { notStored: ['invitation.url'] } },
+      config: { scope, idempotency: { notStored: ['data.invitation.url'] } },
       schema: {
         operationId: 'listTenants',
         tags: ['partners'],

@@ -98,13 +98,16 @@ export const idempotency = fp(
   { name: 'opentill-idempotency', dependencies: ['opentill-authenticate'] },
 )
 
-/** The answer as stored for replays: each `data` field named by the route is replaced by NOT_STORED. */
+/**
+ * The answer as stored for replays: each field the route names, by its path from the top of the answer
+ * (`data.secret`, `client_secret`), is replaced by NOT_STORED.
+ */
 function withoutSecrets(payload: string, paths: readonly string[] | undefined): string {
   if (!paths?.length) return payload
-  const parsed = JSON.parse(payload) as { data?: Record<string, unknown> }
+  const parsed = JSON.parse(payload) as Record<string, unknown>
   for (const path of paths) {
     const parts = path.split('.')
-    let node: Record<string, unknown> | undefined = parsed.data
+    let node: Record<string, unknown> | undefined = parsed
     for (const part of parts.slice(0, -1)) node = node?.[part] as Record<string, unknown> | undefined
     const last = parts[parts.length - 1]
     if (node && last in node) node[last] = NOT_STORED

@@ -1,8 +1,8 @@
-import { type operations, unwrap } from '@opentill/client'
+import { type components, type operations, sum, unwrap } from '@opentill/client'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate, useParams } from '@tanstack/react-router'
 import { stringify } from 'csv-stringify/browser/esm/sync'
-import { type ReactNode, useState } from 'react'
+import { type ReactNode, useEffect, useState } from 'react'
 import { api, fieldErrors, numberOf } from '../api.ts'
 import { BarChart } from '../parts/bar-chart.tsx'
 import { Confirm } from '../parts/confirm.tsx'
@@ -107,6 +107,13 @@ function Editor({ campaign }: { campaign?: Campaign }) {
   const [type, setType] = useState<RuleType>(first?.type ?? 'percentage')
   const [items, setItems] = useState<string[]>(campaign?.conditions?.product_ids ?? [])
   const [freeItem, setFreeItem] = useState<string | null>((first?.product_id as string | undefined) ?? null)
+  // A newer version (saved here or by someone else) replaces what is being edited, so it is never saved over.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the version says when the campaign changed
+  useEffect(() => {
+    setType(first?.type ?? 'percentage')
+    setItems(campaign?.conditions?.product_ids ?? [])
+    setFreeItem((first?.product_id as string | undefined) ?? null)
+  }, [campaign?.version])
   const names = useProductNames([...items, ...(freeItem ? [freeItem] : [])])
   const save = useMutation({
     mutationFn: (form: FormData) => {
@@ -114,7 +121,20 @@ function Editor({ campaign }: { campaign?: Campaign }) {
       const optional = (name: string) => (text(name) === '' ? undefined : numberOf(text(name)))
       const days = DAYS.filter((d) => form.get(`day-${d}`) === 'on')
       const locations = shop.locations.filter((l) => form.get(`location-${l.id}`) === 'on').map((l) => l.id)
+      // The conditions the form edits, over the ones it does not (categories; locations with one location).
+      const kept: Record<string, unknown> = { ...(campaign?.conditions ?? {}) }
+      const edited = [
+        'product_ids',
+        'min_spend',
+        'min_quantity',
+        'customer_tiers',
+        'customer_tags',
+        'days_of_week',
+        'hours',
+      ]
+      for (const key of [...edited, ...(shop.locations.length > 1 ? ['location_ids'] : [])]) delete kept[key]
       const conditions = {
+        ...kept,
         ...(items.length ? { product_ids: items } : {}),
         ...(optional('min_spend') !== undefined ? { min_spend: optional('min_spend') } : {}),
         ...(optional('min_quantity') !== undefined ? { min_quantity: optional('min_quantity') } : {}),
@@ -580,7 +600,16 @@ function Preview({ campaign }: { campaign: Campaign }) {
         <div role="status">
           {mine.length > 0 ? (
             <p>
-              <strong>{t.previewGets(shop.fmt.money(mine.reduce((sum, a) => sum + Number(a.amount), 0)))}</strong>{' '}
+              <strong>
+                {t.previewGets(
+                  shop.fmt.money(
+                    sum(
+                      mine.map((a) => a.amount),
+                      shop.currency,
+                    ),
+                  ),
+                )}
+              </strong>{' '}
               {t.previewTotal(shop.fmt.money(quote.data.data.total))}
             </p>
           ) : (
@@ -595,12 +624,23 @@ function Preview({ campaign }: { campaign: Campaign }) {
 function Vouchers({ campaign }: { campaign: Campaign }) {
   const shop = useShop()
   const queries = useQueryClient()
+  // Every voucher, page after page: a campaign may have thousands, all of them counted and exported.
   const vouchers = useQuery({
     queryKey: ['vouchers', campaign.id],
-    queryFn: () =>
-      unwrap(
-        api().GET('/api/v1/campaigns/{id}/vouchers', { params: { path: { id: campaign.id }, query: { limit: 200 } } }),
-      ),
+    queryFn: async () => {
+      const all: components['schemas']['Voucher'][] = []
+      let cursor: string | undefined
+      do {
+        const page = await unwrap(
+          api().GET('/api/v1/campaigns/{id}/vouchers', {
+            params: { path: { id: campaign.id }, query: { limit: 200, cursor } },
+          }),
+        )
+        all.push(...page.data)
+        cursor = page.pagination.nextCursor ?? undefined
+      } while (cursor)
+      return { data: all }
+    },
   })
   const make = useMutation({
     mutationFn: (form: FormData) => {

@@ -179,9 +179,17 @@ export function CustomerFields({ customer, errors }: { customer?: Customer; erro
       />
       <div className="field">
         <label htmlFor="customer-note">{t.note}</label>
-        <textarea id="customer-note" name="note" rows={3} maxLength={2000} defaultValue={customer?.note ?? ''} />
+        <textarea
+          id="customer-note"
+          name="note"
+          rows={3}
+          maxLength={2000}
+          defaultValue={customer?.note ?? ''}
+          aria-invalid={errors.note ? true : undefined}
+          aria-describedby={errors.note ? 'customer-note-error' : undefined}
+        />
         {errors.note && (
-          <small className="field-error" role="alert">
+          <small id="customer-note-error" className="field-error" role="alert">
             {errors.note}
           </small>
         )}

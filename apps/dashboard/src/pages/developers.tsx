@@ -1,6 +1,6 @@
 import { type components, unwrap } from '@opentill/client'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type ReactNode, useState } from 'react'
+import { type ReactNode, useRef, useState } from 'react'
 import { api, fieldErrors } from '../api.ts'
 import { Confirm } from '../parts/confirm.tsx'
 import { Field } from '../parts/field.tsx'
@@ -51,8 +51,14 @@ export function DevelopersPage(): ReactNode {
 
 function MyApps() {
   const queries = useQueryClient()
-  const [secret, setSecret] = useState<{ name: string; clientId: string; secret: string | null } | null>(null)
+  const [secret, setSecret] = useState<{
+    name: string
+    clientId: string
+    secret: string | null
+    rotated?: boolean
+  } | null>(null)
   const [scopes, setScopes] = useState<string[]>([])
+  const registerForm = useRef<HTMLFormElement>(null)
   const apps = useQuery({
     queryKey: ['apps'],
     queryFn: () => unwrap(api().GET('/api/v1/apps', { params: { query: { limit: 100 } } })),
@@ -74,6 +80,11 @@ function MyApps() {
     onSuccess: (answer) => {
       setSecret({ name: answer.data.name, clientId: answer.data.client_id, secret: answer.client_secret })
       setScopes([])
+      // The form empties, so the same app is not registered twice by accident.
+      for (const name of ['name', 'redirect_uris']) {
+        const field = registerForm.current?.elements.namedItem(name)
+        if (field instanceof HTMLInputElement) field.value = ''
+      }
       queries.invalidateQueries({ queryKey: ['apps'] })
     },
   })
@@ -83,7 +94,7 @@ function MyApps() {
       <h2 id="apps-h">{t.myApps}</h2>
       {secret && (
         <div className="notice" role="status">
-          <p>{t.registered(secret.name)}</p>
+          <p>{secret.rotated ? t.newSecret(secret.name) : t.registered(secret.name)}</p>
           <p>
             {t.clientId} <code>{secret.clientId}</code>
           </p>
@@ -109,6 +120,7 @@ function MyApps() {
         ))}
       <form
         className="panel"
+        ref={registerForm}
         aria-labelledby="register-h"
         noValidate
         onSubmit={(e) => {
@@ -166,7 +178,7 @@ function AppRow({
   onSecret,
 }: {
   app: App
-  onSecret: (s: { name: string; clientId: string; secret: string | null }) => void
+  onSecret: (s: { name: string; clientId: string; secret: string | null; rotated?: boolean }) => void
 }) {
   const [rotating, setRotating] = useState(false)
   const rotate = useMutation({
@@ -174,7 +186,7 @@ function AppRow({
       unwrap(api().POST('/api/v1/apps/{client_id}/rotate-secret', { params: { path: { client_id: app.client_id } } })),
     onSuccess: (answer) => {
       setRotating(false)
-      onSecret({ name: app.name, clientId: app.client_id, secret: answer.client_secret })
+      onSecret({ name: app.name, clientId: app.client_id, secret: answer.client_secret, rotated: true })
     },
   })
   return (

@@ -2,6 +2,7 @@ import { unwrap } from '@opentill/client'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { api } from '../api.ts'
+import { ErrorNote } from '../parts/notes.tsx'
 import { useShop } from '../shop.tsx'
 import { strings } from '../strings/index.ts'
 
@@ -25,6 +26,7 @@ export function FirstSteps() {
     staleTime: 0,
   })
   const done = steps.data
+  if (steps.error) return <ErrorNote error={steps.error} />
   if (!done || (done.items && done.tax && done.sale)) return null
   const list = [
     { key: 'items', done: done.items, to: '/items', text: t.items },

@@ -1,6 +1,6 @@
 import { type components, type operations, unwrap } from '@opentill/client'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type ReactNode, useState } from 'react'
+import { type ReactNode, useEffect, useState } from 'react'
 import { api, fieldErrors, numberOf } from '../api.ts'
 import { Field, SelectField } from '../parts/field.tsx'
 import { DoneNote, Empty, ErrorNote } from '../parts/notes.tsx'
@@ -42,14 +42,17 @@ function ProgramForm({ program }: { program?: Program }) {
   const shop = useShop()
   const queries = useQueryClient()
   const [done, setDone] = useState('')
-  const [tiers, setTiers] = useState<TierDraft[]>(
-    (program?.tiers ?? []).map((tier) => ({
+  const draftsOf = (p: Program | undefined): TierDraft[] =>
+    (p?.tiers ?? []).map((tier) => ({
       name: tier.name,
       threshold: String(tier.threshold),
       multiplier: String(tier.multiplier ?? 1),
       benefits: (tier.benefits ?? []).join(', '),
-    })),
-  )
+    }))
+  const [tiers, setTiers] = useState<TierDraft[]>(draftsOf(program))
+  // A newer version (saved here or by someone else) replaces the tiers being edited, so it is never saved over.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the version says when the program changed
+  useEffect(() => setTiers(draftsOf(program)), [program?.version])
   const save = useMutation({
     mutationFn: (form: FormData) => {
       const text = (name: string) => String(form.get(name) ?? '').trim()

@@ -57,7 +57,7 @@ function Store({ settings }: { settings: Settings }) {
             tips: {
               enabled: form.get('tips.enabled') === 'on',
               percentages: text('tips.percentages')
-                .split(/[\\s,]+/)
+                .split(/[\s,]+/)
                 .filter(Boolean)
                 .map(numberOf),
               base: text('tips.base') as 'before_tax' | 'after_tax',
@@ -177,9 +177,17 @@ function TextArea({ label, name, value, error }: { label: string; name: string; 
   return (
     <div className="field">
       <label htmlFor={`settings-${name}`}>{label}</label>
-      <textarea id={`settings-${name}`} name={name} rows={3} maxLength={1000} defaultValue={value} />
+      <textarea
+        id={`settings-${name}`}
+        name={name}
+        rows={3}
+        maxLength={1000}
+        defaultValue={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `settings-${name}-error` : undefined}
+      />
       {error && (
-        <small className="field-error" role="alert">
+        <small id={`settings-${name}-error`} className="field-error" role="alert">
           {error}
         </small>
       )}

@@ -121,7 +121,7 @@ export function StaffPage() {
 function Person({ user, onDone }: { user: User; onDone: (text: string) => void }) {
   const shop = useShop()
   const queries = useQueryClient()
-  const [confirming, setConfirming] = useState<'deactivate' | 'pin' | null>(null)
+  const [confirming, setConfirming] = useState<'deactivate' | 'pin' | 'role' | null>(null)
   const [role, setRole] = useState<Role>(user.role as Role)
   const refresh = () => queries.invalidateQueries({ queryKey: ['users'] })
   const update = useMutation({
@@ -173,11 +173,7 @@ function Person({ user, onDone }: { user: User; onDone: (text: string) => void }
               </option>
             ))}
           </SelectField>
-          <button
-            type="button"
-            disabled={role === user.role || update.isPending}
-            onClick={() => update.mutate({ role })}
-          >
+          <button type="button" disabled={role === user.role || update.isPending} onClick={() => setConfirming('role')}>
             {t.changeRole}
           </button>
           {user.has_pin && (
@@ -206,6 +202,17 @@ function Person({ user, onDone }: { user: User; onDone: (text: string) => void }
         onCancel={() => setConfirming(null)}
       >
         <p>{t.deactivateWhat}</p>
+        <ErrorNote error={update.error} />
+      </Confirm>
+      <Confirm
+        open={confirming === 'role'}
+        title={t.roleTitle(who, t.roles[role] ?? role)}
+        action={t.changeRole}
+        busy={update.isPending}
+        onConfirm={() => update.mutate({ role })}
+        onCancel={() => setConfirming(null)}
+      >
+        <p>{t.roleWhat}</p>
         <ErrorNote error={update.error} />
       </Confirm>
       <Confirm
