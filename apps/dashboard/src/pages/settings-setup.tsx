@@ -15,7 +15,9 @@ const METHODS = ['card', 'cash', 'gift_card', 'external'] as const
 export function Locations() {
   const shop = useShop()
   const queries = useQueryClient()
-  const zones = Intl.supportedValuesOf('timeZone')
+  // The store's own zone first when the browser's list lacks it (Chromium lists no "UTC").
+  const listed = Intl.supportedValuesOf('timeZone')
+  const zones = listed.includes(shop.timeZone) ? listed : [shop.timeZone, ...listed]
   const create = useMutation({
     mutationFn: (form: FormData) =>
       unwrap(
