@@ -5,7 +5,7 @@ import type { Runtime } from '../platform/runtime.ts'
 import type { Services } from '../services.ts'
 import { hidden, html, page } from './html.ts'
 import { passwordRefusal } from './password-reset.ts'
-import { csrfMatches, LOGIN_CSRF_COOKIE, loginCsrf } from './security.ts'
+import { cookieOptions, csrfMatches, LOGIN_CSRF_COOKIE, loginCsrf, SESSION_COOKIE } from './security.ts'
 
 type Params = { token: string }
 
@@ -21,6 +21,15 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
   <label for="confirm">Password again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="10" required>
   <button class="primary" type="submit">Create my account</button>
 </form>`,
+  )
+}
+
+function unusablePage() {
+  return page(
+    'Invitation used or expired',
+    html`<h1>This invitation can no longer be used</h1>
+<p class="error" role="alert">It has expired, was withdrawn, or was already used. Ask whoever invited you for a new one,
+or <a href="/login">sign in</a> if you already chose a password with it.</p>`,
   )
 }
 
@@ -51,9 +60,16 @@ export async function invitationPages(
   const send = (reply: FastifyReply, status: number, body: string) =>
     reply.code(status).type('text/html; charset=utf-8').send(body)
 
-  app.get<{ Params: Params }>('/invite/:token', async (request, reply) =>
-    send(reply, 200, invitationPage(loginCsrf(request, reply, secure))),
-  )
+  // The link is checked as it opens: a used, withdrawn or expired one says so at once, with a 410.
+  app.get<{ Params: Params }>('/invite/:token', async (request, reply) => {
+    try {
+      await services.invitations.check(request.params.token)
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error
+      return send(reply, 410, unusablePage())
+    }
+    return send(reply, 200, invitationPage(loginCsrf(request, reply, secure)))
+  })
 
   app.post<{ Params: Params; Body: Record<string, unknown> }>('/invite/:token', async (request, reply) => {
     const body = request.body ?? {}
@@ -67,7 +83,11 @@ export async function invitationPages(
       const accepted = await services.invitations.accept(request.params.token, password, (email) =>
         loginAccountLimit(runtime.rateLimitStore, email, reply),
       )
-      return send(reply, 200, acceptedPage(accepted.email))
+      // The new person is signed in and lands in the back office; one of several stores chooses at sign-in.
+      const signedIn = await services.oauth.webSessions.signIn(accepted.email, password)
+      if (signedIn.kind === 'choose') return send(reply, 200, acceptedPage(accepted.email))
+      reply.setCookie(SESSION_COOKIE, signedIn.cookie, cookieOptions(secure, services.oauth.webSessions.ttlSeconds))
+      return reply.code(303).header('location', new URL('/dashboard', runtime.config.appUrl).href).send()
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error
       return send(reply, error.status, invitationPage(csrf, refusalOf(error)))

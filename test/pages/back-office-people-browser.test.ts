@@ -116,8 +116,20 @@ describe('the back office for people and settings, in headless Chromium', { skip
     await page.getByLabel('Role', { exact: true }).selectOption('manager')
     await page.getByRole('button', { name: 'Send the invitation' }).click()
     await page.getByRole('status').filter({ hasText: 'mia@deli.example' }).waitFor()
-    assert.match(await page.locator('.notice code').innerText(), /\/invite\//)
-    await page.getByRole('button', { name: 'Withdraw mia@deli.example’s invitation' }).waitFor()
+    const link = await page.locator('.notice code').innerText()
+    assert.match(link, /\/invite\//)
+    // The manager opens the link (handed over: the store sends no e-mail here), chooses a password and is in.
+    const theirs = await (await browser.newContext({ viewport: { width: 390, height: 900 } })).newPage()
+    await theirs.goto(link)
+    await theirs.getByLabel('Password', { exact: true }).fill('a manager long passphrase')
+    await theirs.getByLabel('Password again').fill('a manager long passphrase')
+    await theirs.getByRole('button', { name: 'Create my account' }).click()
+    await theirs.getByRole('heading', { level: 1, name: 'Home' }).waitFor()
+    await theirs.context().close()
+    const joined = (await api.get('/api/v1/users')).body.data.find(
+      (u: { email: string }) => u.email === 'mia@deli.example',
+    )
+    assert.equal(joined?.role, 'manager')
 
     assert.equal((await clientFor(apps.app.api, cashier.accessToken).get('/api/v1/products')).status, 200)
     const row = page.getByRole('listitem').filter({ hasText: cashier.email })

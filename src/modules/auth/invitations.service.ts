@@ -55,6 +55,15 @@ export function createInvitationsService(runtime: Runtime, auth: AuthService) {
      * account (another store's) joins with the password they have, which proves the e-mail is theirs. A user of
      * the org with this e-mail is refused, to the holder of the link, and the link stays usable.
      */
+    /** The e-mail an invitation link is for, while it can be used; unusable (422) once used, withdrawn or expired. */
+    async check(token: string): Promise<{ email: string }> {
+      const hash = sha256Hex(token.trim())
+      const orgId = await database.unscoped((q) => repo.orgOfInvitation(q, hash))
+      const seen = orgId ? await database.read(orgId, (q) => repo.invitationByToken(q, orgId, hash)) : undefined
+      if (!seen || seen.accepted || seen.expired || seen.revoked) throw unusable()
+      return { email: seen.email }
+    },
+
     async accept(
       token: string,
       password: string,
