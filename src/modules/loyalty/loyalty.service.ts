@@ -5,7 +5,7 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, encodeCursor, type Page, toPage } from '../../platform/http/pagination.ts'
-import { currencyExponent, formatMoney, toMajor, toMinor, toScaled } from '../../platform/money/money.ts'
+import { allocate, currencyExponent, formatMoney, toMajor, toMinor, toScaled } from '../../platform/money/money.ts'
 import { recordAudit } from '../audit/index.ts'
 import { LoyaltyErrors } from './loyalty.errors.ts'
 import * as repo from './loyalty.repo.ts'
@@ -165,20 +165,6 @@ function storedTiers(input: readonly TierInput[], basis: ProgramRow['tier_basis'
       benefits: t.benefits ?? [],
     }
   })
-}
-
-/**
- * The value of row `i` in whole minor units out of values in ten-thousandths, by largest remainder: the rows add up
- * to the total rounded down once, and no row is more than a unit off its own exact value.
- */
-function shareOf(e4: readonly bigint[], i: number): bigint {
-  const floors = e4.map((v) => v / 10_000n)
-  const missing = e4.reduce((a, v) => a + v, 0n) / 10_000n - floors.reduce((a, v) => a + v, 0n)
-  const byRemainder = e4
-    .map((v, j) => ({ j, rest: v % 10_000n }))
-    .sort((a, b) => (b.rest > a.rest ? 1 : b.rest < a.rest ? -1 : a.j - b.j))
-  const gets = byRemainder.findIndex((r) => r.j === i) < Number(missing) ? 1n : 0n
-  return floors[i] + gets
 }
 
 export function createLoyaltyService(deps: LoyaltyDeps) {
@@ -784,12 +770,14 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
           return found ? Number(found.threshold) : Number.POSITIVE_INFINITY
         }
         const tiers = [...rows].sort((a, b) => rank(a.tier) - rank(b.tier))
+        // The whole rounded down once, shared over the tiers by largest remainder, so the rows add up to it.
         const e4 = tiers.map((row) => BigInt(row.points ?? 0) * BigInt(program?.point_value_e4 ?? 0))
+        const values = allocate(e4.reduce((a, v) => a + v, 0n) / 10_000n, e4)
         return tiers.map((row, i) => ({
           tier: row.tier,
           members: Number(row.members),
           points: BigInt(row.points ?? 0),
-          value: shareOf(e4, i),
+          value: values[i],
         }))
       })
     },

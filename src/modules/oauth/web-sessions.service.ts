@@ -37,7 +37,6 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
     const claims = await accessTokens.verify(login.accessToken)
     if (!claims?.userId) throw new Error('the login token could not be verified')
     const cookie = randomToken('ows')
-    const ended = () => auth.logout({ ...systemContext(database, claims.orgId, claims.scopes), sessionId: claims.sid })
     const session: WebSession = {
       orgId: claims.orgId,
       userId: claims.userId,
@@ -65,7 +64,7 @@ export function createWebSessionsService(runtime: Runtime, auth: AuthService) {
         })
       })
       .catch(async (error: unknown) => {
-        await ended()
+        await auth.logout({ ...systemContext(database, claims.orgId, claims.scopes), sessionId: claims.sid })
         throw error
       })
     return { cookie, session }

@@ -299,13 +299,13 @@ interface OrderFilter {
   customerId: string | null
   registerId: string | null
   number: number | null
-  newestFirst: boolean
+  order: 'oldest' | 'newest' | undefined
   limit: number
 }
 
 export async function listOrders(q: Queryable, orgId: string, f: OrderFilter): Promise<OrderRow[]> {
-  const { after, sort } = listDirection(f.newestFirst ? 'newest' : 'oldest')
-  const name = f.newestFirst ? 'orders_list_newest' : 'orders_list'
+  const { after, sort } = listDirection(f.order)
+  const name = f.order === 'newest' ? 'orders_list_newest' : 'orders_list'
   const result = await q.prepared<OrderRow>(
     name,
     `SELECT ${orderColumns} FROM orders

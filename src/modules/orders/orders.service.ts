@@ -317,7 +317,7 @@ export function createOrdersService(deps: OrdersDeps) {
           customerId: query.customer_id ?? null,
           registerId: query.register_id ?? null,
           number: query.number ?? null,
-          newestFirst: query.order === 'newest',
+          order: query.order,
           limit: query.limit + 1,
         })
         const served = rows.slice(0, query.limit)

@@ -6,6 +6,7 @@ import { api, fieldErrors, numberOf } from '../api.ts'
 import { Field } from '../parts/field.tsx'
 import { DoneNote, Empty, ErrorNote } from '../parts/notes.tsx'
 import { Pager, useCursor } from '../parts/pager.tsx'
+import { SearchForm } from '../parts/search-form.tsx'
 import { Title } from '../parts/title.tsx'
 import { useShop } from '../shop.tsx'
 import { strings } from '../strings/index.ts'
@@ -60,17 +61,7 @@ export function ItemsPage() {
           }}
         />
       )}
-      <form
-        className="inline"
-        aria-label={t.search}
-        onSubmit={(e) => {
-          e.preventDefault()
-          setSearch(String(new FormData(e.currentTarget).get('q') ?? '').trim())
-        }}
-      >
-        <Field label={t.search} name="q" type="search" hint={t.searchHint} defaultValue={search} />
-        <button type="submit">{strings.common.search}</button>
-      </form>
+      <SearchForm label={t.search} hint={t.searchHint} value={search} onSearch={setSearch} />
       <ErrorNote error={products.error} />
       {products.data &&
         (products.data.data.length === 0 ? (

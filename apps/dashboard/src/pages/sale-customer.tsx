@@ -1,5 +1,5 @@
 import { unwrap } from '@opentill/client'
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api } from '../api.ts'
 import { Field } from '../parts/field.tsx'
@@ -17,6 +17,16 @@ export interface ChosenCustomer {
 const nameOf = (c: { first_name: string | null; last_name: string | null; email: string | null }) =>
   [c.first_name, c.last_name].filter(Boolean).join(' ') || c.email || t.unnamed
 
+/** A customer's points and tier (one read, shared by the customer line and the rewards). */
+function useMemberPoints(customerId: string | undefined) {
+  const shop = useShop()
+  return useQuery({
+    queryKey: ['customer-rewards', customerId],
+    queryFn: () => unwrap(api().GET('/api/v1/customers/{id}/rewards', { params: { path: { id: customerId! } } })),
+    enabled: customerId !== undefined && shop.can('loyalty:read'),
+  })
+}
+
 /** The sale's customer, found by name, e-mail or phone; their points and tier once chosen. */
 export function CustomerChooser({
   customer,
@@ -32,11 +42,7 @@ export function CustomerChooser({
     queryFn: () => unwrap(api().GET('/api/v1/customers', { params: { query: { q: text, limit: 5 } } })),
     enabled: text.trim().length > 1,
   })
-  const points = useQuery({
-    queryKey: ['customer-rewards', customer?.id],
-    queryFn: () => unwrap(api().GET('/api/v1/customers/{id}/rewards', { params: { path: { id: customer!.id } } })),
-    enabled: customer !== null && shop.can('loyalty:read'),
-  })
+  const points = useMemberPoints(customer?.id)
   if (!shop.can('customers:read')) return null
   if (customer)
     return (
@@ -98,22 +104,19 @@ export function RewardChooser({
   onRedeemed: () => Promise<void>
 }) {
   const shop = useShop()
-  const rewards = useQuery({
-    queryKey: ['rewards-for', customer.id],
+  const queries = useQueryClient()
+  const balance = useMemberPoints(customer.id)
+  // The active program's rewards that take an amount off an order: the same for every customer.
+  const offered = useQuery({
+    queryKey: ['order-rewards'],
     queryFn: async () => {
-      const [balance, programs] = await Promise.all([
-        unwrap(api().GET('/api/v1/customers/{id}/rewards', { params: { path: { id: customer.id } } })),
-        unwrap(api().GET('/api/v1/loyalty/programs', { params: { query: { limit: 10 } } })),
-      ])
+      const programs = await unwrap(api().GET('/api/v1/loyalty/programs', { params: { query: { limit: 10 } } }))
       const program = programs.data.find((p) => p.status === 'active')
-      if (!program || !balance.data.loyalty_member_id) return { points: 0, rewards: [] }
+      if (!program) return []
       const list = await unwrap(
         api().GET('/api/v1/loyalty/programs/{id}/rewards', { params: { path: { id: program.id } } }),
       )
-      return {
-        points: balance.data.points_balance,
-        rewards: list.data.filter((r) => r.active && r.gives.type === 'order_discount'),
-      }
+      return list.data.filter((r) => r.active && r.gives.type === 'order_discount')
     },
     enabled: shop.can('loyalty:read'),
   })
@@ -124,16 +127,21 @@ export function RewardChooser({
           body: { customer_id: customer.id, reward_id: rewardId, order_id: orderId },
         }),
       ),
-    onSuccess: onRedeemed,
+    onSuccess: async () => {
+      await queries.invalidateQueries({ queryKey: ['customer-rewards', customer.id] })
+      await onRedeemed()
+    },
   })
-  if (rewards.error) return <ErrorNote error={rewards.error} />
-  if (!rewards.data || rewards.data.rewards.length === 0 || !shop.can('loyalty:write')) return null
-  const { points } = rewards.data
+  const error = balance.error ?? offered.error
+  if (error) return <ErrorNote error={error} />
+  const member = balance.data?.data
+  if (!member?.loyalty_member_id || !offered.data?.length || !shop.can('loyalty:write')) return null
+  const points = member.points_balance
   return (
     <section aria-labelledby="rewards-h">
       <h2 id="rewards-h">{t.rewards(points)}</h2>
       <ul className="plain">
-        {rewards.data.rewards.map((r) => (
+        {offered.data.map((r) => (
           <li key={r.id} className="row">
             <span>
               {r.name} <small className="muted">{t.points(r.points)}</small>
