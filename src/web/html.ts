@@ -19,7 +19,7 @@ fieldset{border:1px solid #ddd;margin:.75rem 0}
 
 export function page(title: string, body: Html, options: { nav?: boolean; head?: Html; wide?: boolean } = {}): string {
   const nav = options.nav
-    ? html`<nav aria-label="Dashboard"><a href="/dashboard">Back office</a><a href="/dashboard/apps">My apps</a><a href="/dashboard/connected">Connected apps</a><a href="/dashboard/webhooks">Webhooks</a><a href="/dashboard/reports">Reports</a></nav>`
+    ? html`<nav aria-label="Dashboard"><a href="/dashboard">Back office</a><a href="/dashboard/apps">My apps</a><a href="/dashboard/connected">Connected apps</a><a href="/dashboard/reports">Reports</a></nav>`
     : ''
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title} · OpenTill</title><style>${new Html(style)}${options.wide ? new Html('body{max-width:64rem}') : ''}</style>${options.head ?? ''}</head>

@@ -11,11 +11,10 @@ import { invitationPages } from './invitation.ts'
 import { loginPages } from './login.ts'
 import { passwordResetPages } from './password-reset.ts'
 import { installSecurityHeaders } from './security.ts'
-import { webhooksPages } from './webhooks-page.ts'
 
 /**
  * The web app on APP_PORT: the consent screen at `/oauth/authorize`, sign-in, invitation and password-reset links,
- * the back office (a single-page app on the public API, `/dashboard`) and the server-rendered apps and webhooks pages.
+ * the back office (a single-page app on the public API, `/dashboard`) and the server-rendered apps pages.
  * Server-rendered HTML without scripts; forms carry CSRF tokens; pages cannot be framed.
  */
 export async function buildWebApp(runtime: Runtime, services: Services): Promise<FastifyInstance> {
@@ -51,7 +50,6 @@ export async function buildWebApp(runtime: Runtime, services: Services): Promise
   await app.register(invitationPages, { runtime, services })
   await app.register(passwordResetPages, { runtime, services, store })
   await app.register(dashboardPages, { runtime, services })
-  await app.register(webhooksPages, { runtime, services })
   await app.register(backOfficePages, { runtime, services })
   return app
 }

@@ -144,7 +144,14 @@ describe('webhook delivery from the outbox', () => {
 
   it('counts redirects and timeouts as failures, keeps the failed event and replays it with the same id', async () => {
     receiver.script('/broken', [{ status: 302, location: 'https://localhost/elsewhere' }, 'hang', { status: 500 }])
-    const { merchant, api } = await subscriber('/broken', ['order.refunded'])
+    const { merchant, api, hook } = await subscriber('/broken', ['order.refunded'])
+    type Health = { failing_since: string | null; events_waiting: number }
+    const health = async () =>
+      ((await api.get('/api/v1/webhooks/endpoints')).body.data as ({ id: string } & Health)[]).find(
+        (e) => e.id === hook.id,
+      ) as Health
+    assert.deepEqual(await health(), { ...(await health()), failing_since: null, events_waiting: 0 })
+    const beforeEvent = Date.now()
     await emit(merchant, 'order.refunded', { id: 'ord_3' })
     await receiver.waitFor(() => receiver.on('/broken').length === 3)
     let failed: { body: { data: { id: string; attempts: number; replayable_until: string }[] } } = {
@@ -157,6 +164,12 @@ describe('webhook delivery from the outbox', () => {
     assert.equal(failed.body.data.length, 1)
     const delivery = failed.body.data[0]
     assert.equal(delivery.attempts, 3)
+    // Not answering since its first failed attempt, with the failed event waiting for a replay.
+    const down = await health()
+    assert.equal(down.events_waiting, 1)
+    const log1 = (await api.get(`/api/v1/webhooks/deliveries?delivery_id=${delivery.id}`)).body.data
+    assert.equal(down.failing_since && Date.parse(down.failing_since) >= beforeEvent - 1000, true)
+    assert.ok(Date.parse(String(down.failing_since)) <= Date.parse(log1.at(-1).created_at))
     const window = Date.parse(delivery.replayable_until) - Date.now()
     assert.ok(window > 71.9 * 3_600_000 && window <= 72 * 3_600_000)
     const log = (await api.get(`/api/v1/webhooks/deliveries?delivery_id=${delivery.id}`)).body.data
@@ -176,6 +189,10 @@ describe('webhook delivery from the outbox', () => {
     assert.equal(requests[3].headers['webhook-id'], delivery.id)
     assert.equal(requests[3].body, requests[0].body)
     await eventually(async () => assert.equal((await api.get('/api/v1/webhooks/failed')).body.data.length, 0))
+    // Delivered: it answers again and nothing waits.
+    await eventually(async () =>
+      assert.deepEqual(await health(), { ...(await health()), failing_since: null, events_waiting: 0 }),
+    )
     const again = await api.post(`/api/v1/webhooks/failed/${delivery.id}/replay`)
     assert.equal(again.status, 409)
     assert.equal((await api.post('/api/v1/webhooks/failed/msg_unknown/replay')).status, 404)

@@ -94,10 +94,11 @@ export class HttpsReceiver {
   private readonly hanging = new Set<ServerResponse>()
   private waiters: (() => void)[] = []
 
-  async start(): Promise<this> {
+  /** Listens on `port`, or on a free one. */
+  async start(port = 0): Promise<this> {
     const { key, cert } = testPki()
     this.server = createServer({ key, cert }, (req, res) => this.handle(req, res))
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve))
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve))
     return this
   }
 

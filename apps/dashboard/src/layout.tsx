@@ -39,6 +39,7 @@ export function Layout() {
     ...(shop.can('users:read') ? [{ to: '/staff', label: t.staff } as const] : []),
     { to: '/settings', label: t.settings } as const,
     ...(shop.can('audit:read') ? [{ to: '/audit', label: t.audit } as const] : []),
+    ...(shop.can('webhooks:write') ? [{ to: '/webhooks', label: t.webhooks } as const] : []),
     { to: '/developers', label: t.developers } as const,
   ]
   return (
@@ -72,11 +73,6 @@ export function Layout() {
                       </Link>
                     </li>
                   ))}
-                  {shop.can('webhooks:write') && (
-                    <li>
-                      <a href="/dashboard/webhooks">{t.webhooks}</a>
-                    </li>
-                  )}
                 </ul>
               </details>
             </li>

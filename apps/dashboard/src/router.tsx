@@ -20,6 +20,7 @@ import { ReportsPage, type ReportsSearch } from './pages/reports.tsx'
 import { SalePage } from './pages/sale.tsx'
 import { SettingsPage } from './pages/settings.tsx'
 import { StaffPage } from './pages/staff.tsx'
+import { WebhooksPage } from './pages/webhooks.tsx'
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
 
@@ -72,6 +73,7 @@ const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: '/gift-cards/$cardId', component: GiftCardPage }),
   page('/staff', StaffPage),
   page('/developers', DevelopersPage),
+  page('/webhooks', WebhooksPage),
   page('/settings', SettingsPage),
   createRoute({
     getParentRoute: () => root,

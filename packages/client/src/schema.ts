@@ -3260,6 +3260,9 @@ export interface components {
             suspension_notified_at: string | null;
             suspension_notified_by: string | null;
             previous_secret_expires_at: string | null;
+            failing_since: string | null;
+            /** @description events not delivered to it yet: queued or between retries, and failed ones (replayable for 72 hours); test pings not counted */
+            events_waiting: number;
             /** @description optimistic concurrency version */
             version: number;
             /** Format: date-time */
@@ -3282,6 +3285,9 @@ export interface components {
             suspension_notified_at: string | null;
             suspension_notified_by: string | null;
             previous_secret_expires_at: string | null;
+            failing_since: string | null;
+            /** @description events not delivered to it yet: queued or between retries, and failed ones (replayable for 72 hours); test pings not counted */
+            events_waiting: number;
             /** @description optimistic concurrency version */
             version: number;
             /** Format: date-time */

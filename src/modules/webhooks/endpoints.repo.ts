@@ -84,9 +84,19 @@ export async function enableEndpoint(q: Queryable, orgId: string, id: string): P
   return result.rows[0]
 }
 
+/** A delivered event: the endpoint answers again. */
 export async function resetFailures(q: Queryable, orgId: string, id: string): Promise<void> {
   await q.query(
-    'UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE org_id = $1 AND id = $2 AND consecutive_failures <> 0',
+    `UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL
+     WHERE org_id = $1 AND id = $2 AND (consecutive_failures <> 0 OR failing_since IS NOT NULL)`,
+    [orgId, id],
+  )
+}
+
+/** A failed attempt: the first since the last delivered event marks when the receiver stopped answering. */
+export async function markFailing(q: Queryable, orgId: string, id: string): Promise<void> {
+  await q.query(
+    'UPDATE webhook_endpoints SET failing_since = now() WHERE org_id = $1 AND id = $2 AND failing_since IS NULL',
     [orgId, id],
   )
 }

@@ -24,7 +24,7 @@ function message(endpoint: EndpointRow, appUrl: string): { subject: string; text
       `Reason: ${endpoint.suspension_reason ?? 'consecutive failed events'}`,
       '',
       'New events are not queued for it while it is suspended; failed events stay replayable for 72 hours.',
-      `Fix the receiver, then re-enable it and replay what failed on the Webhooks page: ${appUrl}/dashboard/webhooks`,
+      `Fix the receiver, then resume it and replay what failed on the Webhooks page: ${appUrl}/dashboard/webhooks`,
       `or with POST /api/v1/webhooks/endpoints/${endpoint.id}/enable.`,
     ].join('\n'),
   }

@@ -8,7 +8,12 @@ import type { AttemptRow, DeliveryRow, EndpointRow } from './webhooks.tables.ts'
 /** An endpoint as the API shows it (never its secrets); timestamps are Dates until the serializer writes them. */
 export type WebhookEndpoint = Dated<
   Static<typeof WebhookEndpointSchema>,
-  'suspended_at' | 'suspension_notified_at' | 'previous_secret_expires_at' | 'created_at' | 'updated_at'
+  | 'suspended_at'
+  | 'suspension_notified_at'
+  | 'previous_secret_expires_at'
+  | 'failing_since'
+  | 'created_at'
+  | 'updated_at'
 >
 
 export type WebhookDelivery = Dated<
@@ -32,6 +37,8 @@ export function toEndpoint(row: EndpointRow): WebhookEndpoint {
     suspension_notified_at: row.suspension_notified_at,
     suspension_notified_by: row.suspension_notified_by,
     previous_secret_expires_at: row.previous_secret_expires_at,
+    failing_since: row.failing_since,
+    events_waiting: row.events_waiting,
     version: row.version,
     created_at: row.created_at,
     updated_at: row.updated_at,

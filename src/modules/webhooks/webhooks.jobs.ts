@@ -143,6 +143,7 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
         return undefined
       }
       // A test delivery is tried once and says nothing about the endpoint's health.
+      if (!claim.is_test) await endpoints.markFailing(q, claim.org_id, claim.endpoint_id)
       const delay = claim.is_test ? undefined : retryDelay(claim.round_attempts)
       if (delay !== undefined) {
         await deliveries.settleAttempt(q, claim.org_id, claim.id, claim.attempt, {

@@ -25,6 +25,17 @@ export const WebhookEndpointSchema = Type.Object(
     previous_secret_expires_at: Nullable(
       Type.String({ format: 'date-time', description: 'while set, deliveries carry both signatures' }),
     ),
+    failing_since: Nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          'the first failed attempt since the last delivered event: the receiver has not answered since then; null while it answers (test pings do not count)',
+      }),
+    ),
+    events_waiting: Type.Integer({
+      description:
+        'events not delivered to it yet: queued or between retries, and failed ones (replayable for 72 hours); test pings not counted',
+    }),
     version: Version,
     created_at: Timestamp,
     updated_at: Timestamp,

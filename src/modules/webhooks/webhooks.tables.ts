@@ -15,6 +15,8 @@ export interface EndpointRow {
   suspension_notified_at: Date | null
   suspension_notified_by: string | null
   previous_secret_expires_at: Date | null
+  failing_since: Date | null
+  events_waiting: number
   version: number
   created_at: Date
   updated_at: Date
@@ -33,10 +35,16 @@ export interface StoredSecretsRow {
   previous_secret: string | null
 }
 
-// An expired previous secret reads as none: its expiry shows only while it still signs.
+// An expired previous secret reads as none: its expiry shows only while it still signs. The events waiting are
+// counted where the endpoint is read (index webhook_deliveries_org_endpoint_waiting, db/migrations/0157); failed
+// ones stay until the purge takes them at 72 hours, when they can no longer be replayed.
 export const endpointColumns = `id, org_id, integration_id, url, events, description, status, consecutive_failures, suspended_at,
   suspension_reason, suspension_notified_at, suspension_notified_by,
   CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at,
+  failing_since,
+  (SELECT count(*)::int FROM webhook_deliveries d
+   WHERE d.org_id = webhook_endpoints.org_id AND d.endpoint_id = webhook_endpoints.id
+     AND d.status IN ('pending', 'failed') AND NOT d.is_test) AS events_waiting,
   version, created_at, updated_at`
 
 /** webhook_deliveries (db/migrations/0050_integrations_webhooks.sql). */

@@ -1,5 +1,6 @@
 import { type components, unwrap } from '@opentill/client'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
 import { type ReactNode, useRef, useState } from 'react'
 import { api, fieldErrors } from '../api.ts'
 import { Confirm } from '../parts/confirm.tsx'
@@ -40,7 +41,7 @@ export function DevelopersPage(): ReactNode {
               <a href={`${docs.data}/graphiql`}>{t.graphiql}</a>
             </li>
             <li>
-              <a href="/dashboard/webhooks">{t.webhooks}</a>
+              <Link to="/webhooks">{t.webhooks}</Link>
             </li>
           </ul>
         )}

@@ -141,7 +141,7 @@ export function HomePage() {
 
   const rows = (daily.data?.data.rows ?? []) as DayRow[]
   const c = shop.currency
-  const failing = (endpoints.data?.data ?? []).filter((e) => e.status !== 'active' || e.consecutive_failures > 0)
+  const failing = (endpoints.data?.data ?? []).filter((e) => e.status !== 'active' || e.failing_since !== null)
   const hours = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:00`)
   const hourTotals = (list: DayRow[] | undefined) => {
     const byHour = new Map((list ?? []).map((r) => [r.period, r.total]))
@@ -256,8 +256,10 @@ export function HomePage() {
             <ul className="plain">
               {failing.map((e) => (
                 <li key={e.id}>
-                  <a href="/dashboard/webhooks">{e.description || new URL(e.url).host}</a>{' '}
-                  {e.status === 'active' ? t.failing(e.consecutive_failures) : t.suspended}
+                  <Link to="/webhooks">{e.description || new URL(e.url).host}</Link>{' '}
+                  {e.status === 'active'
+                    ? t.failing(shop.fmt.dateTime(e.failing_since), e.events_waiting)
+                    : t.suspended(e.events_waiting)}
                 </li>
               ))}
             </ul>

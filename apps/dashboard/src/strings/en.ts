@@ -80,8 +80,10 @@ export const en = {
     onHand: (onHand: number, reorderAt: number) => `${onHand} left (reorder at ${reorderAt})`,
     integrations: 'Integrations',
     integrationsFine: 'Every webhook endpoint is answering.',
-    failing: (n: number) => `has failed ${n} ${plural(n, 'time', 'times')} in a row`,
-    suspended: 'is suspended: events wait until it is re-enabled',
+    failing: (since: string, waiting: number) =>
+      `is not answering since ${since}: ${waiting} ${plural(waiting, 'event', 'events')} waiting`,
+    suspended: (waiting: number) =>
+      `is paused: ${waiting} ${plural(waiting, 'event', 'events')} waiting until it is resumed`,
     openShifts: 'Registers open now',
     noOpenShifts: 'No register has an open shift.',
     openSince: (since: string, expected: string) => `open since ${since}, ${expected} expected in the drawer`,
@@ -417,6 +419,59 @@ export const en = {
     tax: 'Set up tax rates and payment methods',
     sale: 'Ring up a test sale',
     done: '(done)',
+  },
+  webhooks: {
+    title: 'Webhooks',
+    ownersOnly: 'Webhooks are the store owner’s to watch and replay.',
+    receivers: 'Where the store’s events go',
+    noReceivers: 'No receivers yet: an integration registers one to be told of sales, stock and customers.',
+    unnamed: 'An integration',
+    answering: (name: string, waiting: number) =>
+      waiting === 0
+        ? `${name} is receiving events.`
+        : `${name} is receiving events: ${waiting} ${plural(waiting, 'event', 'events')} on the way.`,
+    notAnswering: (name: string, since: string, waiting: number) =>
+      `${name} is not answering since ${since}: ${waiting} ${plural(waiting, 'event', 'events')} waiting.`,
+    suspended: (name: string, since: string, waiting: number) =>
+      `${name} is paused since ${since}: ${waiting} ${plural(waiting, 'event', 'events')} waiting.`,
+    suspendedWhy: (reason: string) =>
+      `New events are not sent to it meanwhile (${reason}). Fix the receiver, resume it, then replay what did not arrive.`,
+    resume: (name: string) => `Resume ${name}`,
+    resumed: (name: string) => `${name} is resumed: the events it was waiting for are on their way.`,
+    address: 'Address',
+    events: 'Told of',
+    eventWords: (event: string) => {
+      const words = event.replace(/[._]/g, ' ')
+      return words.charAt(0).toUpperCase() + words.slice(1)
+    },
+    oldSecret: 'Previous secret',
+    oldSecretUntil: (until: string) => `still signs until ${until}`,
+    rotate: (name: string) => `New signing secret for ${name}`,
+    rotateTitle: (name: string) => `Give ${name} a new signing secret?`,
+    rotateAction: 'Make a new secret',
+    rotateWhat:
+      'Events are signed with the new secret and, for 24 hours, the old one too: give the receiver the new secret within a day. The new secret is shown once.',
+    newSecretOnce: 'The new signing secret (copy it now: it is shown this once):',
+    attempts: (name: string) => `Every attempt to reach ${name}`,
+    attemptsCaption: (name: string) => `The latest attempts to reach ${name}`,
+    noAttempts: 'Nothing has been sent to it yet.',
+    time: 'Time',
+    event: 'Event',
+    result: 'Result',
+    latency: 'Took',
+    ms: (ms: number) => `${ms} ms`,
+    delivered: (status: number | null) => `delivered (${status ?? '—'})`,
+    outcome: (status: number | null, error: string | null) =>
+      status === null ? `no answer${error ? `: ${error}` : ''}` : `answered ${status}${error ? `: ${error}` : ''}`,
+    failed: 'Events that did not arrive',
+    noFailed: 'Every event of the last 72 hours arrived.',
+    failedEvent: (event: string, name: string, at: string, attempts: number) =>
+      `${event} for ${name} did not arrive (${at}, ${attempts} ${plural(attempts, 'try', 'tries')}).`,
+    replay: (event: string, name: string) => `Send ${event} to ${name} again`,
+    replayed: (event: string) => `${event} is on its way again, with the same id and content.`,
+    replayAll: 'Send them all again',
+    replayedAll: (n: number) => `${n} ${plural(n, 'event is', 'events are')} on their way again.`,
+    resumeFirst: (name: string) => `Resume ${name} first`,
   },
   developers: {
     title: 'Developers',
