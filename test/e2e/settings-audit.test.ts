@@ -147,6 +147,77 @@ describe("the store's settings and the audit log", () => {
     assert.ok(!all.includes(card.body.data.code))
   })
 
+  it("audits campaigns, automations and the owner's own apps, each change as it was made", async () => {
+    const ok = async (res: Promise<{ status: number; body: { data: { id: string; version?: number } } }>) => {
+      const answer = await res
+      assert.ok(answer.status < 300, JSON.stringify(answer.body))
+      return answer.body.data
+    }
+    const campaign = await ok(
+      shop.api.post('/api/v1/campaigns', {
+        name: 'Spring',
+        status: 'draft',
+        rules: [{ type: 'percentage', percent: 10 }],
+      }),
+    )
+    await ok(shop.api.patch(`/api/v1/campaigns/${campaign.id}`, { status: 'scheduled', version: campaign.version }))
+    await ok(shop.api.post(`/api/v1/campaigns/${campaign.id}/vouchers`, { count: 3 }))
+    const rule = await ok(
+      shop.api.post('/api/v1/automations', {
+        name: 'Tag regulars',
+        trigger: { type: 'event', event: 'customer.created' },
+        actions: [{ type: 'tag_customer', tag: 'regular', customer_path: 'id' }],
+      }),
+    )
+    await ok(shop.api.patch(`/api/v1/automations/${rule.id}`, { enabled: false, version: rule.version }))
+    assert.equal((await shop.api.delete(`/api/v1/automations/${rule.id}`)).status, 204)
+    const registered = await shop.api.post('/api/v1/apps', {
+      name: 'Stocktake',
+      redirect_uris: ['https://stocktake.example/cb'],
+      allowed_scopes: ['inventory:read'],
+    })
+    assert.equal(registered.status, 201, JSON.stringify(registered.body))
+    const clientId = registered.body.data.client_id
+    await ok(shop.api.patch(`/api/v1/apps/${clientId}`, { allowed_scopes: ['inventory:read', 'catalog:read'] }))
+    await ok(shop.api.post(`/api/v1/apps/${clientId}/rotate-secret`))
+
+    const entries = (await shop.api.get('/api/v1/audit-log?limit=20')).body.data as {
+      action: string
+      record_id: string
+      changes: Record<string, unknown>
+      actor: { user_id: string }
+    }[]
+    const mine = entries.filter((e) => [campaign.id, rule.id, clientId].includes(e.record_id)).reverse()
+    assert.deepEqual(
+      mine.map((e) => e.action),
+      [
+        'campaign.created',
+        'campaign.updated',
+        'campaign.vouchers_issued',
+        'automation.created',
+        'automation.updated',
+        'automation.deleted',
+        'app.registered',
+        'app.updated',
+        'app.secret_rotated',
+      ],
+    )
+    assert.ok(mine.every((e) => e.actor.user_id === shop.merchant.userId))
+    assert.deepEqual(mine[0].changes, { name: 'Spring', status: 'draft', rules: 1 })
+    assert.deepEqual(mine[1].changes.status, { from: 'draft', to: 'scheduled' })
+    assert.deepEqual(mine[2].changes, { count: 3, max_uses: 1 })
+    assert.deepEqual(mine[4].changes, { enabled: { from: true, to: false } })
+    assert.deepEqual(mine[5].changes, { name: 'Tag regulars' })
+    assert.deepEqual(mine[6].changes, {
+      name: 'Stocktake',
+      allowed_scopes: ['inventory:read'],
+      client_type: 'confidential',
+    })
+    assert.deepEqual(mine[7].changes, {
+      allowed_scopes: { from: ['inventory:read'], to: ['catalog:read', 'inventory:read'] },
+    })
+  })
+
   it('writes an entry in the transaction of its change: one that rolls back leaves none', async () => {
     const ctx = systemContext(app.runtime.database, shop.merchant.orgId, [])
     await assert.rejects(

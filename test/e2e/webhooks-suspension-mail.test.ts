@@ -104,7 +104,7 @@ describe("the owner's notice when an endpoint is suspended", () => {
       const logged = lines.map((l) => JSON.parse(l)).find((l) => /could not be sent/.test(l.msg))
       assert.ok(logged, 'the failed e-mail is logged')
       assert.equal(logged.orgId, merchant.orgId)
-      assert.match(logged.text, /re-enable it/)
+      assert.match(logged.text, /resume it and replay what failed on the Webhooks page/)
     } finally {
       broken.close()
     }

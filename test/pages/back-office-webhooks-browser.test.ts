@@ -40,8 +40,7 @@ describe('the back office Webhooks page, in headless Chromium', { skip: skipWith
     worker = startTestWorker(apps.app)
     owner = await createMerchant(apps.app, { name: 'Harbour Deli' })
     api = clientFor(apps.app.api, owner.token)
-    const integration = (await api.post('/api/v1/integrations', { name: 'Xero bridge', type: 'accounting' })).body
-      .data
+    const integration = (await api.post('/api/v1/integrations', { name: 'Xero bridge', type: 'accounting' })).body.data
     const created = await api.post(`/api/v1/integrations/${integration.id}/webhooks`, {
       url: `https://localhost:${port}/books`,
       events: ['order.created', 'customer.created'],
@@ -138,7 +137,10 @@ describe('the back office Webhooks page, in headless Chromium', { skip: skipWith
     const { page, context, errors } = await signedInPage(browser, apps.appUrl, owner, 1280)
     await openWebhooks(page)
     await page.getByText(/^Xero bridge is paused since .+: 10 events waiting\.$/).waitFor()
-    await page.getByText(/Resume Xero bridge first/).first().waitFor()
+    await page
+      .getByText(/Resume Xero bridge first/)
+      .first()
+      .waitFor()
     await page.screenshot({ path: `${SCREENSHOTS}-webhooks-paused-1280.png`, fullPage: true })
 
     receiver.script('/books', [], { status: 200 })
@@ -150,6 +152,17 @@ describe('the back office Webhooks page, in headless Chromium', { skip: skipWith
     await receiver.waitFor(() => receiver.on('/books').length === before + 10)
     await page.getByText('Every event of the last 72 hours arrived.').waitFor()
     await page.getByText('Xero bridge is receiving events.', { exact: true }).waitFor()
+
+    // Each of these actions is in the audit log, newest first (the More menu is open on a page of its own).
+    await page.getByRole('link', { name: 'Audit log', exact: true }).click()
+    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor()
+    const logged = await page.locator('main li strong').allInnerTexts()
+    assert.deepEqual(logged.slice(0, 4), [
+      'Webhook events sent again',
+      'Webhook resumed',
+      'Webhook secret replaced',
+      'Webhook event sent again',
+    ])
     assert.deepEqual(errors, [])
     await context.close()
   })

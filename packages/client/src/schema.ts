@@ -2838,7 +2838,7 @@ export interface components {
              * @description what was done, a stable code
              * @enum {unknown}
              */
-            action: "order.voided" | "order.discounted" | "order.refunded" | "order.synced" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated" | "customer.erased";
+            action: "order.voided" | "order.discounted" | "order.refunded" | "order.synced" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.registered" | "app.updated" | "app.secret_rotated" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "webhook.resumed" | "webhook.event_replayed" | "webhook.events_replayed" | "campaign.created" | "campaign.updated" | "campaign.vouchers_issued" | "automation.created" | "automation.updated" | "automation.deleted" | "settings.updated" | "customer.erased";
             /** @description the kind of record changed: order, product, user, settings… */
             record_type: string;
             record_id: string;
@@ -5264,9 +5264,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8dqa83krjn5rtw2a66ce5gg",
-                     *           "email": "owner-a7f53a421e@example.test",
-                     *           "orgId": "org_01m8dqa80y4qp4mxg9rcb6w0c8"
+                     *           "id": "usr_01m8dwdvme2s8te598ej0b7218",
+                     *           "email": "owner-53adbfd3a2@example.test",
+                     *           "orgId": "org_01m8dwdvkh0r051qg1068ymsn3"
                      *         }
                      *       }
                      *     }
@@ -9053,7 +9053,7 @@ export interface operations {
                 /** @description entries of this user */
                 user_id?: string;
                 /** @description what was done, a stable code */
-                action?: "order.voided" | "order.discounted" | "order.refunded" | "order.synced" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "settings.updated" | "customer.erased";
+                action?: "order.voided" | "order.discounted" | "order.refunded" | "order.synced" | "product.updated" | "tax_rate.created" | "tax_rate.updated" | "gift_card.issued" | "gift_card.loaded" | "gift_card.disabled" | "loyalty.points_adjusted" | "user.invited" | "user.invitation_revoked" | "user.joined" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.password_changed" | "user.password_reset" | "user.pin_set" | "user.pin_cleared" | "user.pin_locked_out" | "device.paired" | "device.unpaired" | "device.locked" | "device.unlocked" | "app.registered" | "app.updated" | "app.secret_rotated" | "app.consented" | "app.disconnected" | "webhook.secret_rotated" | "webhook.resumed" | "webhook.event_replayed" | "webhook.events_replayed" | "campaign.created" | "campaign.updated" | "campaign.vouchers_issued" | "automation.created" | "automation.updated" | "automation.deleted" | "settings.updated" | "customer.erased";
                 /** @description entries about this record */
                 record_id?: string;
                 /** @description entries at or after this time */
@@ -9219,7 +9219,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8dqa8bytt5rn3dym6hyj86k",
+                     *           "id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -9234,8 +9234,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T05:23:10.841Z",
-                     *           "updated_at": "2026-11-27T05:23:10.841Z"
+                     *           "created_at": "2026-11-27T06:52:31.876Z",
+                     *           "updated_at": "2026-11-27T06:52:31.876Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9414,7 +9414,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dqa8bytt5rn3dym6hyj86k",
+                     *         "id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9429,8 +9429,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:23:10.841Z",
-                     *         "updated_at": "2026-11-27T05:23:10.841Z"
+                     *         "created_at": "2026-11-27T06:52:31.876Z",
+                     *         "updated_at": "2026-11-27T06:52:31.876Z"
                      *       }
                      *     }
                      */
@@ -9819,7 +9819,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dqa8bytt5rn3dym6hyj86k",
+                     *         "id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9834,8 +9834,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:23:10.841Z",
-                     *         "updated_at": "2026-11-27T05:23:10.841Z"
+                     *         "created_at": "2026-11-27T06:52:31.876Z",
+                     *         "updated_at": "2026-11-27T06:52:31.876Z"
                      *       }
                      *     }
                      */
@@ -17167,7 +17167,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8dqa89yy7t4b8c2bcfej9r4",
+                     *         "id": "loc_01m8dwdvqe60je58g68agf6njz",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -17178,8 +17178,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:23:10.782Z",
-                     *         "updated_at": "2026-11-27T05:23:10.782Z"
+                     *         "created_at": "2026-11-27T06:52:31.855Z",
+                     *         "updated_at": "2026-11-27T06:52:31.855Z"
                      *       }
                      *     }
                      */
@@ -17750,14 +17750,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8dqa8d66nx9mqry60gfdh70",
-                     *           "product_id": "prod_01m8dqa8bytt5rn3dym6hyj86k",
+                     *           "id": "lvl_01m8dwdvs29ebmcpp4rsfyaz3z",
+                     *           "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8dqa89yy7t4b8c2bcfej9r4",
+                     *           "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T05:23:10.875Z"
+                     *           "updated_at": "2026-11-27T06:52:31.893Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17883,8 +17883,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8dqa8bytt5rn3dym6hyj86k",
-                 *       "location_id": "loc_01m8dqa89yy7t4b8c2bcfej9r4",
+                 *       "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
+                 *       "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17918,10 +17918,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8dqa8d2qj1egx49c82t4904",
-                     *         "product_id": "prod_01m8dqa8bytt5rn3dym6hyj86k",
+                     *         "id": "imv_01m8dwdvrwsyvy9a3pbjqmhed6",
+                     *         "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8dqa89yy7t4b8c2bcfej9r4",
+                     *         "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17930,11 +17930,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8dqa83krjn5rtw2a66ce5gg",
+                     *           "user_id": "usr_01m8dwdvme2s8te598ej0b7218",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T05:23:10.875Z",
-                     *         "created_at": "2026-11-27T05:23:10.875Z"
+                     *         "occurred_at": "2026-11-27T06:52:31.893Z",
+                     *         "created_at": "2026-11-27T06:52:31.893Z"
                      *       }
                      *     }
                      */
@@ -26450,7 +26450,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8dqa8eswk4gdp16ps0s0et0",
+                     *         "id": "cus_01m8dwdvxf5hk7g8zjkpxz2p1d",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -26462,8 +26462,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:23:10.936Z",
-                     *         "updated_at": "2026-11-27T05:23:10.936Z"
+                     *         "created_at": "2026-11-27T06:52:32.045Z",
+                     *         "updated_at": "2026-11-27T06:52:32.045Z"
                      *       }
                      *     }
                      */
@@ -27476,11 +27476,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dqa89yy7t4b8c2bcfej9r4",
-                 *       "customer_id": "cus_01m8dqa8eswk4gdp16ps0s0et0",
+                 *       "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
+                 *       "customer_id": "cus_01m8dwdvxf5hk7g8zjkpxz2p1d",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dqa8bytt5rn3dym6hyj86k",
+                 *           "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -27539,18 +27539,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dqa8j3p8jrztqzzrjcqwd9",
+                     *         "id": "ord_01m8dwdw0x9fqzdpjsffscw66k",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8dqa89yy7t4b8c2bcfej9r4",
-                     *         "customer_id": "cus_01m8dqa8eswk4gdp16ps0s0et0",
+                     *         "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
+                     *         "customer_id": "cus_01m8dwdvxf5hk7g8zjkpxz2p1d",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dqa8j4vjpjh188czrpq0e5",
-                     *             "product_id": "prod_01m8dqa8bytt5rn3dym6hyj86k",
+                     *             "id": "oli_01m8dwdw0ybyhvpn7xnqv12vkr",
+                     *             "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -27581,14 +27581,14 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dqa83krjn5rtw2a66ce5gg",
+                     *         "sold_by": "usr_01m8dwdvme2s8te598ej0b7218",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:23:11.038Z",
-                     *         "updated_at": "2026-11-27T05:23:11.038Z",
+                     *         "created_at": "2026-11-27T06:52:32.149Z",
+                     *         "updated_at": "2026-11-27T06:52:32.149Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -27769,11 +27769,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dqa89yy7t4b8c2bcfej9r4",
-                 *       "customer_id": "cus_01m8dqa8eswk4gdp16ps0s0et0",
+                 *       "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
+                 *       "customer_id": "cus_01m8dwdvxf5hk7g8zjkpxz2p1d",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dqa8bytt5rn3dym6hyj86k",
+                 *           "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -27836,7 +27836,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8dqa8bytt5rn3dym6hyj86k",
+                     *             "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -28046,18 +28046,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dqa8j3p8jrztqzzrjcqwd9",
+                     *         "id": "ord_01m8dwdw0x9fqzdpjsffscw66k",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8dqa89yy7t4b8c2bcfej9r4",
-                     *         "customer_id": "cus_01m8dqa8eswk4gdp16ps0s0et0",
+                     *         "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
+                     *         "customer_id": "cus_01m8dwdvxf5hk7g8zjkpxz2p1d",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dqa8j4vjpjh188czrpq0e5",
-                     *             "product_id": "prod_01m8dqa8bytt5rn3dym6hyj86k",
+                     *             "id": "oli_01m8dwdw0ybyhvpn7xnqv12vkr",
+                     *             "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -28088,18 +28088,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dqa83krjn5rtw2a66ce5gg",
+                     *         "sold_by": "usr_01m8dwdvme2s8te598ej0b7218",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T05:23:11.038Z",
-                     *         "updated_at": "2026-11-27T05:23:11.147Z",
-                     *         "completed_at": "2026-11-27T05:23:11.147Z",
+                     *         "created_at": "2026-11-27T06:52:32.149Z",
+                     *         "updated_at": "2026-11-27T06:52:32.241Z",
+                     *         "completed_at": "2026-11-27T06:52:32.241Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dqa8n85g4cjw1564fdekjc",
+                     *             "id": "pay_01m8dwdw3b0y3c28tvy7eygt1m",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
@@ -28107,7 +28107,7 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T05:23:11.147Z"
+                     *             "created_at": "2026-11-27T06:52:32.241Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -28116,17 +28116,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dqa83krjn5rtw2a66ce5gg",
+                     *             "actor": "usr_01m8dwdvme2s8te598ej0b7218",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T05:23:11.050Z"
+                     *             "created_at": "2026-11-27T06:52:32.165Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dqa83krjn5rtw2a66ce5gg",
+                     *             "actor": "usr_01m8dwdvme2s8te598ej0b7218",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T05:23:11.153Z"
+                     *             "created_at": "2026-11-27T06:52:32.254Z"
                      *           }
                      *         ]
                      *       }
@@ -28505,7 +28505,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8dqa8j4vjpjh188czrpq0e5",
+                 *           "line_id": "oli_01m8dwdw0ybyhvpn7xnqv12vkr",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -28553,18 +28553,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dqa8j3p8jrztqzzrjcqwd9",
+                     *         "id": "ord_01m8dwdw0x9fqzdpjsffscw66k",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8dqa89yy7t4b8c2bcfej9r4",
-                     *         "customer_id": "cus_01m8dqa8eswk4gdp16ps0s0et0",
+                     *         "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
+                     *         "customer_id": "cus_01m8dwdvxf5hk7g8zjkpxz2p1d",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dqa8j4vjpjh188czrpq0e5",
-                     *             "product_id": "prod_01m8dqa8bytt5rn3dym6hyj86k",
+                     *             "id": "oli_01m8dwdw0ybyhvpn7xnqv12vkr",
+                     *             "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -28595,18 +28595,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dqa83krjn5rtw2a66ce5gg",
+                     *         "sold_by": "usr_01m8dwdvme2s8te598ej0b7218",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T05:23:11.038Z",
-                     *         "updated_at": "2026-11-27T05:23:11.332Z",
-                     *         "completed_at": "2026-11-27T05:23:11.147Z",
+                     *         "created_at": "2026-11-27T06:52:32.149Z",
+                     *         "updated_at": "2026-11-27T06:52:32.370Z",
+                     *         "completed_at": "2026-11-27T06:52:32.241Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dqa8n85g4cjw1564fdekjc",
+                     *             "id": "pay_01m8dwdw3b0y3c28tvy7eygt1m",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
@@ -28614,13 +28614,13 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T05:23:11.147Z"
+                     *             "created_at": "2026-11-27T06:52:32.241Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8dqa8tmxy5ge2snmz2qng54",
-                     *             "order_id": "ord_01m8dqa8j3p8jrztqzzrjcqwd9",
+                     *             "id": "ref_01m8dwdw6yj2ec2xez2k3nvaxv",
+                     *             "order_id": "ord_01m8dwdw0x9fqzdpjsffscw66k",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -28628,14 +28628,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8dqa8j4vjpjh188czrpq0e5",
+                     *                 "line_id": "oli_01m8dwdw0ybyhvpn7xnqv12vkr",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T05:23:11.317Z"
+                     *             "created_at": "2026-11-27T06:52:32.350Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -28643,25 +28643,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dqa83krjn5rtw2a66ce5gg",
+                     *             "actor": "usr_01m8dwdvme2s8te598ej0b7218",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T05:23:11.050Z"
+                     *             "created_at": "2026-11-27T06:52:32.165Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dqa83krjn5rtw2a66ce5gg",
+                     *             "actor": "usr_01m8dwdvme2s8te598ej0b7218",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T05:23:11.153Z"
+                     *             "created_at": "2026-11-27T06:52:32.254Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8dqa83krjn5rtw2a66ce5gg",
+                     *             "actor": "usr_01m8dwdvme2s8te598ej0b7218",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T05:23:11.366Z"
+                     *             "created_at": "2026-11-27T06:52:32.385Z"
                      *           }
                      *         ]
                      *       }
@@ -29028,7 +29028,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8dqa8j3p8jrztqzzrjcqwd9",
+                 *       "order_id": "ord_01m8dwdw0x9fqzdpjsffscw66k",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -29066,8 +29066,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8dqa8n85g4cjw1564fdekjc",
-                     *         "order_id": "ord_01m8dqa8j3p8jrztqzzrjcqwd9",
+                     *         "id": "pay_01m8dwdw3b0y3c28tvy7eygt1m",
+                     *         "order_id": "ord_01m8dwdw0x9fqzdpjsffscw66k",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -29075,7 +29075,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_73c8a19ece255b51cf986ea3",
+                     *         "processor_reference": "tp_35ae267840d8f9e4c516a4aa",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -29084,9 +29084,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:23:11.147Z",
-                     *         "updated_at": "2026-11-27T05:23:11.147Z",
-                     *         "captured_at": "2026-11-27T05:23:11.147Z"
+                     *         "created_at": "2026-11-27T06:52:32.241Z",
+                     *         "updated_at": "2026-11-27T06:52:32.241Z",
+                     *         "captured_at": "2026-11-27T06:52:32.241Z"
                      *       }
                      *     }
                      */
@@ -30403,16 +30403,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8dqa8z9vs7cj3m10mmbz457",
-                     *         "code": "XXXP-EZG3-ZN7Q-3PBP",
+                     *         "id": "gc_01m8dwdwam42ggrvjzv48qphfv",
+                     *         "code": "MCB4-EHKF-BU8H-CY5V",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T05:23:11.466Z",
-                     *         "updated_at": "2026-11-27T05:23:11.466Z"
+                     *         "created_at": "2026-11-27T06:52:32.469Z",
+                     *         "updated_at": "2026-11-27T06:52:32.469Z"
                      *       }
                      *     }
                      */

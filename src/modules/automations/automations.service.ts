@@ -8,6 +8,7 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
+import { changedFields, recordAudit } from '../audit/index.ts'
 import type { CampaignsService } from '../campaigns/index.ts'
 import type { LocationsService } from '../locations/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
@@ -55,6 +56,10 @@ const NO_CONDITIONS: Conditions = { match: 'all', rules: [] }
 export function ruleOf(row: AutomationRow): { trigger: Trigger; conditions: Conditions; actions: Action[] } {
   return { trigger: row.trigger as Trigger, conditions: row.conditions as Conditions, actions: row.actions as Action[] }
 }
+
+/** What an automation's audit entries record: the rule as saved (its author is the entry's actor). */
+const AUDITED_RULE_FIELDS = ['name', 'enabled', 'trigger', 'conditions', 'actions'] as const
+const auditedRule = (row: AutomationRow) => ({ name: row.name, enabled: row.enabled, ...ruleOf(row) })
 
 function toAutomation(row: AutomationRow, standing: Standing): Automation {
   return {
@@ -385,7 +390,7 @@ export function createAutomationsService(deps: AutomationsDeps) {
           throw AutomationErrors.RULE_LIMIT(
             `the org holds ${deps.maxRules} automation rules, the most it may; delete one to make another`,
           )
-        return repo.insertAutomation(q, ctx.orgId, newId('auto'), {
+        const inserted = await repo.insertAutomation(q, ctx.orgId, newId('auto'), {
           author: authorOf(ctx),
           name: input.name.trim(),
           enabled: input.enabled ?? true,
@@ -393,6 +398,12 @@ export function createAutomationsService(deps: AutomationsDeps) {
           conditions: rule.conditions,
           actions: rule.actions,
         })
+        await recordAudit(q, ctx, {
+          action: 'automation.created',
+          record: { type: 'automation', id: inserted.id },
+          changes: auditedRule(inserted),
+        })
+        return inserted
       })
       return (await withStandings(ctx, [row]))[0]
     },
@@ -430,7 +441,11 @@ export function createAutomationsService(deps: AutomationsDeps) {
           },
           expectedVersion,
         )
-        if (row) return row
+        if (row) {
+          const changes = changedFields(auditedRule(stored), auditedRule(row), AUDITED_RULE_FIELDS)
+          await recordAudit(q, ctx, { action: 'automation.updated', record: { type: 'automation', id }, changes })
+          return row
+        }
         const now = await repo.automationById(q, ctx.orgId, id)
         if (!now) throw notFound('automation')
         throw staleVersion(now.version)
@@ -448,6 +463,11 @@ export function createAutomationsService(deps: AutomationsDeps) {
             'the automation has a run under way; disable it and delete it when the run has finished',
           )
         await repo.deleteAutomation(q, ctx.orgId, id)
+        await recordAudit(q, ctx, {
+          action: 'automation.deleted',
+          record: { type: 'automation', id },
+          changes: { name: row.name },
+        })
       })
     },
 

@@ -10,6 +10,7 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
 import { localClock } from '../../platform/time/local-clock.ts'
+import { changedFields, recordAudit } from '../audit/index.ts'
 import { compileCampaign } from './campaigns.compile.ts'
 import { CampaignErrors, claimErrors } from './campaigns.errors.ts'
 import * as repo from './campaigns.repo.ts'
@@ -58,6 +59,23 @@ export interface CampaignPricing {
 const KEPT_ORGS = 10_000
 
 /** The explicit moves of docs/decisions.md's table; time moves (start, end) are settle()'s. */
+/** What a campaign.updated audit entry records: every field a manager sets (not the counters time moves). */
+const AUDITED_FIELDS = [
+  'name',
+  'description',
+  'status',
+  'priority',
+  'stacking',
+  'stacking_class',
+  'starts_at',
+  'ends_at',
+  'conditions',
+  'rules',
+  'requires_voucher',
+  'usage_limit',
+  'per_customer_limit',
+] as const
+
 const MOVES: Record<CampaignStatus, readonly CampaignStatus[]> = {
   draft: ['scheduled'],
   scheduled: ['active'],
@@ -264,6 +282,11 @@ export function createCampaignsService(deps: CampaignsDeps) {
         const draft = { ...preview(write), id, org_id: ctx.orgId }
         check(draft, currency)
         const row = await repo.insertCampaign(q, ctx.orgId, id, write)
+        await recordAudit(q, ctx, {
+          action: 'campaign.created',
+          record: { type: 'campaign', id },
+          changes: { name: write.name, status: write.status, rules: input.rules.length },
+        })
         return toCampaign(await settle(q, ctx, row, now))
       })
     },
@@ -310,6 +333,9 @@ export function createCampaignsService(deps: CampaignsDeps) {
         const updated = await repo.updateCampaign(q, ctx.orgId, id, write, undefined)
         if (!updated) throw notFound('campaign')
         const view = toCampaign(updated)
+        const changes = changedFields(toCampaign(row), view, AUDITED_FIELDS)
+        if (Object.keys(changes).length > 0)
+          await recordAudit(q, ctx, { action: 'campaign.updated', record: { type: 'campaign', id }, changes })
         if (write.status === 'active' && row.status === 'scheduled') {
           await emitEvent(q, ctx.orgId, 'campaign.started', view)
         }
@@ -360,6 +386,11 @@ export function createCampaignsService(deps: CampaignsDeps) {
           made.push(...(await repo.insertVouchers(q, ctx.orgId, campaignId, batch)))
           if (input.code && made.length === 0) throw CampaignErrors.VOUCHER_CODE_TAKEN('this code is already in use')
         }
+        await recordAudit(q, ctx, {
+          action: 'campaign.vouchers_issued',
+          record: { type: 'campaign', id: campaignId },
+          changes: { count: made.length, max_uses: input.max_uses ?? 1 },
+        })
         return made.map(toVoucher)
       })
     },

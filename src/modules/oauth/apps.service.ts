@@ -4,6 +4,7 @@ import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import type { Runtime } from '../../platform/runtime.ts'
+import { changedFields, recordAudit } from '../audit/index.ts'
 import { MERCHANT_SCOPES } from '../auth/index.ts'
 import { PLANS, type Plan } from '../orgs/index.ts'
 import * as repo from './apps.repo.ts'
@@ -99,8 +100,8 @@ export function createAppsService(runtime: Runtime) {
       const unknownPlan = partnerPlans.find((p) => !PLANS.some((plan) => plan === p))
       if (unknownPlan) throw invalid('partner_plans', `names an unknown plan: ${unknownPlan}`, 'invalid_value')
       const clientSecret = confidential ? randomToken('ots') : null
-      const row = await ctx.db.tx((q) =>
-        repo.insertApp(q, {
+      const row = await ctx.db.tx(async (q) => {
+        const inserted = await repo.insertApp(q, {
           id: newId('app'),
           orgId: ctx.orgId,
           name,
@@ -111,8 +112,14 @@ export function createAppsService(runtime: Runtime) {
           partnerPlans,
           secretHash: clientSecret ? sha256Hex(clientSecret) : null,
           createdBy: ctx.actor.userId,
-        }),
-      )
+        })
+        await recordAudit(q, ctx, {
+          action: 'app.registered',
+          record: { type: 'app', id: inserted.id },
+          changes: { name, allowed_scopes: allowedScopes, client_type: confidential ? 'confidential' : 'public' },
+        })
+        return inserted
+      })
       return { app: toApp(row), clientSecret }
     },
 
@@ -134,7 +141,15 @@ export function createAppsService(runtime: Runtime) {
         redirectUris: input.redirectUris === undefined ? undefined : checkRedirectUris(input.redirectUris),
         allowedScopes: input.allowedScopes === undefined ? undefined : checkScopes(input.allowedScopes),
       }
-      const row = await ctx.db.tx((q) => repo.updateApp(q, ctx.orgId, clientId, fields))
+      const row = await ctx.db.tx(async (q) => {
+        const before = await repo.appById(q, ctx.orgId, clientId)
+        const after = before && (await repo.updateApp(q, ctx.orgId, clientId, fields))
+        if (!before || !after) return undefined
+        const changes = changedFields(toApp(before), toApp(after), ['name', 'redirect_uris', 'allowed_scopes'])
+        if (Object.keys(changes).length > 0)
+          await recordAudit(q, ctx, { action: 'app.updated', record: { type: 'app', id: clientId }, changes })
+        return after
+      })
       if (!row) throw notFound('app')
       return toApp(row)
     },
@@ -144,7 +159,10 @@ export function createAppsService(runtime: Runtime) {
       const clientSecret = randomToken('ots')
       const row = await ctx.db.tx(async (q) => {
         const updated = await repo.setSecretHash(q, ctx.orgId, clientId, sha256Hex(clientSecret))
-        if (updated) return updated
+        if (updated) {
+          await recordAudit(q, ctx, { action: 'app.secret_rotated', record: { type: 'app', id: clientId } })
+          return updated
+        }
         if (await repo.appById(q, ctx.orgId, clientId))
           throw invalid('client_id', 'names a public app, which has no secret', 'public_client')
         throw notFound('app')

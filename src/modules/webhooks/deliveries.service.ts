@@ -2,6 +2,7 @@ import type { Queryable } from '../../platform/db/database.ts'
 import { notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
+import { recordAudit } from '../audit/index.ts'
 import * as repo from './deliveries.repo.ts'
 import { signalDeliveryQueued } from './delivery-signal.ts'
 import * as endpoints from './endpoints.repo.ts'
@@ -62,6 +63,11 @@ export function createDeliveriesService() {
           throw WebhookErrors.ENDPOINT_SUSPENDED('the webhook endpoint is suspended; re-enable it first')
         const [replayed] = await repo.replayFailed(q, ctx.orgId, { id: deliveryId })
         if (!replayed) throw notFound('failed webhook delivery')
+        await recordAudit(q, ctx, {
+          action: 'webhook.event_replayed',
+          record: { type: 'webhook', id: replayed.endpoint_id },
+          changes: { delivery_id: replayed.id, event: replayed.event },
+        })
         return replayed
       })
       signalDeliveryQueued()
@@ -73,7 +79,17 @@ export function createDeliveriesService() {
       const rows = await ctx.db.tx(async (q) => {
         if (filter.webhook_id && !(await endpoints.endpointById(q, ctx.orgId, filter.webhook_id)))
           throw notFound('webhook')
-        return repo.replayFailed(q, ctx.orgId, { endpointId: filter.webhook_id })
+        const replayed = await repo.replayFailed(q, ctx.orgId, { endpointId: filter.webhook_id })
+        // One entry per endpoint, with how many of its events went again.
+        const perEndpoint = new Map<string, number>()
+        for (const r of replayed) perEndpoint.set(r.endpoint_id, (perEndpoint.get(r.endpoint_id) ?? 0) + 1)
+        for (const [endpointId, count] of perEndpoint)
+          await recordAudit(q, ctx, {
+            action: 'webhook.events_replayed',
+            record: { type: 'webhook', id: endpointId },
+            changes: { count },
+          })
+        return replayed
       })
       if (rows.length > 0) signalDeliveryQueued()
       return { replayed: rows.length, ids: rows.map((r) => r.id) }

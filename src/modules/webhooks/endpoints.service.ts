@@ -163,7 +163,12 @@ export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox
 
     /** Re-enables a suspended endpoint: the failure count restarts and held deliveries go out again. */
     async enable(ctx: RequestContext, webhookId: string): Promise<WebhookEndpoint> {
-      const row = await ctx.db.tx((q) => repo.enableEndpoint(q, ctx.orgId, webhookId))
+      const row = await ctx.db.tx(async (q) => {
+        const enabled = await repo.enableEndpoint(q, ctx.orgId, webhookId)
+        if (enabled)
+          await recordAudit(q, ctx, { action: 'webhook.resumed', record: { type: 'webhook', id: webhookId } })
+        return enabled
+      })
       if (!row) throw notFound('webhook')
       signalDeliveryQueued()
       return toEndpoint(row)

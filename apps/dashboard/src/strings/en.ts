@@ -2,6 +2,10 @@
  * Every string the back office shows, in English. Another language is another file of this shape (`Strings`),
  * chosen in index.ts; numbers, money and dates are formatted by Intl in that file's `language`.
  */
+import type { components } from '@opentill/client'
+
+type AuditAction = components['schemas']['AuditEntry']['action']
+
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many)
 
 export const en = {
@@ -580,12 +584,24 @@ export const en = {
       'device.unpaired': 'Till unpaired',
       'device.locked': 'Till locked',
       'device.unlocked': 'Till unlocked',
+      'app.registered': 'App registered',
+      'app.updated': 'App changed',
+      'app.secret_rotated': 'App secret replaced',
       'app.consented': 'App connected',
       'app.disconnected': 'App disconnected',
-      'webhook.secret_rotated': 'Webhook secret rotated',
+      'webhook.secret_rotated': 'Webhook secret replaced',
+      'webhook.resumed': 'Webhook resumed',
+      'webhook.event_replayed': 'Webhook event sent again',
+      'webhook.events_replayed': 'Webhook events sent again',
+      'campaign.created': 'Campaign made',
+      'campaign.updated': 'Campaign changed',
+      'campaign.vouchers_issued': 'Vouchers issued',
+      'automation.created': 'Automation made',
+      'automation.updated': 'Automation changed',
+      'automation.deleted': 'Automation deleted',
       'settings.updated': 'Settings changed',
       'customer.erased': 'Customer erased',
-    } as Record<string, string>,
+    } satisfies Record<AuditAction, string> as Record<string, string>,
   },
   campaigns: {
     title: 'Campaigns',
