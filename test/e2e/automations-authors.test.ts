@@ -164,6 +164,27 @@ describe('automations act within their author’s rights', () => {
     for (const id of [mine.id, owners.id]) await shop.api.delete(`/api/v1/automations/${id}`)
   })
 
+  test('the catalog offers an app only the actions its scopes allow, and the paths the API accepts', async () => {
+    const helper = await connectedApp(['automations:read', 'automations:write', 'customers:write'])
+    const res = await helper.api.get('/api/v1/automations/catalog')
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    type Trigger = { event: string; actions: string[]; paths: { path: string; type: string }[] }
+    const onCustomer = (res.body.data.triggers as Trigger[]).find((t) => t.event === 'customer.created')
+    assert.deepEqual(onCustomer?.actions, ['tag_customer', 'wait'])
+    const email = onCustomer?.paths.find((p) => p.path === 'email')
+    assert.deepEqual(email, { path: 'email', type: 'string' })
+    // What the catalog offers, saved: accepted.
+    const saved = await helper.api.post('/api/v1/automations', {
+      name: 'From the catalog',
+      trigger: { type: 'event', event: 'customer.created' },
+      conditions: { match: 'all', rules: [{ path: email?.path, op: 'contains', value: '@' }] },
+      actions: [{ type: onCustomer?.actions[0], tag: 'new' }],
+    })
+    assert.equal(saved.status, 201, JSON.stringify(saved.body))
+    await shop.api.delete(`/api/v1/automations/${saved.body.data.id}`)
+    assert.equal((await clientFor(app.api).get('/api/v1/automations/catalog')).status, 401)
+  })
+
   test("an app's rule runs with the app's scopes and stops, saying why, when the app is disconnected", async () => {
     const helper = await connectedApp(['automations:read', 'automations:write', 'customers:write'])
     const rule = await created(helper.api, '/api/v1/automations', tagRule('helped', '@helped.'))

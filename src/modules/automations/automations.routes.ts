@@ -4,6 +4,7 @@ import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { AutomationErrors } from './automations.errors.ts'
 import {
+  AutomationCatalogSchema,
   AutomationListQuery,
   AutomationSchema,
   CreateAutomationBody,
@@ -56,6 +57,21 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ automations: Automati
       },
     },
     async (request, reply) => reply.code(201).send({ data: await automations.create(request.ctx, request.body) }),
+  )
+
+  app.get(
+    '/automations/catalog',
+    {
+      config: { scope: 'automations:read' },
+      schema: {
+        operationId: 'getAutomationCatalog',
+        tags,
+        summary:
+          'What a rule can be made of, for the caller: each trigger with the paths a condition can test in its data and the actions the caller may give it, and every action with the scope it needs',
+        response: { 200: DataOf(AutomationCatalogSchema) },
+      },
+    },
+    async (request) => ({ data: automations.catalog(request.ctx) }),
   )
 
   app.post(

@@ -276,3 +276,50 @@ export const TriggerResultSchema = Type.Object({
   runs: Type.Array(Type.Ref('AutomationRun')),
 })
 export type TriggerResult = Static<typeof TriggerResultSchema>
+
+export const CatalogPathSchema = Type.Object({
+  path: Type.String({ description: 'a dot path into the data, `*` for every element of a list' }),
+  type: Type.Union([Type.Literal('string'), Type.Literal('number'), Type.Literal('boolean'), Type.Literal('list')], {
+    description: 'list: an array of values, which `contains` tests',
+  }),
+})
+export type CatalogPath = Static<typeof CatalogPathSchema>
+
+const ActionType = Type.Union([
+  Type.Literal('tag_customer'),
+  Type.Literal('accrue_points'),
+  Type.Literal('issue_voucher'),
+  Type.Literal('adjust_inventory'),
+  Type.Literal('send_webhook'),
+  Type.Literal('send_email'),
+  Type.Literal('wait'),
+])
+
+export const AutomationCatalogSchema = Type.Object(
+  {
+    triggers: Type.Array(
+      Type.Object({
+        type: Type.Union([Type.Literal('event'), Type.Literal('schedule')]),
+        event: Type.String({ description: 'the event, or `schedule` for a schedule trigger' }),
+        paths: Type.Array(CatalogPathSchema, { description: 'what a condition can test in its data' }),
+        any_path: Type.Boolean({ description: 'its data has no fixed shape: conditions may name any path' }),
+        customer_path: Nullable(
+          Type.String({ description: "where its data names the customer: a tag_customer action's default" }),
+        ),
+        actions: Type.Array(ActionType, {
+          description: 'the actions the caller may give a rule on it (their scopes; an e-mail also reads the data)',
+        }),
+      }),
+      { description: 'every event a rule can start on (automation.triggered cannot), then the schedule' },
+    ),
+    actions: Type.Array(
+      Type.Object({
+        type: ActionType,
+        scope: Nullable(Type.String({ description: "the scope the rule's author needs for it" })),
+        description: Type.String(),
+      }),
+    ),
+  },
+  { $id: 'AutomationCatalog' },
+)
+export type AutomationCatalog = Static<typeof AutomationCatalogSchema>

@@ -19,6 +19,7 @@ import * as repo from './automations.repo.ts'
 import type {
   Action,
   Automation,
+  AutomationCatalog,
   AutomationInput,
   AutomationListQuery,
   AutomationRun,
@@ -30,6 +31,7 @@ import type {
   TriggerResult,
 } from './automations.schemas.ts'
 import type { AutomationRow, RunRow, StepRow } from './automations.tables.ts'
+import { automationCatalog, defaultCustomerPath, RUN_EVENT, SCHEDULE_EVENT } from './catalog.ts'
 import { assertNoErrors, conditionErrors, conditionsHold, pathCanExist } from './conditions.ts'
 import { ScheduleDataSchema, shapeOfEvent } from './event-shapes.ts'
 import { cronProblem } from './schedule.ts'
@@ -42,13 +44,9 @@ import { cronProblem } from './schedule.ts'
 const MAX_AUTOMATION_DEPTH = 2
 
 /** The event every run emits: it triggers no rule, or each run would start another (no fan-out). */
-const RUN_EVENT = 'automation.triggered'
 
 /** The window of the runs-per-minute limit. */
 const RUN_WINDOW_S = 60
-
-/** The event name a schedule trigger's runs carry. */
-export const SCHEDULE_EVENT = 'schedule'
 
 const NO_CONDITIONS: Conditions = { match: 'all', rules: [] }
 
@@ -120,17 +118,11 @@ function shapeOf(trigger: Trigger): TSchema | undefined {
   return trigger.type === 'schedule' ? ScheduleDataSchema : shapeOfEvent(canonicalEvent(trigger.event))
 }
 
-/** The resources whose events name their customer as `customer_id` (a customer event's own id is `id`). */
-const CUSTOMER_ID_EVENTS = new Set(['order', 'layby', 'loyalty', 'gift_card'])
-
 /** A rule's actions with the customer path a tag_customer action left out: the event's customer, when it has one. */
 function withCustomerPaths(trigger: Trigger, actions: readonly Action[]): Action[] {
-  const resource = trigger.type === 'event' ? canonicalEvent(trigger.event).split('.')[0] : ''
-  const path = resource === 'customer' ? 'id' : CUSTOMER_ID_EVENTS.has(resource) ? 'customer_id' : undefined
+  const path = trigger.type === 'event' ? defaultCustomerPath(canonicalEvent(trigger.event)) : null
   return actions.map((a) =>
-    a.type === 'tag_customer' && a.customer_path === undefined && path !== undefined
-      ? { ...a, customer_path: path }
-      : a,
+    a.type === 'tag_customer' && a.customer_path === undefined && path !== null ? { ...a, customer_path: path } : a,
   )
 }
 
@@ -355,6 +347,11 @@ export function createAutomationsService(deps: AutomationsDeps) {
     /** An erasure on request: runs started by the customer's own events keep only its id. */
     eraseCustomerRuns(q: Queryable, ctx: RequestContext, customerId: string): Promise<void> {
       return repo.eraseCustomerRuns(q, ctx.orgId, customerId)
+    },
+
+    /** What the caller can make a rule of: triggers with their data's paths and allowed actions. */
+    catalog(ctx: RequestContext): AutomationCatalog {
+      return automationCatalog(ctx.scopes)
     },
 
     async list(ctx: RequestContext, query: AutomationListQuery): Promise<Page<Automation>> {

@@ -70,6 +70,11 @@ const EVENT_ALIASES: Readonly<Record<string, string>> = Object.freeze({
 
 const known = new Set<string>([...EVENT_CATALOG, ...Object.keys(EVENT_ALIASES)])
 
+/** The catalog's names, in its order (aliases not included). */
+export function catalogEvents(): readonly string[] {
+  return EVENT_CATALOG
+}
+
 export function isSubscribableEvent(name: string): boolean {
   return known.has(name)
 }
