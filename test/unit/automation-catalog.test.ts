@@ -44,7 +44,10 @@ describe("the automations catalog: what a rule's form may offer", () => {
   })
 
   test('offers each trigger only the actions its caller may use: an e-mail also needs to read the data', () => {
-    assert.deepEqual(trigger('order.completed')?.actions, owner.actions.map((a) => a.type))
+    assert.deepEqual(
+      trigger('order.completed')?.actions,
+      owner.actions.map((a) => a.type),
+    )
     const helper = automationCatalog(new Set(['automations:write', 'customers:write', 'customers:read']))
     const actionsOn = (event: string) => helper.triggers.find((t) => t.event === event)?.actions
     assert.deepEqual(actionsOn('customer.created'), ['tag_customer', 'send_email', 'wait'])

@@ -35,6 +35,7 @@ export function Layout() {
     ...(shop.can('customers:read') ? [{ to: '/customers', label: t.customers } as const] : []),
     ...(shop.can('loyalty:read') ? [{ to: '/loyalty', label: t.loyalty } as const] : []),
     ...(shop.can('campaigns:read') ? [{ to: '/campaigns', label: t.campaigns } as const] : []),
+    ...(shop.can('automations:read') ? [{ to: '/automations', label: t.automations } as const] : []),
     { to: '/gift-cards', label: t.giftCards } as const,
     ...(shop.can('users:read') ? [{ to: '/staff', label: t.staff } as const] : []),
     { to: '/settings', label: t.settings } as const,

@@ -1,6 +1,8 @@
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router'
 import { Layout } from './layout.tsx'
 import { AuditPage, type AuditSearch } from './pages/audit.tsx'
+import { AutomationPage } from './pages/automation.tsx'
+import { AutomationsPage } from './pages/automations.tsx'
 import { CampaignPage } from './pages/campaign.tsx'
 import { CampaignsPage, type CampaignsSearch } from './pages/campaigns.tsx'
 import { CustomerPage } from './pages/customer.tsx'
@@ -74,6 +76,8 @@ const routeTree = root.addChildren([
   page('/staff', StaffPage),
   page('/developers', DevelopersPage),
   page('/webhooks', WebhooksPage),
+  page('/automations', AutomationsPage),
+  createRoute({ getParentRoute: () => root, path: '/automations/$automationId', component: AutomationPage }),
   page('/settings', SettingsPage),
   createRoute({
     getParentRoute: () => root,

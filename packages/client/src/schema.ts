@@ -2090,6 +2090,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/automations/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a rule can be made of, for the caller: each trigger with the paths a condition can test in its data and the actions the caller may give it, and every action with the scope it needs */
+        get: operations["getAutomationCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/automations/trigger": {
         parameters: {
             query?: never;
@@ -4650,6 +4667,31 @@ export interface components {
             resolved_by: string | null;
             resolution: string | null;
         };
+        AutomationCatalog: {
+            /** @description every event a rule can start on (automation.triggered cannot), then the schedule */
+            triggers: {
+                type: "event" | "schedule";
+                /** @description the event, or `schedule` for a schedule trigger */
+                event: string;
+                /** @description what a condition can test in its data */
+                paths: {
+                    /** @description a dot path into the data, `*` for every element of a list */
+                    path: string;
+                    /** @description list: an array of values, which `contains` tests */
+                    type: "string" | "number" | "boolean" | "list";
+                }[];
+                /** @description its data has no fixed shape: conditions may name any path */
+                any_path: boolean;
+                customer_path: string | null;
+                /** @description the actions the caller may give a rule on it (their scopes; an e-mail also reads the data) */
+                actions: ("tag_customer" | "accrue_points" | "issue_voucher" | "adjust_inventory" | "send_webhook" | "send_email" | "wait")[];
+            }[];
+            actions: {
+                type: "tag_customer" | "accrue_points" | "issue_voucher" | "adjust_inventory" | "send_webhook" | "send_email" | "wait";
+                scope: string | null;
+                description: string;
+            }[];
+        };
     };
     responses: never;
     parameters: {
@@ -5264,9 +5306,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8dwdvme2s8te598ej0b7218",
-                     *           "email": "owner-53adbfd3a2@example.test",
-                     *           "orgId": "org_01m8dwdvkh0r051qg1068ymsn3"
+                     *           "id": "usr_01m8dwxyegegc22m3hh31y21bc",
+                     *           "email": "owner-4a48d6a331@example.test",
+                     *           "orgId": "org_01m8dwxycygy6r1p33s9v6hz01"
                      *         }
                      *       }
                      *     }
@@ -9219,7 +9261,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
+                     *           "id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -9234,8 +9276,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T06:52:31.876Z",
-                     *           "updated_at": "2026-11-27T06:52:31.876Z"
+                     *           "created_at": "2026-11-27T07:01:19.086Z",
+                     *           "updated_at": "2026-11-27T07:01:19.086Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9414,7 +9456,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
+                     *         "id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9429,8 +9471,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T06:52:31.876Z",
-                     *         "updated_at": "2026-11-27T06:52:31.876Z"
+                     *         "created_at": "2026-11-27T07:01:19.086Z",
+                     *         "updated_at": "2026-11-27T07:01:19.086Z"
                      *       }
                      *     }
                      */
@@ -9819,7 +9861,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
+                     *         "id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9834,8 +9876,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T06:52:31.876Z",
-                     *         "updated_at": "2026-11-27T06:52:31.876Z"
+                     *         "created_at": "2026-11-27T07:01:19.086Z",
+                     *         "updated_at": "2026-11-27T07:01:19.086Z"
                      *       }
                      *     }
                      */
@@ -17167,7 +17209,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8dwdvqe60je58g68agf6njz",
+                     *         "id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -17178,8 +17220,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T06:52:31.855Z",
-                     *         "updated_at": "2026-11-27T06:52:31.855Z"
+                     *         "created_at": "2026-11-27T07:01:19.052Z",
+                     *         "updated_at": "2026-11-27T07:01:19.052Z"
                      *       }
                      *     }
                      */
@@ -17750,14 +17792,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8dwdvs29ebmcpp4rsfyaz3z",
-                     *           "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
+                     *           "id": "lvl_01m8dwxymnbscm4txxkaneq84b",
+                     *           "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
+                     *           "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T06:52:31.893Z"
+                     *           "updated_at": "2026-11-27T07:01:19.108Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17883,8 +17925,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
-                 *       "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
+                 *       "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
+                 *       "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17918,10 +17960,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8dwdvrwsyvy9a3pbjqmhed6",
-                     *         "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
+                     *         "id": "imv_01m8dwxymddx6q8rexrc70ekdz",
+                     *         "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
+                     *         "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17930,11 +17972,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8dwdvme2s8te598ej0b7218",
+                     *           "user_id": "usr_01m8dwxyegegc22m3hh31y21bc",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T06:52:31.893Z",
-                     *         "created_at": "2026-11-27T06:52:31.893Z"
+                     *         "occurred_at": "2026-11-27T07:01:19.108Z",
+                     *         "created_at": "2026-11-27T07:01:19.108Z"
                      *       }
                      *     }
                      */
@@ -26450,7 +26492,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8dwdvxf5hk7g8zjkpxz2p1d",
+                     *         "id": "cus_01m8dwxyqpe26wmznv8c8ftrvp",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -26462,8 +26504,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T06:52:32.045Z",
-                     *         "updated_at": "2026-11-27T06:52:32.045Z"
+                     *         "created_at": "2026-11-27T07:01:19.220Z",
+                     *         "updated_at": "2026-11-27T07:01:19.220Z"
                      *       }
                      *     }
                      */
@@ -27476,11 +27518,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
-                 *       "customer_id": "cus_01m8dwdvxf5hk7g8zjkpxz2p1d",
+                 *       "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
+                 *       "customer_id": "cus_01m8dwxyqpe26wmznv8c8ftrvp",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
+                 *           "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -27539,18 +27581,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dwdw0x9fqzdpjsffscw66k",
+                     *         "id": "ord_01m8dwxyv5nm2wmdgchnrv1yw4",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
-                     *         "customer_id": "cus_01m8dwdvxf5hk7g8zjkpxz2p1d",
+                     *         "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
+                     *         "customer_id": "cus_01m8dwxyqpe26wmznv8c8ftrvp",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dwdw0ybyhvpn7xnqv12vkr",
-                     *             "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
+                     *             "id": "oli_01m8dwxyv6mf1z40rrej0jtn34",
+                     *             "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -27581,14 +27623,14 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dwdvme2s8te598ej0b7218",
+                     *         "sold_by": "usr_01m8dwxyegegc22m3hh31y21bc",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T06:52:32.149Z",
-                     *         "updated_at": "2026-11-27T06:52:32.149Z",
+                     *         "created_at": "2026-11-27T07:01:19.325Z",
+                     *         "updated_at": "2026-11-27T07:01:19.325Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -27769,11 +27811,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
-                 *       "customer_id": "cus_01m8dwdvxf5hk7g8zjkpxz2p1d",
+                 *       "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
+                 *       "customer_id": "cus_01m8dwxyqpe26wmznv8c8ftrvp",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
+                 *           "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -27836,7 +27878,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
+                     *             "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -28046,18 +28088,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dwdw0x9fqzdpjsffscw66k",
+                     *         "id": "ord_01m8dwxyv5nm2wmdgchnrv1yw4",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
-                     *         "customer_id": "cus_01m8dwdvxf5hk7g8zjkpxz2p1d",
+                     *         "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
+                     *         "customer_id": "cus_01m8dwxyqpe26wmznv8c8ftrvp",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dwdw0ybyhvpn7xnqv12vkr",
-                     *             "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
+                     *             "id": "oli_01m8dwxyv6mf1z40rrej0jtn34",
+                     *             "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -28088,18 +28130,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dwdvme2s8te598ej0b7218",
+                     *         "sold_by": "usr_01m8dwxyegegc22m3hh31y21bc",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T06:52:32.149Z",
-                     *         "updated_at": "2026-11-27T06:52:32.241Z",
-                     *         "completed_at": "2026-11-27T06:52:32.241Z",
+                     *         "created_at": "2026-11-27T07:01:19.325Z",
+                     *         "updated_at": "2026-11-27T07:01:19.414Z",
+                     *         "completed_at": "2026-11-27T07:01:19.414Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dwdw3b0y3c28tvy7eygt1m",
+                     *             "id": "pay_01m8dwxyxh722e7wx1bz0pyfe3",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
@@ -28107,7 +28149,7 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T06:52:32.241Z"
+                     *             "created_at": "2026-11-27T07:01:19.414Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -28116,17 +28158,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dwdvme2s8te598ej0b7218",
+                     *             "actor": "usr_01m8dwxyegegc22m3hh31y21bc",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T06:52:32.165Z"
+                     *             "created_at": "2026-11-27T07:01:19.341Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dwdvme2s8te598ej0b7218",
+                     *             "actor": "usr_01m8dwxyegegc22m3hh31y21bc",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T06:52:32.254Z"
+                     *             "created_at": "2026-11-27T07:01:19.428Z"
                      *           }
                      *         ]
                      *       }
@@ -28505,7 +28547,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8dwdw0ybyhvpn7xnqv12vkr",
+                 *           "line_id": "oli_01m8dwxyv6mf1z40rrej0jtn34",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -28553,18 +28595,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dwdw0x9fqzdpjsffscw66k",
+                     *         "id": "ord_01m8dwxyv5nm2wmdgchnrv1yw4",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8dwdvqe60je58g68agf6njz",
-                     *         "customer_id": "cus_01m8dwdvxf5hk7g8zjkpxz2p1d",
+                     *         "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
+                     *         "customer_id": "cus_01m8dwxyqpe26wmznv8c8ftrvp",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dwdw0ybyhvpn7xnqv12vkr",
-                     *             "product_id": "prod_01m8dwdvr5s2v4jg0vj57h2a33",
+                     *             "id": "oli_01m8dwxyv6mf1z40rrej0jtn34",
+                     *             "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -28595,18 +28637,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dwdvme2s8te598ej0b7218",
+                     *         "sold_by": "usr_01m8dwxyegegc22m3hh31y21bc",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T06:52:32.149Z",
-                     *         "updated_at": "2026-11-27T06:52:32.370Z",
-                     *         "completed_at": "2026-11-27T06:52:32.241Z",
+                     *         "created_at": "2026-11-27T07:01:19.325Z",
+                     *         "updated_at": "2026-11-27T07:01:19.582Z",
+                     *         "completed_at": "2026-11-27T07:01:19.414Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dwdw3b0y3c28tvy7eygt1m",
+                     *             "id": "pay_01m8dwxyxh722e7wx1bz0pyfe3",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
@@ -28614,13 +28656,13 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T06:52:32.241Z"
+                     *             "created_at": "2026-11-27T07:01:19.414Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8dwdw6yj2ec2xez2k3nvaxv",
-                     *             "order_id": "ord_01m8dwdw0x9fqzdpjsffscw66k",
+                     *             "id": "ref_01m8dwxz1gwpf9yrgtnxh3z9yk",
+                     *             "order_id": "ord_01m8dwxyv5nm2wmdgchnrv1yw4",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -28628,14 +28670,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8dwdw0ybyhvpn7xnqv12vkr",
+                     *                 "line_id": "oli_01m8dwxyv6mf1z40rrej0jtn34",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T06:52:32.350Z"
+                     *             "created_at": "2026-11-27T07:01:19.537Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -28643,25 +28685,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dwdvme2s8te598ej0b7218",
+                     *             "actor": "usr_01m8dwxyegegc22m3hh31y21bc",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T06:52:32.165Z"
+                     *             "created_at": "2026-11-27T07:01:19.341Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dwdvme2s8te598ej0b7218",
+                     *             "actor": "usr_01m8dwxyegegc22m3hh31y21bc",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T06:52:32.254Z"
+                     *             "created_at": "2026-11-27T07:01:19.428Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8dwdvme2s8te598ej0b7218",
+                     *             "actor": "usr_01m8dwxyegegc22m3hh31y21bc",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T06:52:32.385Z"
+                     *             "created_at": "2026-11-27T07:01:19.610Z"
                      *           }
                      *         ]
                      *       }
@@ -29028,7 +29070,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8dwdw0x9fqzdpjsffscw66k",
+                 *       "order_id": "ord_01m8dwxyv5nm2wmdgchnrv1yw4",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -29066,8 +29108,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8dwdw3b0y3c28tvy7eygt1m",
-                     *         "order_id": "ord_01m8dwdw0x9fqzdpjsffscw66k",
+                     *         "id": "pay_01m8dwxyxh722e7wx1bz0pyfe3",
+                     *         "order_id": "ord_01m8dwxyv5nm2wmdgchnrv1yw4",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -29075,7 +29117,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_35ae267840d8f9e4c516a4aa",
+                     *         "processor_reference": "tp_2014108037541a3d285f3666",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -29084,9 +29126,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T06:52:32.241Z",
-                     *         "updated_at": "2026-11-27T06:52:32.241Z",
-                     *         "captured_at": "2026-11-27T06:52:32.241Z"
+                     *         "created_at": "2026-11-27T07:01:19.414Z",
+                     *         "updated_at": "2026-11-27T07:01:19.414Z",
+                     *         "captured_at": "2026-11-27T07:01:19.414Z"
                      *       }
                      *     }
                      */
@@ -30403,16 +30445,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8dwdwam42ggrvjzv48qphfv",
-                     *         "code": "MCB4-EHKF-BU8H-CY5V",
+                     *         "id": "gc_01m8dwxz7rnhc2fnmkszpjhacr",
+                     *         "code": "XZ4J-WZ3Q-MRYW-MTNM",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T06:52:32.469Z",
-                     *         "updated_at": "2026-11-27T06:52:32.469Z"
+                     *         "created_at": "2026-11-27T07:01:19.737Z",
+                     *         "updated_at": "2026-11-27T07:01:19.737Z"
                      *       }
                      *     }
                      */
@@ -32957,6 +32999,108 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "VALIDATION" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Too Many Requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Internal Server Error: INTERNAL */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+            /** @description Service Unavailable: UNAVAILABLE, DATABASE_UNAVAILABLE, REDIS_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getAutomationCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AutomationCatalog"];
+                    };
+                };
+            };
+            /** @description Unauthorized: UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };

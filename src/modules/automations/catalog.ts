@@ -62,7 +62,8 @@ export function pathsOf(schema: JsonSchema, prefix = '', depth = 0): CatalogPath
   return paths.filter((p, i) => paths.findIndex((q) => q.path === p.path) === i)
 }
 
-const ALL_ACTIONS = Object.keys(ACTION_SCOPES) as Action['type'][]
+/** In the order a person meets them: the customer's, the stock's, then messages and waiting. */
+const ALL_ACTIONS = Object.keys(ACTION_TEXTS) as Action['type'][]
 
 /**
  * What a rule can be made of, for the caller: each trigger with the paths of its data and the actions the caller

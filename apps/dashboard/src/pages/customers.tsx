@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { api, fieldErrors } from '../api.ts'
-import { Field } from '../parts/field.tsx'
+import { Field, TextAreaField } from '../parts/field.tsx'
 import { Empty, ErrorNote } from '../parts/notes.tsx'
 import { Pager, useCursor } from '../parts/pager.tsx'
 import { SearchForm } from '../parts/search-form.tsx'
@@ -168,23 +168,13 @@ export function CustomerFields({ customer, errors }: { customer?: Customer; erro
         defaultValue={customer?.tags.join(', ') ?? ''}
         error={Object.entries(errors).find(([k]) => k.startsWith('tags'))?.[1]}
       />
-      <div className="field">
-        <label htmlFor="customer-note">{t.note}</label>
-        <textarea
-          id="customer-note"
-          name="note"
-          rows={3}
-          maxLength={2000}
-          defaultValue={customer?.note ?? ''}
-          aria-invalid={errors.note ? true : undefined}
-          aria-describedby={errors.note ? 'customer-note-error' : undefined}
-        />
-        {errors.note && (
-          <small id="customer-note-error" className="field-error" role="alert">
-            {errors.note}
-          </small>
-        )}
-      </div>
+      <TextAreaField
+        label={t.note}
+        name="note"
+        maxLength={2000}
+        defaultValue={customer?.note ?? ''}
+        error={errors.note}
+      />
     </>
   )
 }

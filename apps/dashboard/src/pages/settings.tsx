@@ -2,7 +2,7 @@ import { type components, unwrap } from '@opentill/client'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api, fieldErrors, numberOf } from '../api.ts'
-import { Field, SelectField } from '../parts/field.tsx'
+import { Field, SelectField, TextAreaField } from '../parts/field.tsx'
 import { DoneNote, ErrorNote } from '../parts/notes.tsx'
 import { Title } from '../parts/title.tsx'
 import { useShop } from '../shop.tsx'
@@ -112,16 +112,18 @@ function Store({ settings }: { settings: Settings }) {
               />
             ))}
           </fieldset>
-          <TextArea
+          <TextAreaField
             label={t.receiptHeader}
             name="receipt_header"
-            value={settings.receipt_header}
+            maxLength={1000}
+            defaultValue={settings.receipt_header}
             error={errors.receipt_header}
           />
-          <TextArea
+          <TextAreaField
             label={t.receiptFooter}
             name="receipt_footer"
-            value={settings.receipt_footer}
+            maxLength={1000}
+            defaultValue={settings.receipt_footer}
             error={errors.receipt_footer}
           />
           <div className="check">
@@ -170,28 +172,6 @@ function Store({ settings }: { settings: Settings }) {
         </fieldset>
       </form>
     </section>
-  )
-}
-
-function TextArea({ label, name, value, error }: { label: string; name: string; value: string; error?: string }) {
-  return (
-    <div className="field">
-      <label htmlFor={`settings-${name}`}>{label}</label>
-      <textarea
-        id={`settings-${name}`}
-        name={name}
-        rows={3}
-        maxLength={1000}
-        defaultValue={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `settings-${name}-error` : undefined}
-      />
-      {error && (
-        <small id={`settings-${name}-error`} className="field-error" role="alert">
-          {error}
-        </small>
-      )}
-    </div>
   )
 }
 

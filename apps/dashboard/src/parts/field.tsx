@@ -1,4 +1,10 @@
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId } from 'react'
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  useId,
+} from 'react'
 
 interface FieldProps {
   label: string
@@ -47,6 +53,33 @@ export function SelectField({
       >
         {children}
       </select>
+      {error && (
+        <small id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </small>
+      )}
+    </div>
+  )
+}
+
+/** A labelled text area with its hint and the API's error for it, as Field is for an input. */
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  ...textarea
+}: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = useId()
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {hint && (
+        <small id={`${id}-hint`} className="hint">
+          {hint}
+        </small>
+      )}
+      <textarea id={id} rows={3} aria-invalid={error ? true : undefined} aria-describedby={described} {...textarea} />
       {error && (
         <small id={`${id}-error`} className="field-error" role="alert">
           {error}

@@ -1,0 +1,605 @@
+import { unwrap } from '@opentill/client'
+import { useQuery } from '@tanstack/react-query'
+import { type ReactNode, useState } from 'react'
+import { api, fieldErrors } from '../api.ts'
+import { Field, SelectField, TextAreaField } from '../parts/field.tsx'
+import { ErrorNote } from '../parts/notes.tsx'
+import { ProductPicker } from '../parts/product-picker.tsx'
+import { useProductNames } from '../product-names.ts'
+import { useShop } from '../shop.tsx'
+import { strings } from '../strings/index.ts'
+import {
+  type ActionType,
+  bodyOf,
+  type Catalog,
+  type CatalogTrigger,
+  type Draft,
+  opsFor,
+  type RuleBody,
+} from './automation-draft.ts'
+
+const t = strings.automations
+
+/** The automations catalog: what the signed-in person may build a rule of (it changes only with their scopes). */
+export function useCatalog() {
+  return useQuery({
+    queryKey: ['automation-catalog'],
+    queryFn: () => unwrap(api().GET('/api/v1/automations/catalog')),
+    staleTime: 10 * 60_000,
+  })
+}
+
+/**
+ * A rule built from the catalog: the events it can start on, the paths of their data a condition can test, and only
+ * the actions the person may give it. The API's checks come back beside the field they concern.
+ */
+export function RuleForm({
+  catalog,
+  initial,
+  submitLabel,
+  busy,
+  error,
+  onSubmit,
+}: {
+  catalog: Catalog
+  initial: Draft
+  submitLabel: string
+  busy: boolean
+  error: unknown
+  onSubmit: (body: RuleBody) => void
+}): ReactNode {
+  const shop = useShop()
+  const [draft, setDraft] = useState(initial)
+  const errors = fieldErrors(error)
+  const change = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }))
+  const trigger = catalog.triggers.find((c) =>
+    draft.triggerType === 'schedule' ? c.type === 'schedule' : c.event === draft.event,
+  )
+  const events = catalog.triggers.filter((c) => c.type === 'event')
+  const shown = new Set(Object.keys(errors).filter((k) => k.startsWith('actions.') || k.startsWith('conditions.')))
+  const placed = ['name', 'trigger.event', 'trigger.cron', 'trigger.location_id', 'actions', ...shown]
+  const elsewhere = Object.keys(errors).some((k) => !placed.includes(k))
+  return (
+    <form
+      className="panel"
+      aria-label={submitLabel}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        onSubmit(bodyOf(draft, trigger))
+      }}
+    >
+      <Field
+        label={t.name}
+        name="name"
+        value={draft.name}
+        maxLength={200}
+        error={errors.name}
+        onChange={(e) => change({ name: e.target.value })}
+      />
+      <div className="check">
+        <input
+          id="rule-enabled"
+          type="checkbox"
+          checked={draft.enabled}
+          onChange={(e) => change({ enabled: e.target.checked })}
+        />
+        <label htmlFor="rule-enabled">{t.enabled}</label>
+      </div>
+      <fieldset>
+        <legend>{t.when}</legend>
+        <div className="choice">
+          <label>
+            <input
+              type="radio"
+              name="trigger-type"
+              checked={draft.triggerType === 'event'}
+              onChange={() => change({ triggerType: 'event', locationId: '' })}
+            />{' '}
+            {t.onEvent}
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="trigger-type"
+              checked={draft.triggerType === 'schedule'}
+              onChange={() => change({ triggerType: 'schedule', locationId: shop.locations[0]?.id ?? '' })}
+            />{' '}
+            {t.onSchedule}
+          </label>
+        </div>
+        {draft.triggerType === 'event' ? (
+          <>
+            <SelectField
+              label={t.event}
+              value={draft.event}
+              error={errors['trigger.event']}
+              onChange={(e) => change({ event: e.target.value })}
+            >
+              {events.map((c) => (
+                <option key={c.event} value={c.event}>
+                  {t.eventWords(c.event)}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label={t.onlyAt}
+              value={draft.locationId}
+              error={errors['trigger.location_id']}
+              onChange={(e) => change({ locationId: e.target.value })}
+            >
+              <option value="">{strings.common.everyLocation}</option>
+              {shop.locations.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name}
+                </option>
+              ))}
+            </SelectField>
+          </>
+        ) : (
+          <>
+            <Field
+              label={t.cron}
+              hint={t.cronHint}
+              value={draft.cron}
+              error={errors['trigger.cron']}
+              onChange={(e) => change({ cron: e.target.value })}
+            />
+            <SelectField
+              label={t.timeOf}
+              value={draft.locationId}
+              error={errors['trigger.location_id']}
+              onChange={(e) => change({ locationId: e.target.value })}
+            >
+              {shop.locations.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name} ({l.timezone})
+                </option>
+              ))}
+            </SelectField>
+          </>
+        )}
+      </fieldset>
+      <Conditions draft={draft} trigger={trigger} errors={errors} onChange={change} />
+      <Actions draft={draft} catalog={catalog} trigger={trigger} errors={errors} onChange={change} />
+      {errors.actions && (
+        <p className="field-error" role="alert">
+          {errors.actions}
+        </p>
+      )}
+      {(elsewhere || Object.keys(errors).length === 0) && <ErrorNote error={error} />}
+      <button type="submit" className="primary" disabled={busy}>
+        {submitLabel}
+      </button>
+    </form>
+  )
+}
+
+type Errors = Record<string, string>
+
+function Conditions({
+  draft,
+  trigger,
+  errors,
+  onChange,
+}: {
+  draft: Draft
+  trigger: CatalogTrigger | undefined
+  errors: Errors
+  onChange: (patch: Partial<Draft>) => void
+}) {
+  const set = (i: number, patch: Partial<Draft['conditions'][number]>) =>
+    onChange({ conditions: draft.conditions.map((c, j) => (j === i ? { ...c, ...patch } : c)) })
+  const paths = trigger?.paths ?? []
+  return (
+    <fieldset>
+      <legend>{t.onlyIf}</legend>
+      {draft.conditions.length === 0 ? (
+        <p className="muted">{t.always}</p>
+      ) : (
+        <SelectField
+          label={t.match}
+          value={draft.match}
+          onChange={(e) => onChange({ match: e.target.value as Draft['match'] })}
+        >
+          <option value="all">{t.matchAll}</option>
+          <option value="any">{t.matchAny}</option>
+        </SelectField>
+      )}
+      {draft.conditions.map((c, i) => {
+        const at = `conditions.rules.${i}`
+        const n = i + 1
+        const type = paths.find((p) => p.path === c.path)?.type
+        const known = paths.some((p) => p.path === c.path)
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a condition has no id; rows are added and removed by position
+          <div key={i} className="panel">
+            {trigger?.any_path ? (
+              <Field
+                label={t.conditionPath(n)}
+                hint={t.anyPathHint}
+                value={c.path}
+                error={errors[`${at}.path`]}
+                onChange={(e) => set(i, { path: e.target.value })}
+              />
+            ) : (
+              <SelectField
+                label={t.conditionPath(n)}
+                value={c.path}
+                error={errors[`${at}.path`]}
+                onChange={(e) => set(i, { path: e.target.value })}
+              >
+                {!known && <option value={c.path}>{c.path || t.choose}</option>}
+                {paths.map((p) => (
+                  <option key={p.path} value={p.path}>
+                    {p.path}
+                  </option>
+                ))}
+              </SelectField>
+            )}
+            <SelectField
+              label={t.conditionOp(n)}
+              value={c.op}
+              error={errors[`${at}.op`]}
+              onChange={(e) => set(i, { op: e.target.value as Draft['conditions'][number]['op'] })}
+            >
+              {opsFor(type).map((op) => (
+                <option key={op} value={op}>
+                  {t.ops[op]}
+                </option>
+              ))}
+            </SelectField>
+            {c.op === 'exists' || type === 'boolean' ? (
+              <SelectField
+                label={t.conditionValue(n)}
+                value={c.value === 'false' ? 'false' : 'true'}
+                error={errors[`${at}.value`]}
+                onChange={(e) => set(i, { value: e.target.value })}
+              >
+                <option value="true">{c.op === 'exists' ? t.present : t.yes}</option>
+                <option value="false">{c.op === 'exists' ? t.absent : t.no}</option>
+              </SelectField>
+            ) : (
+              <Field
+                label={t.conditionValue(n)}
+                hint={c.op === 'in' ? t.inHint : undefined}
+                inputMode={type === 'number' && c.op !== 'in' ? 'decimal' : undefined}
+                value={c.value}
+                error={errors[`${at}.value`]}
+                onChange={(e) => set(i, { value: e.target.value })}
+              />
+            )}
+            <button type="button" onClick={() => onChange({ conditions: draft.conditions.filter((_, j) => j !== i) })}>
+              {t.removeCondition(n)}
+            </button>
+          </div>
+        )
+      })}
+      <button
+        type="button"
+        onClick={() =>
+          onChange({
+            conditions: [...draft.conditions, { path: paths[0]?.path ?? '', op: 'eq', value: '' }],
+          })
+        }
+      >
+        {t.addCondition}
+      </button>
+    </fieldset>
+  )
+}
+
+function Actions({
+  draft,
+  catalog,
+  trigger,
+  errors,
+  onChange,
+}: {
+  draft: Draft
+  catalog: Catalog
+  trigger: CatalogTrigger | undefined
+  errors: Errors
+  onChange: (patch: Partial<Draft>) => void
+}) {
+  const allowed = trigger?.actions ?? []
+  const set = (i: number, action: Draft['actions'][number]) =>
+    onChange({ actions: draft.actions.map((a, j) => (j === i ? action : a)) })
+  const move = (i: number, by: number) => {
+    const next = [...draft.actions]
+    const [moved] = next.splice(i, 1)
+    next.splice(i + by, 0, moved)
+    onChange({ actions: next })
+  }
+  return (
+    <fieldset>
+      <legend>{t.steps}</legend>
+      {allowed.length < catalog.actions.length && <p className="muted">{t.someActionsNotYours}</p>}
+      {draft.actions.map((a, i) => {
+        const n = i + 1
+        const types = allowed.includes(a.type) ? allowed : [a.type, ...allowed]
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: steps are ordered by position and have no id until saved
+          <fieldset key={i} className="panel">
+            <legend>{t.step(n)}</legend>
+            <SelectField
+              label={t.actionType(n)}
+              value={a.type}
+              error={errors[`actions.${i}.type`]}
+              onChange={(e) => set(i, { type: e.target.value as ActionType, fields: {} })}
+            >
+              {types.map((type) => (
+                <option key={type} value={type}>
+                  {t.actionNames[type]}
+                </option>
+              ))}
+            </SelectField>
+            <small className="hint">{catalog.actions.find((c) => c.type === a.type)?.description}</small>
+            <ActionFields
+              n={n}
+              action={a}
+              trigger={trigger}
+              errors={errors}
+              at={`actions.${i}`}
+              onChange={(fields) => set(i, { ...a, fields: { ...a.fields, ...fields } })}
+            />
+            <div className="actions">
+              {i > 0 && (
+                <button type="button" onClick={() => move(i, -1)}>
+                  {t.moveUp(n)}
+                </button>
+              )}
+              <button type="button" onClick={() => onChange({ actions: draft.actions.filter((_, j) => j !== i) })}>
+                {t.removeAction(n)}
+              </button>
+            </div>
+          </fieldset>
+        )
+      })}
+      {allowed.length > 0 && (
+        <button
+          type="button"
+          onClick={() => onChange({ actions: [...draft.actions, { type: allowed[0], fields: {} }] })}
+        >
+          {t.addAction}
+        </button>
+      )}
+    </fieldset>
+  )
+}
+
+/** The fields of one action, each named after its step so a screen reader tells the steps apart. */
+function ActionFields({
+  n,
+  action,
+  trigger,
+  errors,
+  at,
+  onChange,
+}: {
+  n: number
+  action: Draft['actions'][number]
+  trigger: CatalogTrigger | undefined
+  errors: Errors
+  at: string
+  onChange: (fields: Record<string, string>) => void
+}) {
+  const shop = useShop()
+  const f = action.fields
+  const input = (key: string, label: string, extra: { hint?: string; inputMode?: 'numeric' | 'decimal' } = {}) => (
+    <Field
+      label={t.fieldOf(n, label)}
+      value={f[key] ?? ''}
+      error={errors[`${at}.${key}`]}
+      onChange={(e) => onChange({ [key]: e.target.value })}
+      {...extra}
+    />
+  )
+  const customer = (optional: boolean) => (
+    <PathChoice
+      label={t.fieldOf(n, t.customerPath)}
+      value={f.customer_path ?? ''}
+      trigger={trigger}
+      emptyLabel={optional && trigger?.customer_path ? t.eventsCustomer(trigger.customer_path) : t.choose}
+      error={errors[`${at}.customer_path`]}
+      onChange={(customer_path) => onChange({ customer_path })}
+    />
+  )
+  switch (action.type) {
+    case 'tag_customer':
+      return (
+        <>
+          {input('tag', t.tag)}
+          {customer(true)}
+        </>
+      )
+    case 'accrue_points':
+      return (
+        <>
+          {input('points', t.points, { inputMode: 'numeric' })}
+          {customer(false)}
+          {input('reason', t.reason)}
+        </>
+      )
+    case 'issue_voucher':
+      return (
+        <>
+          <CampaignChoice
+            label={t.fieldOf(n, t.campaign)}
+            value={f.campaign_id ?? ''}
+            error={errors[`${at}.campaign_id`]}
+            onChange={(campaign_id) => onChange({ campaign_id })}
+          />
+          {customer(false)}
+        </>
+      )
+    case 'adjust_inventory':
+      return (
+        <>
+          <ProductChoice n={n} productId={f.product_id} error={errors[`${at}.product_id`]} onChange={onChange} />
+          <SelectField
+            label={t.fieldOf(n, strings.common.location)}
+            value={f.location_id ?? ''}
+            error={errors[`${at}.location_id`]}
+            onChange={(e) => onChange({ location_id: e.target.value })}
+          >
+            <option value="">{t.choose}</option>
+            {shop.locations.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </SelectField>
+          {input('quantity', t.quantity, { hint: t.quantityHint, inputMode: 'numeric' })}
+          <SelectField
+            label={t.fieldOf(n, t.reason)}
+            value={f.reason || 'correction'}
+            error={errors[`${at}.reason`]}
+            onChange={(e) => onChange({ reason: e.target.value })}
+          >
+            {Object.entries(t.stockReasons).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </SelectField>
+        </>
+      )
+    case 'send_webhook':
+      return (
+        <WebhookChoice
+          label={t.fieldOf(n, t.webhook)}
+          value={f.webhook_id ?? ''}
+          error={errors[`${at}.webhook_id`]}
+          onChange={(webhook_id) => onChange({ webhook_id })}
+        />
+      )
+    case 'send_email':
+      return (
+        <>
+          {input('to', t.emailTo, { hint: t.emailToHint })}
+          {!f.to && (
+            <PathChoice
+              label={t.fieldOf(n, t.emailToPath)}
+              value={f.to_path ?? ''}
+              trigger={trigger}
+              emptyLabel={t.choose}
+              error={errors[`${at}.to_path`]}
+              onChange={(to_path) => onChange({ to_path })}
+            />
+          )}
+          {input('subject', t.subject)}
+          <TextAreaField
+            label={t.fieldOf(n, t.body)}
+            hint={t.bodyHint}
+            rows={4}
+            value={f.text ?? ''}
+            error={errors[`${at}.text`]}
+            onChange={(e) => onChange({ text: e.target.value })}
+          />
+        </>
+      )
+    case 'wait':
+      return input('minutes', t.minutes, { inputMode: 'decimal' })
+  }
+}
+
+/** A path of the trigger's data that names a text (a customer id, an e-mail address). */
+function PathChoice({
+  label,
+  value,
+  trigger,
+  emptyLabel,
+  error,
+  onChange,
+}: {
+  label: string
+  value: string
+  trigger: CatalogTrigger | undefined
+  emptyLabel: string
+  error?: string
+  onChange: (path: string) => void
+}) {
+  const texts = (trigger?.paths ?? []).filter((p) => p.type === 'string')
+  if (trigger?.any_path)
+    return <Field label={label} value={value} error={error} onChange={(e) => onChange(e.target.value)} />
+  return (
+    <SelectField label={label} value={value} error={error} onChange={(e) => onChange(e.target.value)}>
+      <option value="">{emptyLabel}</option>
+      {value && !texts.some((p) => p.path === value) && <option value={value}>{value}</option>}
+      {texts.map((p) => (
+        <option key={p.path} value={p.path}>
+          {p.path}
+        </option>
+      ))}
+    </SelectField>
+  )
+}
+
+function CampaignChoice(props: { label: string; value: string; error?: string; onChange: (id: string) => void }) {
+  const campaigns = useQuery({
+    queryKey: ['campaigns', 'choice'],
+    queryFn: () => unwrap(api().GET('/api/v1/campaigns', { params: { query: { limit: 100 } } })),
+  })
+  const open = (campaigns.data?.data ?? []).filter((c) => c.status !== 'ended')
+  return (
+    <SelectField
+      label={props.label}
+      value={props.value}
+      error={props.error}
+      onChange={(e) => props.onChange(e.target.value)}
+    >
+      <option value="">{t.choose}</option>
+      {open.map((c) => (
+        <option key={c.id} value={c.id}>
+          {c.name}
+        </option>
+      ))}
+    </SelectField>
+  )
+}
+
+function WebhookChoice(props: { label: string; value: string; error?: string; onChange: (id: string) => void }) {
+  const endpoints = useQuery({
+    queryKey: ['webhook-endpoints', 'choice'],
+    queryFn: () => unwrap(api().GET('/api/v1/webhooks/endpoints', { params: { query: { limit: 100 } } })),
+  })
+  return (
+    <SelectField
+      label={props.label}
+      value={props.value}
+      error={props.error}
+      onChange={(e) => props.onChange(e.target.value)}
+    >
+      <option value="">{t.choose}</option>
+      {(endpoints.data?.data ?? []).map((e) => (
+        <option key={e.id} value={e.id}>
+          {e.description || e.url}
+        </option>
+      ))}
+    </SelectField>
+  )
+}
+
+function ProductChoice({
+  n,
+  productId,
+  error,
+  onChange,
+}: {
+  n: number
+  productId: string | undefined
+  error?: string
+  onChange: (fields: Record<string, string>) => void
+}) {
+  const names = useProductNames(productId ? [productId] : [])
+  return (
+    <>
+      <ProductPicker label={t.fieldOf(n, t.item)} onPick={(p) => onChange({ product_id: p.id })} />
+      <p className={error ? 'field-error' : 'muted'} role={error ? 'alert' : undefined}>
+        {productId ? t.chosenItem(names[productId] ?? productId) : t.noItem}
+        {error && ` ${error}`}
+      </p>
+    </>
+  )
+}
