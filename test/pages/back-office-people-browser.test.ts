@@ -171,6 +171,9 @@ describe('the back office for people and settings, in headless Chromium', { skip
   it('reads who did what in the audit log, filtered by action, and downloads it as CSV', async () => {
     const { page, context, errors } = await signedIn(1280)
     await more(page, 'Audit log')
+    // Each staff action of the tests before is there: the invitation, its acceptance, the deactivation.
+    for (const action of ['Person invited', 'Person joined', 'Person deactivated'])
+      await page.getByRole('listitem').filter({ hasText: action }).first().waitFor()
     await page.getByLabel('Action').selectOption('gift_card.disabled')
     await page.getByRole('button', { name: 'Show' }).click()
     const entries = page.getByRole('listitem')
@@ -237,6 +240,10 @@ describe('the back office for people and settings, in headless Chromium', { skip
     assert.equal(sale.body.data.discount_total, previewed)
     assert.equal(sale.body.data.total, 8 - previewed)
     await page.screenshot({ path: `${SCREENSHOTS}-campaign-1280.png`, fullPage: true })
+    // Made on the page: in the audit log, by this owner.
+    const campaignId = page.url().split('/').pop()
+    await page.goto(`${apps.appUrl}/dashboard/audit?record_id=${campaignId}`)
+    await page.getByRole('listitem').filter({ hasText: 'Campaign made' }).waitFor()
     assert.deepEqual(errors, [])
     await context.close()
   })
@@ -399,6 +406,9 @@ describe('the back office for people and settings, in headless Chromium', { skip
         ['loyalty', 'Loyalty'],
         ['developers', 'Developers'],
         ['campaigns/new', 'New campaign'],
+        ['automations', 'Automations'],
+        ['automations/new', 'New automation'],
+        ['webhooks', 'Webhooks'],
       ]
       for (const [path, heading] of pages) {
         await page.goto(`${apps.appUrl}/dashboard/${path}`)
