@@ -166,7 +166,11 @@ describe("the store's settings and the audit log", () => {
       shop.api.post('/api/v1/automations', {
         name: 'Tag regulars',
         trigger: { type: 'event', event: 'customer.created' },
-        actions: [{ type: 'tag_customer', tag: 'regular', customer_path: 'id' }],
+        conditions: { match: 'all', rules: [{ path: 'email', op: 'contains', value: '@vip.example' }] },
+        actions: [
+          { type: 'tag_customer', tag: 'regular', customer_path: 'id' },
+          { type: 'send_email', to: 'owner@vip.example', subject: 'New regular', text: '{{email}}' },
+        ],
       }),
     )
     await ok(shop.api.patch(`/api/v1/automations/${rule.id}`, { enabled: false, version: rule.version }))
@@ -206,6 +210,16 @@ describe("the store's settings and the audit log", () => {
     assert.deepEqual(mine[0].changes, { name: 'Spring', status: 'draft', rules: 1 })
     assert.deepEqual(mine[1].changes.status, { from: 'draft', to: 'scheduled' })
     assert.deepEqual(mine[2].changes, { count: 3, max_uses: 1 })
+    // The rule's shape, never the values it compares or an e-mail's address and text.
+    assert.deepEqual(mine[3].changes, {
+      name: 'Tag regulars',
+      enabled: true,
+      author: shop.merchant.userId,
+      trigger: { type: 'event', event: 'customer.created' },
+      conditions: 'all: email contains',
+      actions: ['tag_customer', 'send_email'],
+    })
+    assert.ok(!JSON.stringify(mine[3].changes).includes('vip.example'))
     assert.deepEqual(mine[4].changes, { enabled: { from: true, to: false } })
     assert.deepEqual(mine[5].changes, { name: 'Tag regulars' })
     assert.deepEqual(mine[6].changes, {

@@ -145,12 +145,12 @@ describe('webhook delivery from the outbox', () => {
   it('counts redirects and timeouts as failures, keeps the failed event and replays it with the same id', async () => {
     receiver.script('/broken', [{ status: 302, location: 'https://localhost/elsewhere' }, 'hang', { status: 500 }])
     const { merchant, api, hook } = await subscriber('/broken', ['order.refunded'])
-    type Health = { failing_since: string | null; events_waiting: number }
+    type Health = { failing_since: string | null; events_pending: number; events_failed: number }
     const health = async () =>
       ((await api.get('/api/v1/webhooks/endpoints')).body.data as ({ id: string } & Health)[]).find(
         (e) => e.id === hook.id,
       ) as Health
-    assert.deepEqual(await health(), { ...(await health()), failing_since: null, events_waiting: 0 })
+    assert.deepEqual(await health(), { ...(await health()), failing_since: null, events_pending: 0, events_failed: 0 })
     const beforeEvent = Date.now()
     await emit(merchant, 'order.refunded', { id: 'ord_3' })
     await receiver.waitFor(() => receiver.on('/broken').length === 3)
@@ -166,7 +166,7 @@ describe('webhook delivery from the outbox', () => {
     assert.equal(delivery.attempts, 3)
     // Not answering since its first failed attempt, with the failed event waiting for a replay.
     const down = await health()
-    assert.equal(down.events_waiting, 1)
+    assert.deepEqual([down.events_pending, down.events_failed], [0, 1])
     const log1 = (await api.get(`/api/v1/webhooks/deliveries?delivery_id=${delivery.id}`)).body.data
     assert.equal(down.failing_since && Date.parse(down.failing_since) >= beforeEvent - 1000, true)
     assert.ok(Date.parse(String(down.failing_since)) <= Date.parse(log1.at(-1).created_at))
@@ -191,7 +191,12 @@ describe('webhook delivery from the outbox', () => {
     await eventually(async () => assert.equal((await api.get('/api/v1/webhooks/failed')).body.data.length, 0))
     // Delivered: it answers again and nothing waits.
     await eventually(async () =>
-      assert.deepEqual(await health(), { ...(await health()), failing_since: null, events_waiting: 0 }),
+      assert.deepEqual(await health(), {
+        ...(await health()),
+        failing_since: null,
+        events_pending: 0,
+        events_failed: 0,
+      }),
     )
     const again = await api.post(`/api/v1/webhooks/failed/${delivery.id}/replay`)
     assert.equal(again.status, 409)
@@ -275,6 +280,20 @@ describe('webhook delivery from the outbox', () => {
     assert.equal(envelope.data.test, true)
     assert.equal(await serviceSignatureValid(hook.secret, r), true)
     assert.equal(standardWebhookValid(hook.secret, r), true)
+
+    // A ping the receiver refuses says nothing of its health.
+    receiver.script('/test-hook', [{ status: 500 }])
+    const refused = await api.post(`/api/v1/integrations/${integration.id}/webhooks/test`, {
+      event: 'order.created',
+      webhookId: hook.id,
+    })
+    assert.equal(refused.status, 202)
+    await eventually(async () => {
+      const [attempt] = (await api.get(`/api/v1/webhooks/deliveries?delivery_id=${refused.body.data.id}`)).body.data
+      assert.equal(attempt?.status_code, 500)
+    })
+    const [endpoint] = (await api.get('/api/v1/webhooks/endpoints')).body.data
+    assert.deepEqual([endpoint.failing_since, endpoint.events_pending, endpoint.events_failed], [null, 0, 0])
   })
 
   it('delivers an event committed while no worker ran once a worker starts', async () => {

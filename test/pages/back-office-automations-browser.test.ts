@@ -144,6 +144,60 @@ describe('the back office Automations pages, in headless Chromium', { skip: skip
     await context.close()
   })
 
+  it('checks what it can before sending, keeps the tests that suit a field, and keeps what it does not show', async () => {
+    const location = (await api.post('/api/v1/locations', { name: 'Quay' })).body.data.id
+    const product = (await api.post('/api/v1/products', { name: 'Tee', sku: 'TEE', base_price: 20 })).body.data.id
+    const restock = await api.post('/api/v1/automations', {
+      name: 'Restock tees',
+      trigger: { type: 'event', event: 'inventory.low_stock' },
+      actions: [
+        {
+          type: 'adjust_inventory',
+          product_id: product,
+          variant_id: 'var_small',
+          location_id: location,
+          quantity: 5,
+          reason: 'received',
+        },
+        { type: 'wait', seconds: 100 },
+      ],
+    })
+    assert.equal(restock.status, 201, JSON.stringify(restock.body))
+    const { page, context, errors } = await signedInPage(browser, apps.appUrl, owner, 1280)
+    await page.goto(`${apps.appUrl}/dashboard/automations/${restock.body.data.id}`)
+    await page.getByRole('heading', { level: 1, name: 'Restock tees' }).waitFor()
+    // 100 seconds read as minutes to the hundredth, and saved back as 100 seconds.
+    assert.equal(await page.getByLabel('Step 2: minutes').inputValue(), '1.67')
+    await page.getByLabel('Name').fill('Restock small tees')
+    await page.getByRole('button', { name: 'Save the rule' }).click()
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor()
+    const saved = (await api.get(`/api/v1/automations/${restock.body.data.id}`)).body.data
+    assert.deepEqual(saved.actions, restock.body.data.actions, 'the variant and the wait are kept as they were')
+
+    // A wait the API refuses shows beside its minutes; a number path refuses text before anything is sent.
+    await page.getByLabel('Step 2: minutes').fill('')
+    await page.getByRole('button', { name: 'Save the rule' }).click()
+    await page.getByLabel('Step 2: minutes').and(page.locator('[aria-invalid="true"]')).waitFor()
+    await page.getByLabel('Step 2: minutes').fill('2')
+    await page.getByLabel('What happens').selectOption('order.completed')
+    await page.getByRole('button', { name: 'Add a condition' }).click()
+    await page.getByLabel('Condition 1: field').selectOption('total')
+    await page.getByLabel('Condition 1: test').selectOption('gte')
+    await page.getByLabel('Condition 1: value').fill('fifty')
+    const calls = errors.length
+    await page.getByRole('button', { name: 'Save the rule' }).click()
+    await page.getByText('must be a number').waitFor()
+    assert.equal(errors.length, calls, 'nothing was sent')
+    // A list field takes only the tests that suit it.
+    await page.getByLabel('What happens').selectOption('customer.created')
+    await page.getByLabel('Condition 1: field').selectOption('tags')
+    assert.deepEqual(await page.getByLabel('Condition 1: test').locator('option').allInnerTexts(), ['contains', 'is'])
+    assert.equal(await page.getByLabel('Condition 1: test').inputValue(), 'contains')
+    assert.equal(errors.length, 1, errors.join('; '))
+    assert.match(errors[0], /^422 PATCH .*\/api\/v1\/automations\//)
+    await context.close()
+  })
+
   it('offers a manager only the steps a manager may take', async () => {
     const manager = await invitedAndSignedIn(apps.app, api, 'manager')
     const { page, context, errors } = await signedInPage(browser, apps.appUrl, manager, 1280)

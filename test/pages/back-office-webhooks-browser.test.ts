@@ -132,7 +132,7 @@ describe('the back office Webhooks page, in headless Chromium', { skip: skipWith
     await eventually(async () => {
       const [endpoint] = (await api.get('/api/v1/webhooks/endpoints')).body.data
       assert.equal(endpoint.status, 'suspended')
-      assert.equal(endpoint.events_waiting, 10)
+      assert.equal(endpoint.events_failed, 10)
     })
     const { page, context, errors } = await signedInPage(browser, apps.appUrl, owner, 1280)
     await openWebhooks(page)

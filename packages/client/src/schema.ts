@@ -3278,8 +3278,10 @@ export interface components {
             suspension_notified_by: string | null;
             previous_secret_expires_at: string | null;
             failing_since: string | null;
-            /** @description events not delivered to it yet: queued or between retries, and failed ones (replayable for 72 hours); test pings not counted */
-            events_waiting: number;
+            /** @description events on their way to it: queued or between retries (test pings not counted) */
+            events_pending: number;
+            /** @description events that failed all their attempts and can still be replayed (72 hours) */
+            events_failed: number;
             /** @description optimistic concurrency version */
             version: number;
             /** Format: date-time */
@@ -3303,8 +3305,10 @@ export interface components {
             suspension_notified_by: string | null;
             previous_secret_expires_at: string | null;
             failing_since: string | null;
-            /** @description events not delivered to it yet: queued or between retries, and failed ones (replayable for 72 hours); test pings not counted */
-            events_waiting: number;
+            /** @description events on their way to it: queued or between retries (test pings not counted) */
+            events_pending: number;
+            /** @description events that failed all their attempts and can still be replayed (72 hours) */
+            events_failed: number;
             /** @description optimistic concurrency version */
             version: number;
             /** Format: date-time */

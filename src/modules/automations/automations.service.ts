@@ -43,8 +43,6 @@ import { cronProblem } from './schedule.ts'
  */
 const MAX_AUTOMATION_DEPTH = 2
 
-/** The event every run emits: it triggers no rule, or each run would start another (no fan-out). */
-
 /** The window of the runs-per-minute limit. */
 const RUN_WINDOW_S = 60
 
@@ -55,9 +53,23 @@ export function ruleOf(row: AutomationRow): { trigger: Trigger; conditions: Cond
   return { trigger: row.trigger as Trigger, conditions: row.conditions as Conditions, actions: row.actions as Action[] }
 }
 
-/** What an automation's audit entries record: the rule as saved (its author is the entry's actor). */
-const AUDITED_RULE_FIELDS = ['name', 'enabled', 'trigger', 'conditions', 'actions'] as const
-const auditedRule = (row: AutomationRow) => ({ name: row.name, enabled: row.enabled, ...ruleOf(row) })
+/**
+ * What an automation's audit entries record of a rule (its author is the entry's actor): its shape, never the
+ * values a condition compares or an e-mail's address and text, which may be a customer's (the log keeps no
+ * personal data, docs/people-and-settings.md).
+ */
+const AUDITED_RULE_FIELDS = ['name', 'enabled', 'author', 'trigger', 'conditions', 'actions'] as const
+function auditedRule(row: AutomationRow) {
+  const { trigger, conditions, actions } = ruleOf(row)
+  return {
+    name: row.name,
+    enabled: row.enabled,
+    author: row.author_user_id ?? row.author_client_id,
+    trigger,
+    conditions: `${conditions.match}: ${conditions.rules.map((c) => `${c.path} ${c.op}`).join(', ')}`,
+    actions: actions.map((a) => a.type),
+  }
+}
 
 function toAutomation(row: AutomationRow, standing: Standing): Automation {
   return {
@@ -440,7 +452,10 @@ export function createAutomationsService(deps: AutomationsDeps) {
         )
         if (row) {
           const changes = changedFields(auditedRule(stored), auditedRule(row), AUDITED_RULE_FIELDS)
-          await recordAudit(q, ctx, { action: 'automation.updated', record: { type: 'automation', id }, changes })
+          // A change only to values the log leaves out is still a change, recorded without them.
+          const valuesChanged = JSON.stringify(ruleOf(stored)) !== JSON.stringify(ruleOf(row))
+          if (Object.keys(changes).length > 0 || valuesChanged)
+            await recordAudit(q, ctx, { action: 'automation.updated', record: { type: 'automation', id }, changes })
           return row
         }
         const now = await repo.automationById(q, ctx.orgId, id)

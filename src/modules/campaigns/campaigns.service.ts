@@ -58,7 +58,6 @@ export interface CampaignPricing {
 /** Orgs whose live campaigns are kept per process. */
 const KEPT_ORGS = 10_000
 
-/** The explicit moves of docs/decisions.md's table; time moves (start, end) are settle()'s. */
 /** What a campaign.updated audit entry records: every field a manager sets (not the counters time moves). */
 const AUDITED_FIELDS = [
   'name',
@@ -76,6 +75,7 @@ const AUDITED_FIELDS = [
   'per_customer_limit',
 ] as const
 
+/** The explicit moves of docs/decisions.md's table; time moves (start, end) are settle()'s. */
 const MOVES: Record<CampaignStatus, readonly CampaignStatus[]> = {
   draft: ['scheduled'],
   scheduled: ['active'],

@@ -73,12 +73,13 @@ export async function rotateSecret(
   return result.rows[0]
 }
 
+/** A suspended endpoint becomes active again; undefined when it was not suspended (or is not the org's). */
 export async function enableEndpoint(q: Queryable, orgId: string, id: string): Promise<EndpointRow | undefined> {
   const result = await q.query<EndpointRow>(
     `UPDATE webhook_endpoints
      SET status = 'active', consecutive_failures = 0, suspended_at = NULL, suspension_reason = NULL,
          suspension_notified_at = NULL, suspension_notified_by = NULL, version = version + 1, updated_at = now()
-     WHERE org_id = $1 AND id = $2 AND status <> 'deleted' RETURNING ${endpointColumns}`,
+     WHERE org_id = $1 AND id = $2 AND status = 'suspended' RETURNING ${endpointColumns}`,
     [orgId, id],
   )
   return result.rows[0]

@@ -164,10 +164,11 @@ export function createEndpointsService(policy: AddressPolicy, secrets: SecretBox
     /** Re-enables a suspended endpoint: the failure count restarts and held deliveries go out again. */
     async enable(ctx: RequestContext, webhookId: string): Promise<WebhookEndpoint> {
       const row = await ctx.db.tx(async (q) => {
-        const enabled = await repo.enableEndpoint(q, ctx.orgId, webhookId)
-        if (enabled)
-          await recordAudit(q, ctx, { action: 'webhook.resumed', record: { type: 'webhook', id: webhookId } })
-        return enabled
+        const resumed = await repo.enableEndpoint(q, ctx.orgId, webhookId)
+        // Enabling an endpoint that is not suspended changes nothing and records nothing.
+        if (!resumed) return repo.endpointById(q, ctx.orgId, webhookId)
+        await recordAudit(q, ctx, { action: 'webhook.resumed', record: { type: 'webhook', id: webhookId } })
+        return resumed
       })
       if (!row) throw notFound('webhook')
       signalDeliveryQueued()

@@ -143,21 +143,18 @@ export function startWebhookWorker(runtime: Runtime, options: WebhookWorkerOptio
         return undefined
       }
       // A test delivery is tried once and says nothing about the endpoint's health.
-      if (!claim.is_test) await endpoints.markFailing(q, claim.org_id, claim.endpoint_id)
       const delay = claim.is_test ? undefined : retryDelay(claim.round_attempts)
-      if (delay !== undefined) {
-        await deliveries.settleAttempt(q, claim.org_id, claim.id, claim.attempt, {
-          status: 'pending',
-          retryInMs: delay,
-          ...outcome,
-        })
-        return undefined
-      }
-      const settled = await deliveries.settleAttempt(q, claim.org_id, claim.id, claim.attempt, {
-        status: 'failed',
-        ...outcome,
-      })
+      const settled = await deliveries.settleAttempt(
+        q,
+        claim.org_id,
+        claim.id,
+        claim.attempt,
+        delay === undefined ? { status: 'failed', ...outcome } : { status: 'pending', retryInMs: delay, ...outcome },
+      )
+      // An attempt whose lease ran out (another worker settled it) says nothing either.
       if (!settled || claim.is_test) return undefined
+      await endpoints.markFailing(q, claim.org_id, claim.endpoint_id)
+      if (delay !== undefined) return undefined
       return endpoints.countFailure(
         q,
         claim.org_id,

@@ -32,9 +32,11 @@ export const WebhookEndpointSchema = Type.Object(
           'the first failed attempt since the last delivered event: the receiver has not answered since then; null while it answers (test pings do not count)',
       }),
     ),
-    events_waiting: Type.Integer({
-      description:
-        'events not delivered to it yet: queued or between retries, and failed ones (replayable for 72 hours); test pings not counted',
+    events_pending: Type.Integer({
+      description: 'events on their way to it: queued or between retries (test pings not counted)',
+    }),
+    events_failed: Type.Integer({
+      description: 'events that failed all their attempts and can still be replayed (72 hours)',
     }),
     version: Version,
     created_at: Timestamp,

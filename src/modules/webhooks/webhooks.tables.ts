@@ -16,7 +16,8 @@ export interface EndpointRow {
   suspension_notified_by: string | null
   previous_secret_expires_at: Date | null
   failing_since: Date | null
-  events_waiting: number
+  events_pending: number
+  events_failed: number
   version: number
   created_at: Date
   updated_at: Date
@@ -35,16 +36,19 @@ export interface StoredSecretsRow {
   previous_secret: string | null
 }
 
-// An expired previous secret reads as none: its expiry shows only while it still signs. The events waiting are
-// counted where the endpoint is read (index webhook_deliveries_org_endpoint_waiting, db/migrations/0157); failed
-// ones stay until the purge takes them at 72 hours, when they can no longer be replayed.
+// An expired previous secret reads as none: its expiry shows only while it still signs. The events not delivered
+// yet are counted where the endpoint is read (index webhook_deliveries_org_endpoint_waiting, db/migrations/0157):
+// those on their way, and the failed ones still replayable (72 hours; the purge removes them later).
 export const endpointColumns = `id, org_id, integration_id, url, events, description, status, consecutive_failures, suspended_at,
   suspension_reason, suspension_notified_at, suspension_notified_by,
   CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at,
   failing_since,
   (SELECT count(*)::int FROM webhook_deliveries d
    WHERE d.org_id = webhook_endpoints.org_id AND d.endpoint_id = webhook_endpoints.id
-     AND d.status IN ('pending', 'failed') AND NOT d.is_test) AS events_waiting,
+     AND d.status = 'pending' AND NOT d.is_test) AS events_pending,
+  (SELECT count(*)::int FROM webhook_deliveries d
+   WHERE d.org_id = webhook_endpoints.org_id AND d.endpoint_id = webhook_endpoints.id
+     AND d.status = 'failed' AND NOT d.is_test AND d.failed_at > now() - interval '72 hours') AS events_failed,
   version, created_at, updated_at`
 
 /** webhook_deliveries (db/migrations/0050_integrations_webhooks.sql). */

@@ -66,18 +66,40 @@ export function draftOf(rule: Automation): Draft {
     actions: rule.actions.map((a) => {
       const { type, ...fields } = a
       const texts = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, text(v)]))
-      // A wait is shown in minutes; the API counts seconds.
-      if (a.type === 'wait') return { type, fields: { minutes: text(a.seconds / 60) } }
+      // A wait is shown in minutes (to the hundredth, which rounds back to the same seconds); the API counts seconds.
+      if (a.type === 'wait') return { type, fields: { minutes: text(Math.round((a.seconds / 60) * 100) / 100) } }
       return { type, fields: texts }
     }),
   }
 }
 
-/** One operand as the path's kind takes it: a number for a number, true or false for a yes-or-no. */
+const NUMBER = /^-?\d+([.,]\d+)?$/
+
+/**
+ * One operand as the path's kind takes it: a number for a number, true or false for a yes-or-no. A path of data
+ * with no fixed shape takes what the text looks like, as the API compares numbers only with numbers.
+ */
 function operand(value: string, type: string | undefined): unknown {
   if (type === 'number') return numberOf(value)
-  if (type === 'boolean') return value === 'true'
+  if (type === 'boolean') return value !== 'false'
+  if (type === undefined && NUMBER.test(value.trim())) return numberOf(value)
+  if (type === undefined && (value === 'true' || value === 'false')) return value === 'true'
   return value
+}
+
+/**
+ * What the form can tell before sending: a number a number path cannot take. (JSON has no NaN: sent, it would be
+ * null, which `is` accepts as an operand.) Keyed as the API keys its field errors.
+ */
+export function draftProblems(draft: Draft, trigger: CatalogTrigger | undefined): Record<string, string> {
+  const problems: Record<string, string> = {}
+  draft.conditions.forEach((c, i) => {
+    const type = trigger?.paths.find((p) => p.path === c.path)?.type
+    if (type !== 'number' || c.op === 'exists') return
+    const values = c.op === 'in' ? c.value.split(',').map((v) => v.trim()) : [c.value.trim()]
+    if (values.some((v) => !NUMBER.test(v))) problems[`conditions.rules.${i}.value`] = 'must be a number'
+  })
+  return problems
 }
 
 function conditionOf(c: Draft['conditions'][number], type: string | undefined): Condition {
@@ -110,6 +132,7 @@ function actionOf({ type, fields: f }: Draft['actions'][number]): Action {
       return {
         type,
         product_id: f.product_id ?? '',
+        ...optional('variant_id', f.variant_id),
         location_id: f.location_id ?? '',
         quantity: numberOf(f.quantity ?? ''),
         reason: (f.reason || 'correction') as 'correction',

@@ -1,6 +1,6 @@
 import { unwrap } from '@opentill/client'
 import { useQuery } from '@tanstack/react-query'
-import { type ReactNode, useState } from 'react'
+import { type ReactNode, useId, useState } from 'react'
 import { api, fieldErrors } from '../api.ts'
 import { Field, SelectField, TextAreaField } from '../parts/field.tsx'
 import { ErrorNote } from '../parts/notes.tsx'
@@ -14,11 +14,36 @@ import {
   type Catalog,
   type CatalogTrigger,
   type Draft,
+  draftProblems,
   opsFor,
   type RuleBody,
 } from './automation-draft.ts'
 
 const t = strings.automations
+
+/** The fields the form shows for each kind of step, by the API's names (a wait's minutes are its seconds). */
+const ACTION_FIELDS: Readonly<Record<ActionType, readonly string[]>> = {
+  tag_customer: ['tag', 'customer_path'],
+  accrue_points: ['points', 'customer_path', 'reason'],
+  issue_voucher: ['campaign_id', 'customer_path'],
+  adjust_inventory: ['product_id', 'location_id', 'quantity', 'reason'],
+  send_webhook: ['webhook_id'],
+  send_email: ['to', 'to_path', 'subject', 'text'],
+  wait: ['seconds'],
+}
+
+/** The API's field names the form shows an error beside; any other error is shown above the button. */
+function shownFields(draft: Draft): Set<string> {
+  return new Set([
+    'name',
+    'trigger.event',
+    'trigger.cron',
+    'trigger.location_id',
+    'actions',
+    ...draft.conditions.flatMap((_, i) => ['path', 'op', 'value'].map((f) => `conditions.rules.${i}.${f}`)),
+    ...draft.actions.flatMap((a, i) => ['type', ...ACTION_FIELDS[a.type]].map((f) => `actions.${i}.${f}`)),
+  ])
+}
 
 /** The automations catalog: what the signed-in person may build a rule of (it changes only with their scopes). */
 export function useCatalog() {
@@ -50,15 +75,16 @@ export function RuleForm({
 }): ReactNode {
   const shop = useShop()
   const [draft, setDraft] = useState(initial)
-  const errors = fieldErrors(error)
+  const [problems, setProblems] = useState<Record<string, string>>({})
+  const enabledId = useId()
+  const errors = { ...fieldErrors(error), ...problems }
   const change = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }))
   const trigger = catalog.triggers.find((c) =>
     draft.triggerType === 'schedule' ? c.type === 'schedule' : c.event === draft.event,
   )
   const events = catalog.triggers.filter((c) => c.type === 'event')
-  const shown = new Set(Object.keys(errors).filter((k) => k.startsWith('actions.') || k.startsWith('conditions.')))
-  const placed = ['name', 'trigger.event', 'trigger.cron', 'trigger.location_id', 'actions', ...shown]
-  const elsewhere = Object.keys(errors).some((k) => !placed.includes(k))
+  const shown = shownFields(draft)
+  const elsewhere = Object.keys(errors).some((k) => !shown.has(k))
   return (
     <form
       className="panel"
@@ -66,7 +92,9 @@ export function RuleForm({
       noValidate
       onSubmit={(e) => {
         e.preventDefault()
-        onSubmit(bodyOf(draft, trigger))
+        const found = draftProblems(draft, trigger)
+        setProblems(found)
+        if (Object.keys(found).length === 0) onSubmit(bodyOf(draft, trigger))
       }}
     >
       <Field
@@ -79,12 +107,12 @@ export function RuleForm({
       />
       <div className="check">
         <input
-          id="rule-enabled"
+          id={enabledId}
           type="checkbox"
           checked={draft.enabled}
           onChange={(e) => change({ enabled: e.target.checked })}
         />
-        <label htmlFor="rule-enabled">{t.enabled}</label>
+        <label htmlFor={enabledId}>{t.enabled}</label>
       </div>
       <fieldset>
         <legend>{t.when}</legend>
@@ -118,7 +146,7 @@ export function RuleForm({
             >
               {events.map((c) => (
                 <option key={c.event} value={c.event}>
-                  {t.eventWords(c.event)}
+                  {strings.common.eventWords(c.event)}
                 </option>
               ))}
             </SelectField>
@@ -168,6 +196,11 @@ export function RuleForm({
         </p>
       )}
       {(elsewhere || Object.keys(errors).length === 0) && <ErrorNote error={error} />}
+      {Object.keys(problems).length > 0 && (
+        <p className="error" role="alert">
+          {t.fixFirst}
+        </p>
+      )}
       <button type="submit" className="primary" disabled={busy}>
         {submitLabel}
       </button>
@@ -191,6 +224,16 @@ function Conditions({
   const set = (i: number, patch: Partial<Draft['conditions'][number]>) =>
     onChange({ conditions: draft.conditions.map((c, j) => (j === i ? { ...c, ...patch } : c)) })
   const paths = trigger?.paths ?? []
+  // Another path keeps the test when it suits the path's kind of value; a yes-or-no starts at yes, as it shows.
+  const withPath = (c: Draft['conditions'][number], path: string) => {
+    const type = paths.find((p) => p.path === path)?.type
+    const ops = opsFor(type)
+    return {
+      path,
+      op: ops.includes(c.op) ? c.op : ops[0],
+      value: type === 'boolean' && c.value !== 'false' ? 'true' : c.value,
+    }
+  }
   return (
     <fieldset>
       <legend>{t.onlyIf}</legend>
@@ -227,7 +270,7 @@ function Conditions({
                 label={t.conditionPath(n)}
                 value={c.path}
                 error={errors[`${at}.path`]}
-                onChange={(e) => set(i, { path: e.target.value })}
+                onChange={(e) => set(i, withPath(c, e.target.value))}
               >
                 {!known && <option value={c.path}>{c.path || t.choose}</option>}
                 {paths.map((p) => (
@@ -279,7 +322,7 @@ function Conditions({
         type="button"
         onClick={() =>
           onChange({
-            conditions: [...draft.conditions, { path: paths[0]?.path ?? '', op: 'eq', value: '' }],
+            conditions: [...draft.conditions, withPath({ path: '', op: 'eq', value: '' }, paths[0]?.path ?? '')],
           })
         }
       >
@@ -500,7 +543,15 @@ function ActionFields({
         </>
       )
     case 'wait':
-      return input('minutes', t.minutes, { inputMode: 'decimal' })
+      return (
+        <Field
+          label={t.fieldOf(n, t.minutes)}
+          inputMode="decimal"
+          value={f.minutes ?? ''}
+          error={errors[`${at}.seconds`]}
+          onChange={(e) => onChange({ minutes: e.target.value })}
+        />
+      )
   }
 }
 

@@ -12,7 +12,7 @@ import { useShop } from '../shop.tsx'
 import { strings } from '../strings/index.ts'
 import { type Automation, draftOf, emptyDraft, sampleData } from './automation-draft.ts'
 import { RuleForm, useCatalog } from './automation-form.tsx'
-import { triggerWords } from './automations.tsx'
+import { RuleStatus, triggerWords } from './automations.tsx'
 
 const t = strings.automations
 type Run = components['schemas']['AutomationRun']
@@ -43,9 +43,7 @@ function Rule({ rule }: { rule: Automation }): ReactNode {
   return (
     <>
       <Title text={rule.name}>
-        <span className={`status ${rule.stopped ? 'status-voided' : rule.enabled ? 'status-completed' : ''}`}>
-          {rule.stopped ? t.stopped : rule.enabled ? t.on : t.off}
-        </span>
+        <RuleStatus rule={rule} />
       </Title>
       <p>{triggerWords(rule, locationName)}</p>
       {rule.stopped && (
@@ -147,7 +145,7 @@ function DryRun({ rule }: { rule: Automation }) {
         }}
       >
         <TextAreaField
-          label={t.sample(t.eventWords(event))}
+          label={t.sample(strings.common.eventWords(event))}
           hint={t.sampleHint}
           rows={10}
           spellCheck={false}
@@ -223,7 +221,11 @@ function RunRow({ run }: { run: Run }) {
     <li>
       <details>
         <summary>
-          {t.runSummary(shop.fmt.dateTime(run.created_at), t.eventWords(run.event), t.runStatuses[run.status])}
+          {t.runSummary(
+            shop.fmt.dateTime(run.created_at),
+            strings.common.eventWords(run.event),
+            t.runStatuses[run.status],
+          )}
           {run.manual && ` · ${t.manual}`}
         </summary>
         {run.error && <p className="error">{run.error}</p>}

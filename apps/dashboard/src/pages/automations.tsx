@@ -12,13 +12,22 @@ import type { Automation } from './automation-draft.ts'
 
 const t = strings.automations
 
-/** A rule's trigger in words: "When an order is completed", "At 0 9 * * * (Pacific/Auckland)". */
+/** A rule's trigger in words: "When: Order completed at Quay", "On the schedule 0 9 * * * (Quay’s time)". */
 export function triggerWords(rule: Automation, locationName: (id: string) => string | undefined): string {
   const { trigger } = rule
   if (trigger.type === 'schedule')
     return t.scheduleWords(trigger.cron, locationName(trigger.location_id) ?? trigger.location_id)
   const at = trigger.location_id ? locationName(trigger.location_id) : undefined
-  return t.eventTrigger(t.eventWords(trigger.event), at)
+  return t.eventTrigger(strings.common.eventWords(trigger.event), at)
+}
+
+/** Whether a rule runs: on, off, or stopped (its author can no longer act for the store). */
+export function RuleStatus({ rule }: { rule: Automation }) {
+  return (
+    <span className={`status ${rule.stopped ? 'status-voided' : rule.enabled ? 'status-completed' : ''}`}>
+      {rule.stopped ? t.stopped : rule.enabled ? t.on : t.off}
+    </span>
+  )
 }
 
 /** Automations: the store's rules, each with its trigger in words and whether it runs; a new one from here. */
@@ -56,9 +65,7 @@ export function AutomationsPage(): ReactNode {
                     {triggerWords(r, locationName)} · {t.stepCount(r.actions.length)}
                   </small>
                 </span>
-                <span className={`status ${r.stopped ? 'status-voided' : r.enabled ? 'status-completed' : ''}`}>
-                  {r.stopped ? t.stopped : r.enabled ? t.on : t.off}
-                </span>
+                <RuleStatus rule={r} />
               </li>
             ))}
           </ul>

@@ -258,8 +258,8 @@ export function HomePage() {
                 <li key={e.id}>
                   <Link to="/webhooks">{e.description || new URL(e.url).host}</Link>{' '}
                   {e.status === 'active'
-                    ? t.failing(shop.fmt.dateTime(e.failing_since), e.events_waiting)
-                    : t.suspended(e.events_waiting)}
+                    ? t.failing(shop.fmt.dateTime(e.failing_since), e.events_pending + e.events_failed)
+                    : t.suspended(e.events_pending + e.events_failed)}
                 </li>
               ))}
             </ul>

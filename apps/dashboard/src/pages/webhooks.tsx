@@ -46,8 +46,14 @@ function Receivers() {
     refetchInterval: WATCH_MS,
   })
   const names = new Map((integrations.data?.data ?? []).map((i) => [i.id, i.name]))
-  const byId = new Map((endpoints.data?.data ?? []).map((e) => [e.id, e]))
-  const nameOf = (e: Endpoint | undefined) => (e && names.get(e.integration_id)) ?? t.unnamed
+  const all = endpoints.data?.data ?? []
+  const byId = new Map(all.map((e) => [e.id, e]))
+  // A receiver goes by its integration's name; one of several of an integration also by its own.
+  const nameOf = (e: Endpoint | undefined) => {
+    const integration = (e && names.get(e.integration_id)) ?? t.unnamed
+    if (!e || all.filter((o) => o.integration_id === e.integration_id).length < 2) return integration
+    return `${integration} (${e.description || new URL(e.url).host})`
+  }
   return (
     <>
       {done && <DoneNote>{done}</DoneNote>}
@@ -109,13 +115,13 @@ function Receiver({ endpoint: e, name, onDone }: { endpoint: Endpoint; name: str
       refresh()
     },
   })
-  const waiting = e.events_waiting
+  const waiting = e.events_pending + e.events_failed
   const health =
     e.status === 'suspended'
       ? t.suspended(name, shop.fmt.dateTime(e.suspended_at), waiting)
       : e.failing_since
         ? t.notAnswering(name, shop.fmt.dateTime(e.failing_since), waiting)
-        : t.answering(name, waiting)
+        : t.answering(name, e.events_pending, e.events_failed)
   const trouble = e.status === 'suspended' || e.failing_since !== null
   return (
     <article className="panel" aria-labelledby={`wh-${e.id}`}>
@@ -136,7 +142,7 @@ function Receiver({ endpoint: e, name, onDone }: { endpoint: Endpoint; name: str
           <code>{e.url}</code>
         </dd>
         <dt>{t.events}</dt>
-        <dd>{e.events.map(t.eventWords).join(', ')}</dd>
+        <dd>{e.events.map(strings.common.eventWords).join(', ')}</dd>
         {e.previous_secret_expires_at && (
           <>
             <dt>{t.oldSecret}</dt>
@@ -253,7 +259,7 @@ function FailedEvents({
         api().POST('/api/v1/webhooks/failed/{eventDeliveryId}/replay', { params: { path: { eventDeliveryId: id } } }),
       ),
     onSuccess: (answer) => {
-      onDone(t.replayed(t.eventWords(answer.data.event)))
+      onDone(t.replayed(strings.common.eventWords(answer.data.event)))
       refresh()
     },
   })
@@ -277,14 +283,14 @@ function FailedEvents({
           return (
             <li key={d.id} className="row">
               <span>
-                {t.failedEvent(t.eventWords(d.event), name, shop.fmt.dateTime(d.failed_at), d.attempts)}{' '}
+                {t.failedEvent(strings.common.eventWords(d.event), name, shop.fmt.dateTime(d.failed_at), d.attempts)}{' '}
                 <small className="muted">{t.outcome(d.last_status_code, d.last_error)}</small>
               </span>
               {receiver?.status === 'suspended' ? (
                 <small>{t.resumeFirst(name)}</small>
               ) : (
                 <button type="button" disabled={replay.isPending} onClick={() => replay.mutate(d.id)}>
-                  {t.replay(t.eventWords(d.event), name)}
+                  {t.replay(strings.common.eventWords(d.event), name)}
                 </button>
               )}
             </li>

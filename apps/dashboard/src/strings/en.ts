@@ -26,6 +26,11 @@ export const en = {
     total: 'Total',
     location: 'Location',
     everyLocation: 'Every location',
+    /** An event's name in words: `order.created` is "Order created"; a schedule's runs carry `schedule`. */
+    eventWords: (event: string) => {
+      const words = event.replace(/[._]/g, ' ')
+      return words.charAt(0).toUpperCase() + words.slice(1)
+    },
     from: 'From',
     to: 'To',
   },
@@ -437,11 +442,6 @@ export const en = {
     stopped: 'Stopped',
     stoppedWhy: (why: string) => `This rule starts no run: ${why}.`,
     stepCount: (n: number) => `${n} ${plural(n, 'step', 'steps')}`,
-    eventWords: (event: string) => {
-      if (event === 'schedule') return 'Schedule'
-      const words = event.replace(/[._]/g, ' ')
-      return words.charAt(0).toUpperCase() + words.slice(1)
-    },
     eventTrigger: (event: string, at?: string) => `When: ${event}${at ? ` at ${at}` : ''}`,
     scheduleWords: (cron: string, at: string) => `On the schedule ${cron} (${at}’s time)`,
     make: 'The rule',
@@ -530,6 +530,7 @@ export const en = {
     moveUp: (n: number) => `Move step ${n} up`,
     removeAction: (n: number) => `Remove step ${n}`,
     addAction: 'Add a step',
+    fixFirst: 'Some fields need a change first: see beside them.',
     tryIt: 'Try it',
     sample: (event: string) => `Sample data of ${event}`,
     sampleHint: 'The event’s data as JSON. Trying stores nothing and does nothing.',
@@ -557,10 +558,14 @@ export const en = {
     receivers: 'Where the store’s events go',
     noReceivers: 'No receivers yet: an integration registers one to be told of sales, stock and customers.',
     unnamed: 'An integration',
-    answering: (name: string, waiting: number) =>
-      waiting === 0
-        ? `${name} is receiving events.`
-        : `${name} is receiving events: ${waiting} ${plural(waiting, 'event', 'events')} on the way.`,
+    answering: (name: string, pending: number, failed: number) =>
+      [
+        `${name} is receiving events.`,
+        pending > 0 ? `${pending} ${plural(pending, 'is', 'are')} on the way.` : '',
+        failed > 0 ? `${failed} ${plural(failed, 'event', 'events')} did not arrive: send them again below.` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
     notAnswering: (name: string, since: string, waiting: number) =>
       `${name} is not answering since ${since}: ${waiting} ${plural(waiting, 'event', 'events')} waiting.`,
     suspended: (name: string, since: string, waiting: number) =>
@@ -571,10 +576,6 @@ export const en = {
     resumed: (name: string) => `${name} is resumed: the events it was waiting for are on their way.`,
     address: 'Address',
     events: 'Told of',
-    eventWords: (event: string) => {
-      const words = event.replace(/[._]/g, ' ')
-      return words.charAt(0).toUpperCase() + words.slice(1)
-    },
     oldSecret: 'Previous secret',
     oldSecretUntil: (until: string) => `still signs until ${until}`,
     rotate: (name: string) => `New signing secret for ${name}`,
