@@ -23,10 +23,10 @@ module.exports = {
     },
     {
       name: 'modules-import-no-app-or-entry',
-      comment: 'Modules do not reach up into the web app or the process entries that assemble them.',
+      comment: 'Modules do not reach up into the web app, the tenders or the process entries that assemble them.',
       severity: 'error',
       from: { path: '^src/(modules|platform)/' },
-      to: { path: '^src/(web/|app\\.ts$|server\\.ts$|worker\\.ts$|cli\\.ts$|services\\.ts$|seed\\.ts$)' },
+      to: { path: '^src/(web/|tenders/|app\\.ts$|server\\.ts$|worker\\.ts$|cli\\.ts$|services\\.ts$|seed\\.ts$)' },
     },
     {
       name: 'catalog-stock-identity-import-no-sales',

@@ -23,7 +23,15 @@ import { createOAuthService } from './modules/oauth/index.ts'
 import { createOrdersService, createRefundsService } from './modules/orders/index.ts'
 import { createOrgsService, createSettingsService } from './modules/orgs/index.ts'
 import { createPartnersService } from './modules/partners/index.ts'
-import { createPaymentsService, type PaymentProcessor, TestProcessor, withDeadline } from './modules/payments/index.ts'
+import {
+  cardTender,
+  createPaymentsService,
+  EXTERNAL_TENDER,
+  type PaymentProcessor,
+  type Tender,
+  TestProcessor,
+  withDeadline,
+} from './modules/payments/index.ts'
 import { createReceiptsService } from './modules/receipts/index.ts'
 import { createRegistersService } from './modules/registers/index.ts'
 import { createReportsService } from './modules/reports/index.ts'
@@ -31,11 +39,15 @@ import { createConflictsService, createOfflineSalesService, createSyncService } 
 import { createTaxService } from './modules/tax/index.ts'
 import { createWebhooksService } from './modules/webhooks/index.ts'
 import type { Runtime } from './platform/runtime.ts'
+import { cashTender } from './tenders/cash.ts'
+import { giftCardTender } from './tenders/gift-card.ts'
 
 /** Each domain's service, wired once per process: domains call each other only through these. */
 export interface ServiceOptions {
   /** The card processor adapter (the built-in test processor unless given). */
   processor?: PaymentProcessor
+  /** More ways to pay than the built-in ones (docs/commerce.md "Tenders"). */
+  tenders?: readonly Tender[]
 }
 
 export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
@@ -110,9 +122,13 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
   const payments = createPaymentsService({
     orgs,
     orders,
-    giftCards,
-    processor: withDeadline(options.processor ?? new TestProcessor(), runtime.config.processorTimeoutMs),
-    registers: () => registers,
+    tenders: [
+      cardTender(withDeadline(options.processor ?? new TestProcessor(), runtime.config.processorTimeoutMs)),
+      cashTender(registers),
+      giftCardTender(giftCards),
+      EXTERNAL_TENDER,
+      ...(options.tenders ?? []),
+    ],
     secrets: runtime.secrets,
   })
   const refunds = createRefundsService({

@@ -1,5 +1,6 @@
 /** Payments: intents, capture, void, split tender, configured methods, and the processor adapter. */
 
+export { cardTender, EXTERNAL_TENDER } from './card-tender.ts'
 export { PaymentErrors } from './payments.errors.ts'
 export { pendingCardAuthorizations } from './payments.jobs.ts'
 export { paymentRoutes } from './payments.routes.ts'
@@ -12,3 +13,4 @@ export {
   type PaymentTarget,
 } from './payments.service.ts'
 export { type PaymentProcessor, type ProcessorResult, TestProcessor, withDeadline } from './processor.ts'
+export type { MoneyReference, Tender, TenderField } from './tender.ts'

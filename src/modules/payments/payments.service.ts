@@ -6,22 +6,22 @@ import { staleVersion } from '../../platform/http/concurrency.ts'
 import { forget, once, type RequestContext } from '../../platform/http/context.ts'
 import { allocateRefund, toMajor, toMinor } from '../../platform/money/money.ts'
 import { assertTipsTaken, assertWithinCap } from '../../platform/money/tips.ts'
-import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { OrderPaymentsPort, OrdersService, RefundPart } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
-import type { RegistersService } from '../registers/index.ts'
 import { PaymentErrors } from './payments.errors.ts'
 import * as repo from './payments.repo.ts'
 import type { CreatePaymentBody, CreatePaymentInput, Payment } from './payments.schemas.ts'
 import type { PaymentRow } from './payments.tables.ts'
 import type { PaymentProcessor, ProcessorResult } from './processor.ts'
+import { TENDER_FIELDS, type Tender, type TenderField } from './tender.ts'
 
-/** Tenders an org can turn on. `external` is money taken outside OpenTill (a cheque, a bank transfer). */
+/**
+ * The API's methods: the tenders this installation is built with (services.ts). `external` is money taken outside
+ * OpenTill (a cheque, a bank transfer).
+ */
 export const PAYMENT_METHODS = ['card', 'cash', 'gift_card', 'external'] as const
-type PaymentMethod = (typeof PAYMENT_METHODS)[number]
-const DEFAULT_METHODS: PaymentMethod[] = ['card', 'cash', 'gift_card']
-
-type RegistersPort = Pick<RegistersService, 'recordCashMovement' | 'recordOfflineCash'>
+/** What a new org takes until it chooses. */
+const DEFAULT_METHODS: string[] = ['card', 'cash', 'gift_card']
 
 /** What a payment is for: an order, or a lay-by (whose payments are always captured). */
 export interface PaymentTarget {
@@ -43,9 +43,10 @@ export interface PaymentTarget {
   addTip?(ctx: RequestContext, delta: bigint): Promise<void>
 }
 
-/** A card authorization taken ahead of the transaction that records it (a lay-by's deposit). */
+/** A processor's authorization taken ahead of the transaction that records it (a lay-by's deposit by card). */
 export interface CardHold {
   id: string
+  method: string
   processorRef: string
   amount: bigint
   currency: string
@@ -82,16 +83,39 @@ function toPayment(row: PaymentRow): Payment {
 interface PaymentsDeps {
   orgs: OrgsService
   orders: OrdersService
-  giftCards: GiftCardsService
-  processor: PaymentProcessor
-  /** Late-bound and optional: cash is recorded against a register shift when the registers module is present. */
-  registers: () => RegistersPort | undefined
+  /** Every way to pay the installation offers, each once (docs/commerce.md "Tenders"). */
+  tenders: readonly Tender[]
   /** Seals the token of a card taken offline until the worker authorizes it. */
   secrets: SecretBox
 }
 
 export function createPaymentsService(deps: PaymentsDeps) {
-  const { orgs, orders, giftCards, processor } = deps
+  const { orgs, orders } = deps
+  const tenders = new Map(deps.tenders.map((t) => [t.method, t]))
+  const tenderOf = (method: string): Tender => {
+    const tender = tenders.get(method)
+    if (!tender)
+      throw invalid(
+        'method',
+        `is not a way to pay of this installation (${[...tenders.keys()].join(', ')})`,
+        'invalid_enum',
+      )
+    return tender
+  }
+  /** The processor of a payment's tender: what authorized it is what captures, voids, adjusts and refunds it. */
+  const processorOf = (row: PaymentRow): PaymentProcessor => {
+    const processor = tenderOf(row.method).processor
+    if (!processor) throw new Error(`a ${row.method} payment has no processor`)
+    return processor
+  }
+  /** The processor named in `GET /payments/methods`: the card's, when the installation takes cards. */
+  const processorName = deps.tenders.find((t) => t.processor)?.processor?.name ?? 'none'
+  /** Which tenders take a field, for the message that refuses it elsewhere ("applies to cash payments only"). */
+  const takers = (field: TenderField) =>
+    deps.tenders
+      .filter((t) => t.fields.includes(field))
+      .map((t) => t.method)
+      .join(' or ')
 
   const orderTarget = (orderId: string): PaymentTarget => ({
     orderId,
@@ -131,7 +155,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
   async function enabledMethods(ctx: RequestContext) {
     const saved = await ctx.db.read((q) => repo.methodSettings(q, ctx.orgId))
-    return saved ?? { methods: DEFAULT_METHODS as string[], version: 1 }
+    return saved ?? { methods: DEFAULT_METHODS.filter((m) => tenders.has(m)), version: 1 }
   }
 
   /** A tender's fields against the org's methods and currency: 422s naming the field; its amount in minor units. */
@@ -142,17 +166,18 @@ export function createPaymentsService(deps: PaymentsDeps) {
     const currency = await orgs.currencyOf(ctx)
     const amount = toMinor(input.amount, currency, 'amount')
     if (amount <= 0n) throw invalid('amount', 'must be greater than zero', 'out_of_range')
-    if (input.method === 'card' && !input.payment_method_token)
-      throw invalid('payment_method_token', 'is required for card payments', 'required')
-    if (input.method === 'gift_card' && !input.gift_card_code)
-      throw invalid('gift_card_code', 'is required for gift card payments', 'required')
-    if (input.shift_id && input.method !== 'cash') throw invalid('shift_id', 'applies to cash payments only', 'invalid')
+    const tender = tenderOf(input.method)
+    for (const field of tender.required)
+      if (!input[field])
+        throw invalid(field, `is required for ${tender.method.replaceAll('_', ' ')} payments`, 'required')
+    for (const field of TENDER_FIELDS)
+      if (input[field] !== undefined && !tender.fields.includes(field))
+        throw invalid(field, `applies to ${takers(field).replaceAll('_', ' ')} payments only`, 'invalid')
     const tip = input.tip === undefined ? 0n : toMinor(input.tip, currency, 'tip')
     if (tip > amount) throw invalid('tip', 'is part of the amount, so it cannot exceed it', 'out_of_range')
     if (tip > 0n) await tipsSettings(ctx)
     let cashTendered: bigint | null = null
     if (input.cash_tendered !== undefined) {
-      if (input.method !== 'cash') throw invalid('cash_tendered', 'applies to cash payments only', 'invalid')
       cashTendered = toMinor(input.cash_tendered, currency, 'cash_tendered')
       if (cashTendered < amount) throw invalid('cash_tendered', 'must be at least the amount', 'out_of_range')
     }
@@ -176,19 +201,18 @@ export function createPaymentsService(deps: PaymentsDeps) {
     ctx: RequestContext,
     row: repo.NewPayment,
     target: PaymentTarget,
-    giftCardCode?: string,
+    input: CreatePaymentInput,
   ): Promise<Payment> {
     return ctx.db.tx(async (q) => {
       await checkPayable(ctx, target, row.amount, row.tipAmount)
       if (row.tipAmount > 0n) await target.addTip!(ctx, row.tipAmount)
-      let giftCardId: string | null = null
-      if (row.method === 'gift_card') {
-        giftCardId = (
-          await giftCards.redeem(ctx, giftCardCode!, row.amount, { type: 'payment', id: row.id }, 'gift_card_code')
-        ).giftCardId
-      }
-      const inserted = await repo.insertPayment(q, ctx.orgId, { ...row, giftCardId })
-      if (row.method === 'cash' && row.shiftId) await recordCash(ctx, row.shiftId, 'sale', row.amount, row.id)
+      // A processor's tender was taken by its processor already; the others take the money here, in the transaction.
+      const taken = await tenderOf(row.method).take?.(
+        ctx,
+        { id: row.id, amount: row.amount, shiftId: row.shiftId },
+        input,
+      )
+      const inserted = await repo.insertPayment(q, ctx.orgId, { ...row, giftCardId: taken?.giftCardId ?? null })
       const payment = toPayment(inserted)
       if (inserted.status === 'captured') {
         await target.captured(ctx, row.amount)
@@ -198,24 +222,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
     })
   }
 
-  async function recordCash(
-    ctx: RequestContext,
-    shiftId: string,
-    kind: 'sale' | 'refund',
-    amount: bigint,
-    paymentId: string,
-  ) {
-    const registers = deps.registers()
-    if (!registers) throw invalid('shift_id', 'cannot be used: this installation has no registers', 'unsupported')
-    await registers.recordCashMovement(ctx, { shiftId, kind, amount, reference: { type: 'payment', id: paymentId } })
-  }
-
   /**
    * Gives an authorization back (a refund when it was captured, a void when not) and forgets it as a step of the
    * request's Idempotency-Key: a retry authorizes anew under a new payment id, so money given back is never
    * recorded as taken. If giving it back fails, the step stays and the retry records the authorization.
    */
   async function giveBack(ctx: RequestContext, held: CardHold): Promise<void> {
+    const processor = tenderOf(held.method).processor!
     await (held.capture
       ? processor.refund({
           processorRef: held.processorRef,
@@ -235,7 +248,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
      * Idempotency-Key, as for `create`: a retry after a crash or a lost answer resumes the same authorization.
      */
     async holdCard(ctx: RequestContext, input: CreatePaymentInput): Promise<CardHold | null> {
-      if (input.method !== 'card') return null
+      const processor = tenders.get(input.method)?.processor
+      if (!processor) return null
       const { amount, currency } = await checkTender(ctx, input)
       const id = await once(ctx, 'payment.id', async () => newId('pay'))
       const capture = input.capture === true
@@ -243,7 +257,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
         processor.authorize({ amount, currency, token: input.payment_method_token!, capture, reference: id }),
       )
       if (!auth.ok) throw PaymentErrors.CARD_DECLINED(`the card was declined: ${auth.message}`)
-      return { id, processorRef: auth.processorRef, amount, currency, capture }
+      return { id, method: input.method, processorRef: auth.processorRef, amount, currency, capture }
     },
 
     /** Gives back a hold whose transaction failed, so the customer is not charged (see giveBack). */
@@ -285,7 +299,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
         tipAmount: tip,
         cashTendered,
       }
-      if (input.method !== 'card') return record(ctx, base, target, input.gift_card_code)
+      const processor = tenderOf(input.method).processor
+      if (!processor) return record(ctx, base, target, input)
 
       const capture = target.laybyId !== null || input.capture === true
       // Recorded before anything else can fail: a retry never authorizes twice (the processor also dedupes on
@@ -321,12 +336,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
             processorRef: auth.processorRef,
           },
           target,
+          input,
         )
       } catch (error) {
         // The balance moved while the card was authorized, or recording failed: the customer is not charged. A
         // hold taken by the caller is the caller's to release, once its own transaction has failed.
         if (hold) throw error
-        await giveBack(ctx, { id, processorRef: auth.processorRef, amount, currency, capture })
+        await giveBack(ctx, { id, method: input.method, processorRef: auth.processorRef, amount, currency, capture })
         throw error
       }
     },
@@ -343,9 +359,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
     async recordOffline(
       ctx: RequestContext,
       orderId: string,
-      tenders: readonly {
-        method: 'cash' | 'external' | 'gift_card' | 'card'
-        /** card: the adapter's token for the card taken offline, authorized later (authorizeOffline). */
+      paid: readonly {
+        method: string
+        /** A processor's tender (a card): the adapter's token for it, authorized later (authorizeOffline). */
         token?: string
         /** The payment's id, when the caller referenced it already (a gift card redeemed for it). */
         id?: string
@@ -360,21 +376,16 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return ctx.db.tx(async (q) => {
         const payments: Payment[] = []
         let shiftKnown = true
-        for (const t of tenders) {
+        for (const t of paid) {
           const id = t.id ?? newId('pay')
-          const shiftId = t.method === 'cash' ? taken.shiftId : null
-          if (shiftId) {
-            const registers = deps.registers()
-            shiftKnown =
-              registers !== undefined &&
-              (await registers.recordOfflineCash(ctx, {
-                shiftId,
-                amount: t.amount,
-                reference: { type: 'payment', id },
-              })) &&
-              shiftKnown
-          }
-          const offline = t.method === 'card'
+          const tender = tenderOf(t.method)
+          const kept =
+            tender.takeOffline && taken.shiftId
+              ? await tender.takeOffline(ctx, { id, amount: t.amount }, taken.shiftId)
+              : false
+          if (tender.takeOffline && taken.shiftId && !kept) shiftKnown = false
+          const processor = tender.processor
+          const offline = processor !== undefined
           const row = await repo.insertPayment(q, ctx.orgId, {
             id,
             orderId,
@@ -388,10 +399,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
               ? deps.secrets.seal(t.token ?? '', rowBinding('payments', ctx.orgId, id))
               : null,
             takenAt: taken.at,
-            processor: offline ? processor.name : null,
+            processor: processor?.name ?? null,
             processorRef: null,
             giftCardId: t.giftCardId ?? null,
-            shiftId: shiftId && shiftKnown ? shiftId : null,
+            shiftId: kept ? taken.shiftId : null,
             failureCode: null,
             failureMessage: null,
             tipAmount: t.tip,
@@ -422,7 +433,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const tooOld = pending.taken_at.getTime() < Date.now() - maxAgeMs
       const auth: ProcessorResult = tooOld
         ? { ok: false, code: 'offline_too_old', message: `taken offline more than ${maxAgeMs / 3_600_000} hours ago` }
-        : await processor.authorize({
+        : await processorOf(pending).authorize({
             amount,
             currency: pending.currency,
             token: deps.secrets.open(pending.offline_token_sealed, rowBinding('payments', ctx.orgId, id)),
@@ -474,7 +485,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const result: ProcessorResult & { amount?: string } = await once(ctx, 'payment.capture', async () => {
         if (row.status !== 'requires_capture')
           throw PaymentErrors.NOT_CAPTURABLE(`a payment that is ${row.status} cannot be captured`)
-        const answer = await processor.capture({
+        const answer = await processorOf(row).capture({
           processorRef: row.processor_ref!,
           amount: BigInt(row.amount),
           currency: row.currency,
@@ -508,7 +519,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const result = await once(ctx, 'payment.void', async () => {
         if (current.status !== 'requires_capture')
           throw PaymentErrors.NOT_VOIDABLE(`a payment that is ${current.status} cannot be voided`)
-        return processor.void({ processorRef: current.processor_ref! })
+        return processorOf(current).void({ processorRef: current.processor_ref! })
       })
       if (!result.ok) throw PaymentErrors.PROCESSOR_REFUSED(`the payment processor refused the void: ${result.message}`)
       if (current.status === 'voided') return toPayment(current)
@@ -549,7 +560,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       await ctx.db.tx(checkRoom)
       const amount = BigInt(row.amount) + delta
       const result = await once(ctx, 'payment.tip', () =>
-        processor.adjust({
+        processorOf(row).adjust({
           processorRef: row.processor_ref!,
           amount,
           currency: row.currency,
@@ -570,10 +581,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
     async methods(ctx: RequestContext) {
       const { methods, version } = await enabledMethods(ctx)
-      return { methods, available: [...PAYMENT_METHODS], processor: processor.name, version }
+      return { methods, available: [...tenders.keys()], processor: processorName, version }
     },
 
-    async setMethods(ctx: RequestContext, methods: PaymentMethod[], expectedVersion: number | undefined) {
+    async setMethods(ctx: RequestContext, methods: readonly string[], expectedVersion: number | undefined) {
+      methods.forEach((m, i) => {
+        if (!tenders.has(m)) throw invalid(`methods.${i}`, `is not a way to pay of this installation`, 'invalid_enum')
+      })
       const unique = [...new Set(methods)]
       const saved = await ctx.db.tx(async (q) => {
         const current = (await repo.methodSettings(q, ctx.orgId))?.version ?? 1
@@ -584,8 +598,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
       })
       return {
         methods: saved.methods,
-        available: [...PAYMENT_METHODS],
-        processor: processor.name,
+        available: [...tenders.keys()],
+        processor: processorName,
         version: saved.version,
       }
     },
@@ -651,10 +665,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       for (const part of parts) {
         await repo.settleRefundStatus(q, ctx.orgId, part.paymentId)
         const p = (await repo.paymentById(q, ctx.orgId, part.paymentId))!
-        if (p.method === 'gift_card' && p.gift_card_id)
-          await giftCards.credit(ctx, p.gift_card_id, part.amount, reference)
-        const shift = shiftId ?? p.shift_id
-        if (p.method === 'cash' && shift) await recordCash(ctx, shift, 'refund', part.amount, p.id)
+        await tenderOf(p.method).giveBack?.(ctx, p, part.amount, shiftId, reference)
       }
     })
   }
@@ -687,11 +698,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const refs = new Map<string, string | null>()
       for (const part of parts) {
         const p = (await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, part.paymentId)))!
-        if (p.method !== 'card') {
+        const processor = tenderOf(p.method).processor
+        if (!processor) {
           refs.set(p.id, null)
           continue
         }
-        // One refund can take from several card payments: each part is its own idempotent call.
+        // One refund can take from several processor payments: each part is its own idempotent call.
         const result = await processor.refund({
           processorRef: p.processor_ref!,
           amount: part.amount,
