@@ -9,6 +9,7 @@ import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { currencyExponent } from '../../platform/money/money.ts'
 import { recordAudit } from '../audit/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
+import { mayMove, moveStatus } from './order-status.ts'
 import { OrderErrors } from './orders.errors.ts'
 import * as repo from './orders.repo.ts'
 import type {
@@ -120,38 +121,12 @@ export function createOrdersService(deps: OrdersDeps) {
     return toOrder(row, await repo.linesOf(q, ctx.orgId, [id]))
   }
 
-  async function moveStatus(
-    q: Queryable,
-    ctx: RequestContext,
-    row: OrderRow,
-    to: OrderStatus,
-    reason: string,
-    approvedBy: string | null = null,
-  ): Promise<OrderRow> {
-    const moved = await repo.setStatus(q, ctx.orgId, row.id, to)
-    await repo.insertHistory(q, ctx.orgId, {
-      id: newId('osh'),
-      orderId: row.id,
-      from: row.status,
-      to,
-      reason,
-      actor: actorOf(ctx),
-      approvedBy,
-      registerId: ctx.actor.registerId ?? null,
-    })
-    return moved
-  }
-
   /**
-   * The order just moved to completed: its customer's loyalty points accrue in the same transaction and the order
-   * row shows them (loyalty_points_earned), before order.completed is written.
+   * What becoming completed does, whether an open order moves there or one is made completed (a lay-by collected,
+   * a till's offline sale): its customer's loyalty points accrue in the same transaction, the row shows them
+   * (loyalty_points_earned), then order.completed.
    */
-  async function completeWithPoints(
-    q: Queryable,
-    ctx: RequestContext,
-    row: OrderRow,
-    lines: LineRow[],
-  ): Promise<OrderRow> {
+  async function completed(q: Queryable, ctx: RequestContext, row: OrderRow, lines: LineRow[]): Promise<Order> {
     const points = await deps.loyalty().accrueForOrder(q, ctx, {
       id: row.id,
       customerId: row.customer_id,
@@ -163,7 +138,14 @@ export function createOrdersService(deps: OrdersDeps) {
       })),
       pointsMultiplierE4: pointsMultiplierE4(row.discount),
     })
-    return points > 0 ? repo.setLoyaltyPoints(q, ctx.orgId, row.id, points) : row
+    const order = toOrder(points > 0 ? await repo.setLoyaltyPoints(q, ctx.orgId, row.id, points) : row, lines)
+    await emitEvent(q, ctx.orgId, 'order.completed', order)
+    return order
+  }
+
+  /** An open order, paid in full, completes. */
+  async function complete(q: Queryable, ctx: RequestContext, row: OrderRow, lines: LineRow[], reason: string) {
+    return completed(q, ctx, await moveStatus(q, ctx, row, 'completed', reason), lines)
   }
 
   /**
@@ -390,22 +372,14 @@ export function createOrdersService(deps: OrdersDeps) {
         const row = await repo.orderById(q, ctx.orgId, id, true)
         if (!row) throw notFound('order')
         if (expectedVersion !== undefined && row.version !== expectedVersion) throw staleVersion(row.version)
-        if (row.status !== 'open')
+        if (!mayMove(row.status, input.status))
           throw OrderErrors.NOT_OPEN(`an order that is ${row.status} cannot become ${input.status}`)
         const lines = await repo.linesOf(q, ctx.orgId, [id])
         if (input.status === 'completed') {
           if (BigInt(row.captured_total) - BigInt(row.refunded_total) < BigInt(row.total)) {
             throw OrderErrors.NOT_PAID('the order is not fully paid: capture its balance first')
           }
-          const moved = await completeWithPoints(
-            q,
-            ctx,
-            await moveStatus(q, ctx, row, 'completed', input.reason ?? ''),
-            lines,
-          )
-          const order = toOrder(moved, lines)
-          await emitEvent(q, ctx.orgId, 'order.completed', order)
-          return order
+          return complete(q, ctx, row, lines, input.reason ?? '')
         }
         if (BigInt(row.captured_total) !== BigInt(row.refunded_total)) {
           throw OrderErrors.HAS_PAYMENTS('the order has captured payments: refund them before voiding it')
@@ -476,16 +450,11 @@ export function createOrdersService(deps: OrdersDeps) {
     async recordCapture(ctx: RequestContext, orderId: string, amount: bigint): Promise<void> {
       await ctx.db.tx(async (q) => {
         const row = await repo.addCaptured(q, ctx.orgId, orderId, amount)
-        if (row.status === 'open' && BigInt(row.captured_total) - BigInt(row.refunded_total) >= BigInt(row.total)) {
-          const lines = await repo.linesOf(q, ctx.orgId, [orderId])
-          const moved = await completeWithPoints(
-            q,
-            ctx,
-            await moveStatus(q, ctx, row, 'completed', 'fully paid'),
-            lines,
-          )
-          await emitEvent(q, ctx.orgId, 'order.completed', toOrder(moved, lines))
-        }
+        if (
+          mayMove(row.status, 'completed') &&
+          BigInt(row.captured_total) - BigInt(row.refunded_total) >= BigInt(row.total)
+        )
+          await complete(q, ctx, row, await repo.linesOf(q, ctx.orgId, [orderId]), 'fully paid')
       })
     },
 
@@ -518,9 +487,7 @@ export function createOrdersService(deps: OrdersDeps) {
           number: null,
         })
         await emitEvent(q, ctx.orgId, 'order.created', toOrder(row, lines))
-        const order = toOrder(await completeWithPoints(q, ctx, row, lines), lines)
-        await emitEvent(q, ctx.orgId, 'order.completed', order)
-        return order
+        return completed(q, ctx, row, lines)
       })
     },
 
@@ -561,9 +528,7 @@ export function createOrdersService(deps: OrdersDeps) {
           offline: { soldBy: input.soldBy, clientSaleId: input.clientSaleId, soldAt: input.soldAt },
         })
         if (!paidInFull) return toOrder(row, lines)
-        const order = toOrder(await completeWithPoints(q, ctx, row, lines), lines)
-        await emitEvent(q, ctx.orgId, 'order.completed', order)
-        return order
+        return completed(q, ctx, row, lines)
       })
     },
 
@@ -669,7 +634,6 @@ export function createOrdersService(deps: OrdersDeps) {
 
     /** Loads an order inside the caller's scope (used after refunds). */
     load: (ctx: RequestContext, id: string) => ctx.db.read((q) => load(q, ctx, id)),
-    moveStatus,
   }
 
   async function insertPriced(

@@ -5,6 +5,7 @@ import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { toMinor } from '../../platform/money/money.ts'
 import { recordAudit } from '../audit/index.ts'
+import { moveStatus } from './order-status.ts'
 import { OrderErrors } from './orders.errors.ts'
 import * as repo from './orders.repo.ts'
 import type { OrderStatus, RefundBody } from './orders.schemas.ts'
@@ -138,7 +139,7 @@ export function createRefundsService(deps: {
           BigInt(row.refunded_total) + tipKept >= BigInt(row.captured_total) &&
           BigInt(row.captured_total) >= BigInt(row.total)
         const next: OrderStatus = everything ? 'refunded' : 'partially_refunded'
-        if (next !== row.status) current = await deps.orders.moveStatus(q, ctx, row, next, how.reason)
+        if (next !== row.status) current = await moveStatus(q, ctx, row, next, how.reason)
       }
       const order = toOrder(current, await repo.linesOf(q, ctx.orgId, [orderId]), {
         payments: await deps.payments().listForOrder(ctx, orderId),
