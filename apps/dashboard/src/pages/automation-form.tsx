@@ -587,12 +587,14 @@ function PathChoice({
   )
 }
 
-function CampaignChoice(props: { label: string; value: string; error?: string; onChange: (id: string) => void }) {
-  const campaigns = useQuery({
-    queryKey: ['campaigns', 'choice'],
-    queryFn: () => unwrap(api().GET('/api/v1/campaigns', { params: { query: { limit: 100 } } })),
-  })
-  const open = (campaigns.data?.data ?? []).filter((c) => c.status !== 'ended')
+/** One record of a list, by id; a saved id the list no longer offers (ended, or past its first page) stays shown. */
+function IdChoice(props: {
+  label: string
+  value: string
+  error?: string
+  options: readonly { id: string; name: string }[]
+  onChange: (id: string) => void
+}) {
   return (
     <SelectField
       label={props.label}
@@ -601,35 +603,36 @@ function CampaignChoice(props: { label: string; value: string; error?: string; o
       onChange={(e) => props.onChange(e.target.value)}
     >
       <option value="">{t.choose}</option>
-      {open.map((c) => (
-        <option key={c.id} value={c.id}>
-          {c.name}
+      {props.value && !props.options.some((o) => o.id === props.value) && (
+        <option value={props.value}>{props.value}</option>
+      )}
+      {props.options.map((o) => (
+        <option key={o.id} value={o.id}>
+          {o.name}
         </option>
       ))}
     </SelectField>
   )
 }
 
-function WebhookChoice(props: { label: string; value: string; error?: string; onChange: (id: string) => void }) {
+type Choice = { label: string; value: string; error?: string; onChange: (id: string) => void }
+
+function CampaignChoice(props: Choice) {
+  const campaigns = useQuery({
+    queryKey: ['campaigns', 'choice'],
+    queryFn: () => unwrap(api().GET('/api/v1/campaigns', { params: { query: { limit: 100 } } })),
+  })
+  const open = (campaigns.data?.data ?? []).filter((c) => c.status !== 'ended')
+  return <IdChoice {...props} options={open} />
+}
+
+function WebhookChoice(props: Choice) {
   const endpoints = useQuery({
     queryKey: ['webhook-endpoints', 'choice'],
     queryFn: () => unwrap(api().GET('/api/v1/webhooks/endpoints', { params: { query: { limit: 100 } } })),
   })
-  return (
-    <SelectField
-      label={props.label}
-      value={props.value}
-      error={props.error}
-      onChange={(e) => props.onChange(e.target.value)}
-    >
-      <option value="">{t.choose}</option>
-      {(endpoints.data?.data ?? []).map((e) => (
-        <option key={e.id} value={e.id}>
-          {e.description || e.url}
-        </option>
-      ))}
-    </SelectField>
-  )
+  const options = (endpoints.data?.data ?? []).map((e) => ({ id: e.id, name: e.description || e.url }))
+  return <IdChoice {...props} options={options} />
 }
 
 function ProductChoice({

@@ -13,8 +13,15 @@ interface FieldProps {
   hint?: string
 }
 
-/** A labelled input with its hint and the API's error for it, wired for screen readers. */
-export function Field({ label, error, hint, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+/** What ties a control to its label, hint and error for a screen reader. */
+interface Wiring {
+  id: string
+  'aria-invalid': true | undefined
+  'aria-describedby': string | undefined
+}
+
+/** A label, the control `children` draws with its wiring, its hint and the API's error for it. */
+function Labelled({ label, error, hint, children }: FieldProps & { children: (wiring: Wiring) => ReactNode }) {
   const id = useId()
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined
   return (
@@ -25,7 +32,7 @@ export function Field({ label, error, hint, ...input }: FieldProps & InputHTMLAt
           {hint}
         </small>
       )}
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': described })}
       {error && (
         <small id={`${id}-error`} className="field-error" role="alert">
           {error}
@@ -35,30 +42,30 @@ export function Field({ label, error, hint, ...input }: FieldProps & InputHTMLAt
   )
 }
 
+/** A labelled input with its hint and the API's error for it, wired for screen readers. */
+export function Field({ label, error, hint, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Labelled label={label} error={error} hint={hint}>
+      {(wiring) => <input {...wiring} {...input} />}
+    </Labelled>
+  )
+}
+
 export function SelectField({
   label,
   error,
+  hint,
   children,
   ...select
 }: FieldProps & SelectHTMLAttributes<HTMLSelectElement> & { children: ReactNode }) {
-  const id = useId()
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...select}
-      >
-        {children}
-      </select>
-      {error && (
-        <small id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </small>
+    <Labelled label={label} error={error} hint={hint}>
+      {(wiring) => (
+        <select {...wiring} {...select}>
+          {children}
+        </select>
       )}
-    </div>
+    </Labelled>
   )
 }
 
@@ -69,22 +76,9 @@ export function TextAreaField({
   hint,
   ...textarea
 }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId()
-  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint && (
-        <small id={`${id}-hint`} className="hint">
-          {hint}
-        </small>
-      )}
-      <textarea id={id} rows={3} aria-invalid={error ? true : undefined} aria-describedby={described} {...textarea} />
-      {error && (
-        <small id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </small>
-      )}
-    </div>
+    <Labelled label={label} error={error} hint={hint}>
+      {(wiring) => <textarea rows={3} {...wiring} {...textarea} />}
+    </Labelled>
   )
 }
