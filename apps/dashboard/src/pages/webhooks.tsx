@@ -12,8 +12,14 @@ const t = strings.webhooks
 type Endpoint = components['schemas']['WebhookEndpoint']
 type Delivery = components['schemas']['WebhookDelivery']
 
-/** How often the page asks again while it is open: deliveries move on their own. */
+/**
+ * How often the page asks again while it is open: deliveries move on their own. While events are on their way
+ * (just sent again, or queued) it asks every second, so their arrival shows as it happens.
+ */
 const WATCH_MS = 5_000
+const MOVING_MS = 1_000
+const watchEvery = (endpoints: readonly Endpoint[] | undefined) =>
+  endpoints?.some((e) => e.events_pending > 0) ? MOVING_MS : WATCH_MS
 
 /**
  * Webhooks: where the store's events go, each receiver's health in plain words (not answering since when, how many
@@ -34,7 +40,7 @@ function Receivers() {
   const endpoints = useQuery({
     queryKey: ['webhook-endpoints'],
     queryFn: () => unwrap(api().GET('/api/v1/webhooks/endpoints', { params: { query: { limit: 100 } } })),
-    refetchInterval: WATCH_MS,
+    refetchInterval: (query) => watchEvery(query.state.data?.data),
   })
   const integrations = useQuery({
     queryKey: ['integrations'],
@@ -189,18 +195,18 @@ function Attempts({ endpoint, name }: { endpoint: Endpoint; name: string }) {
   return (
     <details onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>{t.attempts(name)}</summary>
-      {open && <AttemptsTable webhookId={endpoint.id} name={name} />}
+      {open && <AttemptsTable webhookId={endpoint.id} name={name} moving={endpoint.events_pending > 0} />}
     </details>
   )
 }
 
-function AttemptsTable({ webhookId, name }: { webhookId: string; name: string }) {
+function AttemptsTable({ webhookId, name, moving }: { webhookId: string; name: string; moving: boolean }) {
   const shop = useShop()
   const attempts = useQuery({
     queryKey: ['webhook-attempts', webhookId],
     queryFn: () =>
       unwrap(api().GET('/api/v1/webhooks/deliveries', { params: { query: { webhook_id: webhookId, limit: 50 } } })),
-    refetchInterval: WATCH_MS,
+    refetchInterval: moving ? MOVING_MS : WATCH_MS,
   })
   if (attempts.error) return <ErrorNote error={attempts.error} />
   if (!attempts.data) return null
