@@ -193,6 +193,19 @@ describe('the back office Automations pages, in headless Chromium', { skip: skip
     await page.getByLabel('Condition 1: field').selectOption('tags')
     assert.deepEqual(await page.getByLabel('Condition 1: test').locator('option').allInnerTexts(), ['contains', 'is'])
     assert.equal(await page.getByLabel('Condition 1: test').inputValue(), 'contains')
+    // A rule saved through the API under an event's older name keeps it, with the event's fields.
+    const alias = await api.post('/api/v1/automations', {
+      name: 'Card taken',
+      trigger: { type: 'event', event: 'payment.approved' },
+      actions: [{ type: 'wait', seconds: 60 }],
+    })
+    assert.equal(alias.status, 201, JSON.stringify(alias.body))
+    await page.goto(`${apps.appUrl}/dashboard/automations/${alias.body.data.id}`)
+    await page.getByRole('heading', { level: 1, name: 'Card taken' }).waitFor()
+    assert.equal(await page.getByLabel('What happens').inputValue(), 'payment.approved')
+    await page.getByRole('button', { name: 'Add a condition' }).click()
+    const fields = await page.getByLabel('Condition 1: field').locator('option').allInnerTexts()
+    assert.ok(fields.includes('amount') && fields.includes('method'), fields.join(', '))
     assert.equal(errors.length, 1, errors.join('; '))
     assert.match(errors[0], /^422 PATCH .*\/api\/v1\/automations\//)
     await context.close()

@@ -41,6 +41,9 @@ describe("the automations catalog: what a rule's form may offer", () => {
     assert.equal(trigger('order.completed')?.customer_path, 'customer_id')
     assert.equal(trigger('inventory.low_stock')?.customer_path, null)
     assert.equal(trigger('loyalty.points_earned')?.any_path, true)
+    // SPEC's older names are the same events: a rule saved with one finds its trigger's paths.
+    assert.deepEqual(trigger('payment.captured')?.aliases, ['payment.approved'])
+    assert.deepEqual(trigger('order.created')?.aliases, [])
   })
 
   test('offers each trigger only the actions its caller may use: an e-mail also needs to read the data', () => {

@@ -4677,6 +4677,8 @@ export interface components {
                 type: "event" | "schedule";
                 /** @description the event, or `schedule` for a schedule trigger */
                 event: string;
+                /** @description other names the API takes for the event (a rule saved with one keeps it) */
+                aliases: string[];
                 /** @description what a condition can test in its data */
                 paths: {
                     /** @description a dot path into the data, `*` for every element of a list */
@@ -5310,9 +5312,9 @@ export interface operations {
                      *         "refreshToken": "rt_4f0c2d…",
                      *         "expiresIn": 900,
                      *         "user": {
-                     *           "id": "usr_01m8dwxyegegc22m3hh31y21bc",
-                     *           "email": "owner-4a48d6a331@example.test",
-                     *           "orgId": "org_01m8dwxycygy6r1p33s9v6hz01"
+                     *           "id": "usr_01m8e1n9g2r8cz5ph9143es8sr",
+                     *           "email": "owner-09b64a7829@example.test",
+                     *           "orgId": "org_01m8e1n9eqh8nfkt7dngk4cpvx"
                      *         }
                      *       }
                      *     }
@@ -9265,7 +9267,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
+                     *           "id": "prod_01m8e1n9meymnw4y1qw1eqp0tg",
                      *           "name": "Flat white",
                      *           "description": "",
                      *           "sku": "FW-001",
@@ -9280,8 +9282,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "track_inventory": true,
                      *           "version": 1,
-                     *           "created_at": "2026-11-27T07:01:19.086Z",
-                     *           "updated_at": "2026-11-27T07:01:19.086Z"
+                     *           "created_at": "2026-11-27T08:23:58.349Z",
+                     *           "updated_at": "2026-11-27T08:23:58.349Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -9460,7 +9462,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
+                     *         "id": "prod_01m8e1n9meymnw4y1qw1eqp0tg",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9475,8 +9477,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T07:01:19.086Z",
-                     *         "updated_at": "2026-11-27T07:01:19.086Z"
+                     *         "created_at": "2026-11-27T08:23:58.349Z",
+                     *         "updated_at": "2026-11-27T08:23:58.349Z"
                      *       }
                      *     }
                      */
@@ -9865,7 +9867,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
+                     *         "id": "prod_01m8e1n9meymnw4y1qw1eqp0tg",
                      *         "name": "Flat white",
                      *         "description": "",
                      *         "sku": "FW-001",
@@ -9880,8 +9882,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "track_inventory": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T07:01:19.086Z",
-                     *         "updated_at": "2026-11-27T07:01:19.086Z"
+                     *         "created_at": "2026-11-27T08:23:58.349Z",
+                     *         "updated_at": "2026-11-27T08:23:58.349Z"
                      *       }
                      *     }
                      */
@@ -17213,7 +17215,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
+                     *         "id": "loc_01m8e1n9ke5gcppgmh26pdwqag",
                      *         "name": "High Street",
                      *         "address_line1": "",
                      *         "address_line2": "",
@@ -17224,8 +17226,8 @@ export interface operations {
                      *         "timezone": "Europe/London",
                      *         "is_active": true,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T07:01:19.052Z",
-                     *         "updated_at": "2026-11-27T07:01:19.052Z"
+                     *         "created_at": "2026-11-27T08:23:58.319Z",
+                     *         "updated_at": "2026-11-27T08:23:58.319Z"
                      *       }
                      *     }
                      */
@@ -17796,14 +17798,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "lvl_01m8dwxymnbscm4txxkaneq84b",
-                     *           "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
+                     *           "id": "lvl_01m8e1n9nd7dtsbgbbf2ft1fay",
+                     *           "product_id": "prod_01m8e1n9meymnw4y1qw1eqp0tg",
                      *           "variant_id": null,
-                     *           "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
+                     *           "location_id": "loc_01m8e1n9ke5gcppgmh26pdwqag",
                      *           "on_hand": 24,
                      *           "reorder_point": null,
                      *           "status": "in_stock",
-                     *           "updated_at": "2026-11-27T07:01:19.108Z"
+                     *           "updated_at": "2026-11-27T08:23:58.369Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -17929,8 +17931,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
-                 *       "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
+                 *       "product_id": "prod_01m8e1n9meymnw4y1qw1eqp0tg",
+                 *       "location_id": "loc_01m8e1n9ke5gcppgmh26pdwqag",
                  *       "quantity": 24,
                  *       "reason": "received"
                  *     }
@@ -17964,10 +17966,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "imv_01m8dwxymddx6q8rexrc70ekdz",
-                     *         "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
+                     *         "id": "imv_01m8e1n9n7efedck2e6wk5qtsa",
+                     *         "product_id": "prod_01m8e1n9meymnw4y1qw1eqp0tg",
                      *         "variant_id": null,
-                     *         "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
+                     *         "location_id": "loc_01m8e1n9ke5gcppgmh26pdwqag",
                      *         "quantity": 24,
                      *         "reason": "received",
                      *         "quantity_before": 0,
@@ -17976,11 +17978,11 @@ export interface operations {
                      *         "note": null,
                      *         "actor": {
                      *           "kind": "user",
-                     *           "user_id": "usr_01m8dwxyegegc22m3hh31y21bc",
+                     *           "user_id": "usr_01m8e1n9g2r8cz5ph9143es8sr",
                      *           "client_id": "first-party"
                      *         },
-                     *         "occurred_at": "2026-11-27T07:01:19.108Z",
-                     *         "created_at": "2026-11-27T07:01:19.108Z"
+                     *         "occurred_at": "2026-11-27T08:23:58.369Z",
+                     *         "created_at": "2026-11-27T08:23:58.369Z"
                      *       }
                      *     }
                      */
@@ -26496,7 +26498,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cus_01m8dwxyqpe26wmznv8c8ftrvp",
+                     *         "id": "cus_01m8e1n9rzj8ajbtvdmvbpn5nz",
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "email": "ada@example.com",
@@ -26508,8 +26510,8 @@ export interface operations {
                      *         "tags": [],
                      *         "erased_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T07:01:19.220Z",
-                     *         "updated_at": "2026-11-27T07:01:19.220Z"
+                     *         "created_at": "2026-11-27T08:23:58.493Z",
+                     *         "updated_at": "2026-11-27T08:23:58.493Z"
                      *       }
                      *     }
                      */
@@ -27522,11 +27524,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
-                 *       "customer_id": "cus_01m8dwxyqpe26wmznv8c8ftrvp",
+                 *       "location_id": "loc_01m8e1n9ke5gcppgmh26pdwqag",
+                 *       "customer_id": "cus_01m8e1n9rzj8ajbtvdmvbpn5nz",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
+                 *           "product_id": "prod_01m8e1n9meymnw4y1qw1eqp0tg",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -27585,18 +27587,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dwxyv5nm2wmdgchnrv1yw4",
+                     *         "id": "ord_01m8e1n9x3ns9349jwsxt6mfxr",
                      *         "number": 1,
                      *         "status": "open",
-                     *         "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
-                     *         "customer_id": "cus_01m8dwxyqpe26wmznv8c8ftrvp",
+                     *         "location_id": "loc_01m8e1n9ke5gcppgmh26pdwqag",
+                     *         "customer_id": "cus_01m8e1n9rzj8ajbtvdmvbpn5nz",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dwxyv6mf1z40rrej0jtn34",
-                     *             "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
+                     *             "id": "oli_01m8e1n9x4tvpb46xkncrrqk8s",
+                     *             "product_id": "prod_01m8e1n9meymnw4y1qw1eqp0tg",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -27627,14 +27629,14 @@ export interface operations {
                      *         "balance_due": 7,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dwxyegegc22m3hh31y21bc",
+                     *         "sold_by": "usr_01m8e1n9g2r8cz5ph9143es8sr",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T07:01:19.325Z",
-                     *         "updated_at": "2026-11-27T07:01:19.325Z",
+                     *         "created_at": "2026-11-27T08:23:58.622Z",
+                     *         "updated_at": "2026-11-27T08:23:58.622Z",
                      *         "completed_at": null
                      *       }
                      *     }
@@ -27815,11 +27817,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
-                 *       "customer_id": "cus_01m8dwxyqpe26wmznv8c8ftrvp",
+                 *       "location_id": "loc_01m8e1n9ke5gcppgmh26pdwqag",
+                 *       "customer_id": "cus_01m8e1n9rzj8ajbtvdmvbpn5nz",
                  *       "lines": [
                  *         {
-                 *           "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
+                 *           "product_id": "prod_01m8e1n9meymnw4y1qw1eqp0tg",
                  *           "quantity": 2
                  *         }
                  *       ]
@@ -27882,7 +27884,7 @@ export interface operations {
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
+                     *             "product_id": "prod_01m8e1n9meymnw4y1qw1eqp0tg",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -28092,18 +28094,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dwxyv5nm2wmdgchnrv1yw4",
+                     *         "id": "ord_01m8e1n9x3ns9349jwsxt6mfxr",
                      *         "number": 1,
                      *         "status": "completed",
-                     *         "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
-                     *         "customer_id": "cus_01m8dwxyqpe26wmznv8c8ftrvp",
+                     *         "location_id": "loc_01m8e1n9ke5gcppgmh26pdwqag",
+                     *         "customer_id": "cus_01m8e1n9rzj8ajbtvdmvbpn5nz",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dwxyv6mf1z40rrej0jtn34",
-                     *             "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
+                     *             "id": "oli_01m8e1n9x4tvpb46xkncrrqk8s",
+                     *             "product_id": "prod_01m8e1n9meymnw4y1qw1eqp0tg",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -28134,18 +28136,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dwxyegegc22m3hh31y21bc",
+                     *         "sold_by": "usr_01m8e1n9g2r8cz5ph9143es8sr",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 3,
-                     *         "created_at": "2026-11-27T07:01:19.325Z",
-                     *         "updated_at": "2026-11-27T07:01:19.414Z",
-                     *         "completed_at": "2026-11-27T07:01:19.414Z",
+                     *         "created_at": "2026-11-27T08:23:58.622Z",
+                     *         "updated_at": "2026-11-27T08:23:58.722Z",
+                     *         "completed_at": "2026-11-27T08:23:58.722Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dwxyxh722e7wx1bz0pyfe3",
+                     *             "id": "pay_01m8e1n9zwg28nkzwtrgnzt8mk",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "captured",
@@ -28153,7 +28155,7 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T07:01:19.414Z"
+                     *             "created_at": "2026-11-27T08:23:58.722Z"
                      *           }
                      *         ],
                      *         "refunds": [],
@@ -28162,17 +28164,17 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dwxyegegc22m3hh31y21bc",
+                     *             "actor": "usr_01m8e1n9g2r8cz5ph9143es8sr",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T07:01:19.341Z"
+                     *             "created_at": "2026-11-27T08:23:58.636Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dwxyegegc22m3hh31y21bc",
+                     *             "actor": "usr_01m8e1n9g2r8cz5ph9143es8sr",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T07:01:19.428Z"
+                     *             "created_at": "2026-11-27T08:23:58.736Z"
                      *           }
                      *         ]
                      *       }
@@ -28551,7 +28553,7 @@ export interface operations {
                  * @example {
                  *       "lines": [
                  *         {
-                 *           "line_id": "oli_01m8dwxyv6mf1z40rrej0jtn34",
+                 *           "line_id": "oli_01m8e1n9x4tvpb46xkncrrqk8s",
                  *           "quantity": 1
                  *         }
                  *       ],
@@ -28599,18 +28601,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "ord_01m8dwxyv5nm2wmdgchnrv1yw4",
+                     *         "id": "ord_01m8e1n9x3ns9349jwsxt6mfxr",
                      *         "number": 1,
                      *         "status": "partially_refunded",
-                     *         "location_id": "loc_01m8dwxyjbbvbeeytvm9587gaq",
-                     *         "customer_id": "cus_01m8dwxyqpe26wmznv8c8ftrvp",
+                     *         "location_id": "loc_01m8e1n9ke5gcppgmh26pdwqag",
+                     *         "customer_id": "cus_01m8e1n9rzj8ajbtvdmvbpn5nz",
                      *         "layby_id": null,
                      *         "currency": "USD",
                      *         "prices_include_tax": false,
                      *         "lines": [
                      *           {
-                     *             "id": "oli_01m8dwxyv6mf1z40rrej0jtn34",
-                     *             "product_id": "prod_01m8dwxykfvmm1ztzxwk6jfpfj",
+                     *             "id": "oli_01m8e1n9x4tvpb46xkncrrqk8s",
+                     *             "product_id": "prod_01m8e1n9meymnw4y1qw1eqp0tg",
                      *             "variant_id": null,
                      *             "name": "Flat white",
                      *             "quantity": 2,
@@ -28641,18 +28643,18 @@ export interface operations {
                      *         "balance_due": 0,
                      *         "note": "",
                      *         "loyalty_points_earned": 0,
-                     *         "sold_by": "usr_01m8dwxyegegc22m3hh31y21bc",
+                     *         "sold_by": "usr_01m8e1n9g2r8cz5ph9143es8sr",
                      *         "register_id": null,
                      *         "shift_id": null,
                      *         "client_sale_id": null,
                      *         "sold_at": null,
                      *         "version": 5,
-                     *         "created_at": "2026-11-27T07:01:19.325Z",
-                     *         "updated_at": "2026-11-27T07:01:19.582Z",
-                     *         "completed_at": "2026-11-27T07:01:19.414Z",
+                     *         "created_at": "2026-11-27T08:23:58.622Z",
+                     *         "updated_at": "2026-11-27T08:23:58.963Z",
+                     *         "completed_at": "2026-11-27T08:23:58.722Z",
                      *         "payments": [
                      *           {
-                     *             "id": "pay_01m8dwxyxh722e7wx1bz0pyfe3",
+                     *             "id": "pay_01m8e1n9zwg28nkzwtrgnzt8mk",
                      *             "method": "card",
                      *             "amount": 7,
                      *             "status": "partially_refunded",
@@ -28660,13 +28662,13 @@ export interface operations {
                      *             "tip": 0,
                      *             "cash_tendered": null,
                      *             "change_given": null,
-                     *             "created_at": "2026-11-27T07:01:19.414Z"
+                     *             "created_at": "2026-11-27T08:23:58.722Z"
                      *           }
                      *         ],
                      *         "refunds": [
                      *           {
-                     *             "id": "ref_01m8dwxz1gwpf9yrgtnxh3z9yk",
-                     *             "order_id": "ord_01m8dwxyv5nm2wmdgchnrv1yw4",
+                     *             "id": "ref_01m8e1na642aqscvms8sjkrk1c",
+                     *             "order_id": "ord_01m8e1n9x3ns9349jwsxt6mfxr",
                      *             "amount": 3.5,
                      *             "reason": "spilt",
                      *             "restock": true,
@@ -28674,14 +28676,14 @@ export interface operations {
                      *             "failure_reason": null,
                      *             "lines": [
                      *               {
-                     *                 "line_id": "oli_01m8dwxyv6mf1z40rrej0jtn34",
+                     *                 "line_id": "oli_01m8e1n9x4tvpb46xkncrrqk8s",
                      *                 "quantity": 1,
                      *                 "amount": 3.5
                      *               }
                      *             ],
                      *             "approved_by": null,
                      *             "tip": 0,
-                     *             "created_at": "2026-11-27T07:01:19.537Z"
+                     *             "created_at": "2026-11-27T08:23:58.921Z"
                      *           }
                      *         ],
                      *         "status_history": [
@@ -28689,25 +28691,25 @@ export interface operations {
                      *             "from_status": null,
                      *             "to_status": "open",
                      *             "reason": "created",
-                     *             "actor": "usr_01m8dwxyegegc22m3hh31y21bc",
+                     *             "actor": "usr_01m8e1n9g2r8cz5ph9143es8sr",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T07:01:19.341Z"
+                     *             "created_at": "2026-11-27T08:23:58.636Z"
                      *           },
                      *           {
                      *             "from_status": "open",
                      *             "to_status": "completed",
                      *             "reason": "fully paid",
-                     *             "actor": "usr_01m8dwxyegegc22m3hh31y21bc",
+                     *             "actor": "usr_01m8e1n9g2r8cz5ph9143es8sr",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T07:01:19.428Z"
+                     *             "created_at": "2026-11-27T08:23:58.736Z"
                      *           },
                      *           {
                      *             "from_status": "completed",
                      *             "to_status": "partially_refunded",
                      *             "reason": "spilt",
-                     *             "actor": "usr_01m8dwxyegegc22m3hh31y21bc",
+                     *             "actor": "usr_01m8e1n9g2r8cz5ph9143es8sr",
                      *             "approved_by": null,
-                     *             "created_at": "2026-11-27T07:01:19.610Z"
+                     *             "created_at": "2026-11-27T08:23:58.979Z"
                      *           }
                      *         ]
                      *       }
@@ -29074,7 +29076,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "order_id": "ord_01m8dwxyv5nm2wmdgchnrv1yw4",
+                 *       "order_id": "ord_01m8e1n9x3ns9349jwsxt6mfxr",
                  *       "amount": 7,
                  *       "method": "card",
                  *       "payment_method_token": "pm_card_visa",
@@ -29112,8 +29114,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "pay_01m8dwxyxh722e7wx1bz0pyfe3",
-                     *         "order_id": "ord_01m8dwxyv5nm2wmdgchnrv1yw4",
+                     *         "id": "pay_01m8e1n9zwg28nkzwtrgnzt8mk",
+                     *         "order_id": "ord_01m8e1n9x3ns9349jwsxt6mfxr",
                      *         "layby_id": null,
                      *         "method": "card",
                      *         "amount": 7,
@@ -29121,7 +29123,7 @@ export interface operations {
                      *         "status": "captured",
                      *         "amount_refunded": 0,
                      *         "processor": "test",
-                     *         "processor_reference": "tp_2014108037541a3d285f3666",
+                     *         "processor_reference": "tp_96eaaed02705762e66ca5e57",
                      *         "gift_card_id": null,
                      *         "shift_id": null,
                      *         "failure_code": null,
@@ -29130,9 +29132,9 @@ export interface operations {
                      *         "cash_tendered": null,
                      *         "change_given": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T07:01:19.414Z",
-                     *         "updated_at": "2026-11-27T07:01:19.414Z",
-                     *         "captured_at": "2026-11-27T07:01:19.414Z"
+                     *         "created_at": "2026-11-27T08:23:58.722Z",
+                     *         "updated_at": "2026-11-27T08:23:58.722Z",
+                     *         "captured_at": "2026-11-27T08:23:58.722Z"
                      *       }
                      *     }
                      */
@@ -30449,16 +30451,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "gc_01m8dwxz7rnhc2fnmkszpjhacr",
-                     *         "code": "XZ4J-WZ3Q-MRYW-MTNM",
+                     *         "id": "gc_01m8e1nab7zrck159368cw95ak",
+                     *         "code": "KA6J-5A6W-D6FF-6934",
                      *         "currency": "USD",
                      *         "initial_balance": 25,
                      *         "balance": 25,
                      *         "status": "active",
                      *         "customer_id": null,
                      *         "version": 1,
-                     *         "created_at": "2026-11-27T07:01:19.737Z",
-                     *         "updated_at": "2026-11-27T07:01:19.737Z"
+                     *         "created_at": "2026-11-27T08:23:59.080Z",
+                     *         "updated_at": "2026-11-27T08:23:59.080Z"
                      *       }
                      *     }
                      */

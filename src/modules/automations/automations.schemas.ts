@@ -301,6 +301,9 @@ export const AutomationCatalogSchema = Type.Object(
       Type.Object({
         type: Type.Union([Type.Literal('event'), Type.Literal('schedule')]),
         event: Type.String({ description: 'the event, or `schedule` for a schedule trigger' }),
+        aliases: Type.Array(Type.String(), {
+          description: 'other names the API takes for the event (a rule saved with one keeps it)',
+        }),
         paths: Type.Array(CatalogPathSchema, { description: 'what a condition can test in its data' }),
         any_path: Type.Boolean({ description: 'its data has no fixed shape: conditions may name any path' }),
         customer_path: Nullable(

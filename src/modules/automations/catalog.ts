@@ -1,5 +1,5 @@
 import type { TSchema } from 'typebox'
-import { catalogEvents } from '../../platform/events/catalog.ts'
+import { aliasesOf, catalogEvents } from '../../platform/events/catalog.ts'
 import { ACTION_SCOPES, missingScope } from './authors.ts'
 import type { Action, AutomationCatalog, CatalogPath } from './automations.schemas.ts'
 import { ScheduleDataSchema, shapeOfEvent } from './event-shapes.ts'
@@ -75,6 +75,7 @@ export function automationCatalog(scopes: ReadonlySet<string>): AutomationCatalo
   const trigger = (type: 'event' | 'schedule', event: string, shape: TSchema | undefined) => ({
     type,
     event,
+    aliases: aliasesOf(event),
     paths: shape ? pathsOf(shape as JsonSchema) : [],
     any_path: shape === undefined,
     customer_path: type === 'event' ? defaultCustomerPath(event) : null,

@@ -75,6 +75,11 @@ export function catalogEvents(): readonly string[] {
   return EVENT_CATALOG
 }
 
+/** The other names a catalog event goes by (SPEC's older names), none for most. */
+export function aliasesOf(event: string): string[] {
+  return Object.keys(EVENT_ALIASES).filter((alias) => EVENT_ALIASES[alias] === event)
+}
+
 export function isSubscribableEvent(name: string): boolean {
   return known.has(name)
 }

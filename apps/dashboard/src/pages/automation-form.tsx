@@ -80,7 +80,9 @@ export function RuleForm({
   const errors = { ...fieldErrors(error), ...problems }
   const change = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }))
   const trigger = catalog.triggers.find((c) =>
-    draft.triggerType === 'schedule' ? c.type === 'schedule' : c.event === draft.event,
+    draft.triggerType === 'schedule'
+      ? c.type === 'schedule'
+      : c.event === draft.event || c.aliases.includes(draft.event),
   )
   const events = catalog.triggers.filter((c) => c.type === 'event')
   const shown = shownFields(draft)
@@ -144,11 +146,14 @@ export function RuleForm({
               error={errors['trigger.event']}
               onChange={(e) => change({ event: e.target.value })}
             >
-              {events.map((c) => (
-                <option key={c.event} value={c.event}>
-                  {strings.common.eventWords(c.event)}
-                </option>
-              ))}
+              {events.flatMap((c) =>
+                // A rule saved under an event's other name keeps it (and its paths are the event's).
+                [c.event, ...c.aliases.filter((alias) => alias === draft.event)].map((name) => (
+                  <option key={name} value={name}>
+                    {strings.common.eventWords(name)}
+                  </option>
+                )),
+              )}
             </SelectField>
             <SelectField
               label={t.onlyAt}
