@@ -72,22 +72,30 @@ const ALL_ACTIONS = Object.keys(ACTION_TEXTS) as Action['type'][]
 export function automationCatalog(scopes: ReadonlySet<string>): AutomationCatalog {
   const allowed = (event: string) =>
     ALL_ACTIONS.filter((type) => missingScope({ type } as Action, scopes, event) === null)
-  const trigger = (type: 'event' | 'schedule', event: string, shape: TSchema | undefined) => ({
+  return {
+    triggers: triggerShapes().map((t) => ({ ...t, actions: allowed(t.event) })),
+    actions: ALL_ACTIONS.map((type) => ({ type, scope: ACTION_SCOPES[type], description: ACTION_TEXTS[type] })),
+  }
+}
+
+type TriggerShape = Omit<AutomationCatalog['triggers'][number], 'actions'>
+let shapes: TriggerShape[] | undefined
+
+/** What the triggers' data offers never changes in a process: walked once, not on every request. */
+function triggerShapes(): TriggerShape[] {
+  const trigger = (type: 'event' | 'schedule', event: string, shape: TSchema | undefined): TriggerShape => ({
     type,
     event,
     aliases: aliasesOf(event),
     paths: shape ? pathsOf(shape as JsonSchema) : [],
     any_path: shape === undefined,
     customer_path: type === 'event' ? defaultCustomerPath(event) : null,
-    actions: allowed(event),
   })
-  return {
-    triggers: [
-      ...catalogEvents()
-        .filter((event) => event !== RUN_EVENT)
-        .map((event) => trigger('event', event, shapeOfEvent(event))),
-      trigger('schedule', SCHEDULE_EVENT, ScheduleDataSchema),
-    ],
-    actions: ALL_ACTIONS.map((type) => ({ type, scope: ACTION_SCOPES[type], description: ACTION_TEXTS[type] })),
-  }
+  shapes ??= [
+    ...catalogEvents()
+      .filter((event) => event !== RUN_EVENT)
+      .map((event) => trigger('event', event, shapeOfEvent(event))),
+    trigger('schedule', SCHEDULE_EVENT, ScheduleDataSchema),
+  ]
+  return shapes
 }

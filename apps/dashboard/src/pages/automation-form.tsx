@@ -258,7 +258,6 @@ function Conditions({
         const at = `conditions.rules.${i}`
         const n = i + 1
         const type = paths.find((p) => p.path === c.path)?.type
-        const known = paths.some((p) => p.path === c.path)
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: a condition has no id; rows are added and removed by position
           <div key={i} className="panel">
@@ -271,19 +270,13 @@ function Conditions({
                 onChange={(e) => set(i, { path: e.target.value })}
               />
             ) : (
-              <SelectField
+              <KeptChoice
                 label={t.conditionPath(n)}
                 value={c.path}
                 error={errors[`${at}.path`]}
-                onChange={(e) => set(i, withPath(c, e.target.value))}
-              >
-                {!known && <option value={c.path}>{c.path || t.choose}</option>}
-                {paths.map((p) => (
-                  <option key={p.path} value={p.path}>
-                    {p.path}
-                  </option>
-                ))}
-              </SelectField>
+                options={paths.map((p) => ({ id: p.path, name: p.path }))}
+                onChange={(path) => set(i, withPath(c, path))}
+              />
             )}
             <SelectField
               label={t.conditionOp(n)}
@@ -576,28 +569,31 @@ function PathChoice({
   error?: string
   onChange: (path: string) => void
 }) {
-  const texts = (trigger?.paths ?? []).filter((p) => p.type === 'string')
   if (trigger?.any_path)
     return <Field label={label} value={value} error={error} onChange={(e) => onChange(e.target.value)} />
+  const texts = (trigger?.paths ?? []).filter((p) => p.type === 'string')
   return (
-    <SelectField label={label} value={value} error={error} onChange={(e) => onChange(e.target.value)}>
-      <option value="">{emptyLabel}</option>
-      {value && !texts.some((p) => p.path === value) && <option value={value}>{value}</option>}
-      {texts.map((p) => (
-        <option key={p.path} value={p.path}>
-          {p.path}
-        </option>
-      ))}
-    </SelectField>
+    <KeptChoice
+      label={label}
+      value={value}
+      error={error}
+      emptyLabel={emptyLabel}
+      options={texts.map((p) => ({ id: p.path, name: p.path }))}
+      onChange={onChange}
+    />
   )
 }
 
-/** One record of a list, by id; a saved id the list no longer offers (ended, or past its first page) stays shown. */
-function IdChoice(props: {
+/**
+ * A choice among `options` (a path, a campaign, a webhook) that keeps showing a saved value they no longer offer
+ * (a campaign ended or past the first page, a path of another trigger), so saving again keeps it.
+ */
+function KeptChoice(props: {
   label: string
   value: string
   error?: string
   options: readonly { id: string; name: string }[]
+  emptyLabel?: string
   onChange: (id: string) => void
 }) {
   return (
@@ -607,7 +603,7 @@ function IdChoice(props: {
       error={props.error}
       onChange={(e) => props.onChange(e.target.value)}
     >
-      <option value="">{t.choose}</option>
+      <option value="">{props.emptyLabel ?? t.choose}</option>
       {props.value && !props.options.some((o) => o.id === props.value) && (
         <option value={props.value}>{props.value}</option>
       )}
@@ -628,7 +624,7 @@ function CampaignChoice(props: Choice) {
     queryFn: () => unwrap(api().GET('/api/v1/campaigns', { params: { query: { limit: 100 } } })),
   })
   const open = (campaigns.data?.data ?? []).filter((c) => c.status !== 'ended')
-  return <IdChoice {...props} options={open} />
+  return <KeptChoice {...props} options={open} />
 }
 
 function WebhookChoice(props: Choice) {
@@ -637,7 +633,7 @@ function WebhookChoice(props: Choice) {
     queryFn: () => unwrap(api().GET('/api/v1/webhooks/endpoints', { params: { query: { limit: 100 } } })),
   })
   const options = (endpoints.data?.data ?? []).map((e) => ({ id: e.id, name: e.description || e.url }))
-  return <IdChoice {...props} options={options} />
+  return <KeptChoice {...props} options={options} />
 }
 
 function ProductChoice({

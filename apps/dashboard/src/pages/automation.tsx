@@ -10,7 +10,7 @@ import { Pager, useCursor } from '../parts/pager.tsx'
 import { Title } from '../parts/title.tsx'
 import { useShop } from '../shop.tsx'
 import { strings } from '../strings/index.ts'
-import { type Automation, draftOf, emptyDraft, sampleData } from './automation-draft.ts'
+import { type Automation, draftOf, emptyDraft, type RuleBody, sampleData } from './automation-draft.ts'
 import { RuleForm, useCatalog } from './automation-form.tsx'
 import { RuleStatus, triggerWords } from './automations.tsx'
 
@@ -69,7 +69,7 @@ function Editor({ rule }: { rule?: Automation }) {
   const catalog = useCatalog()
   const [saved, setSaved] = useState(false)
   const save = useMutation({
-    mutationFn: (body: Parameters<Parameters<typeof RuleForm>[0]['onSubmit']>[0]) =>
+    mutationFn: (body: RuleBody) =>
       rule
         ? unwrap(
             api().PATCH('/api/v1/automations/{id}', {
