@@ -23,10 +23,20 @@ module.exports = {
     },
     {
       name: 'modules-import-no-app-or-entry',
-      comment: 'Modules do not reach up into the web app, the tenders or the process entries that assemble them.',
+      comment:
+        'Modules do not reach up into the web app, the tenders, the flows or the process entries that assemble them.',
       severity: 'error',
       from: { path: '^src/(modules|platform)/' },
-      to: { path: '^src/(web/|tenders/|app\\.ts$|server\\.ts$|worker\\.ts$|cli\\.ts$|services\\.ts$|seed\\.ts$)' },
+      to: {
+        path: '^src/(web/|tenders/|flows/|app\\.ts$|server\\.ts$|worker\\.ts$|cli\\.ts$|services\\.ts$|seed\\.ts$)',
+      },
+    },
+    {
+      name: 'flows-enter-modules-through-index',
+      comment: "A flow composes modules through their index.ts: a module's files, its repo above all, are its own.",
+      severity: 'error',
+      from: { path: '^src/flows/' },
+      to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
     },
     {
       name: 'catalog-stock-identity-import-no-sales',

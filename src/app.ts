@@ -228,7 +228,11 @@ export async function buildApp(
       await v1.register(laybyRoutes, { laybys: services.laybys })
       await v1.register(automationRoutes, { automations: services.automations })
       await v1.register(campaignRoutes, { campaigns: services.campaigns })
-      await v1.register(loyaltyRoutes, { loyalty: services.loyalty })
+      await v1.register(loyaltyRoutes, {
+        loyalty: services.loyalty,
+        redeemReward: services.flows.redeemReward,
+        defineReward: services.flows.defineReward,
+      })
       await v1.register(reportRoutes, { reports: services.reports })
       await v1.register(receiptRoutes, { receipts: services.receipts })
       await v1.register(syncRoutes, {

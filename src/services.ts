@@ -1,3 +1,4 @@
+import { createFlows } from './flows/index.ts'
 import { createAuditService } from './modules/audit/index.ts'
 import {
   createAuthService,
@@ -102,8 +103,6 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
         return new Map(products.map((p) => [p.id, p.category_id]))
       },
     },
-    orders: () => orders,
-    campaigns: () => campaigns,
   })
   const campaigns = createCampaignsService({ orgs, locations, customers, tiers: loyalty })
   const orders = createOrdersService({
@@ -183,7 +182,9 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     staff: async (ctx) => new Set((await devices.staffOf(ctx)).map((s) => s.id)),
   })
   const syncConflicts = createConflictsService()
+  const flows = createFlows({ loyalty, campaigns, orders })
   return {
+    flows,
     auth,
     orgs,
     catalog,

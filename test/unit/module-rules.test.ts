@@ -87,6 +87,19 @@ describe('module rules (dependency-cruiser)', () => {
       },
     ],
     [
+      'modules-import-no-app-or-entry',
+      'a module importing a flow',
+      {
+        'src/flows/sell.ts': 'export const sell = 1\n',
+        'src/modules/payments/index.ts': "import { sell } from '../../flows/sell.ts'\nexport const s = sell\n",
+      },
+    ],
+    [
+      'flows-enter-modules-through-index',
+      "a flow reaching into a module's repo",
+      { 'src/flows/sell.ts': "import { total } from '../modules/orders/orders.service.ts'\nexport const t = total\n" },
+    ],
+    [
       'catalog-stock-identity-import-no-sales',
       'the catalog importing orders',
       { 'src/modules/catalog/index.ts': "import { total } from '../orders/index.ts'\nexport const t = total\n" },

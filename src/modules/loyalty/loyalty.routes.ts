@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CampaignErrors } from '../campaigns/index.ts'
 import { LoyaltyErrors } from './loyalty.errors.ts'
@@ -9,6 +10,7 @@ import {
   CreateProgramBody,
   CreateRewardBody,
   JoinBody,
+  type LoyaltyReward,
   LoyaltyRewardSchema,
   MemberParams,
   MemberQuery,
@@ -22,7 +24,7 @@ import {
   UpdateProgramBody,
   UpdateRewardBody,
 } from './loyalty.schemas.ts'
-import type { LoyaltyService } from './loyalty.service.ts'
+import type { LoyaltyService, Redemption } from './loyalty.service.ts'
 
 const tags = ['loyalty']
 const Program = Type.Ref('LoyaltyProgram')
@@ -31,7 +33,19 @@ const Reward = Type.Ref('LoyaltyReward')
 const rewardWriteScope = 'settings:write'
 const Member = Type.Ref('LoyaltyMember')
 
-export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService }> = async (app, { loyalty }) => {
+/** The loyalty service, and the use cases that take other domains with it (src/flows). */
+interface LoyaltyRoutesOptions {
+  loyalty: LoyaltyService
+  /** A reward redeemed: its voucher issued or its amount taken off an order (flows/redeem-reward.ts). */
+  redeemReward(ctx: RequestContext, input: RedeemBody): Promise<Redemption>
+  /** A reward priced, its campaign checked (flows/define-reward.ts). */
+  defineReward(ctx: RequestContext, programId: string, input: CreateRewardBody): Promise<LoyaltyReward>
+}
+
+export const loyaltyRoutes: FastifyPluginAsyncTypebox<LoyaltyRoutesOptions> = async (
+  app,
+  { loyalty, redeemReward, defineReward },
+) => {
   app.addSchema(ProgramSchema)
   app.addSchema(MovementSchema)
   app.addSchema(MemberSchema)
@@ -191,7 +205,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
         },
       },
     },
-    async (request, reply) => reply.code(201).send({ data: await loyalty.redeem(request.ctx, request.body) }),
+    async (request, reply) => reply.code(201).send({ data: await redeemReward(request.ctx, request.body) }),
   )
 
   app.get(
@@ -223,7 +237,7 @@ export const loyaltyRoutes: FastifyPluginAsyncTypebox<{ loyalty: LoyaltyService 
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await loyalty.createReward(request.ctx, request.params.id, request.body) }),
+      reply.code(201).send({ data: await defineReward(request.ctx, request.params.id, request.body) }),
   )
 
   app.patch(

@@ -38,7 +38,7 @@ import type {
 } from './loyalty.schemas.ts'
 import type { MemberRow, MovementRow, ProgramRow, RewardRow } from './loyalty.tables.ts'
 
-/** What loyalty needs from other domains (services.ts wires them; orders and campaigns late, they come after). */
+/** What loyalty needs from the domains below it (services.ts wires them). */
 interface LoyaltyDeps {
   orgs: { pricingSettings(ctx: RequestContext): Promise<{ currency: string }> }
   customers: {
@@ -47,25 +47,30 @@ interface LoyaltyDeps {
   }
   /** The categories of products, for programs that exclude categories. */
   catalog: { categoriesOf(ctx: RequestContext, productIds: readonly string[]): Promise<Map<string, string | null>> }
-  orders: () => {
-    /**
-     * Takes up to `amount` off an open, unpaid order (the order's total caps it), its reason worded from what it
-     * took; answers what it took.
-     */
-    applyLoyaltyDiscount(
-      ctx: RequestContext,
-      orderId: string,
-      amount: bigint,
-      reasonFor: (applied: bigint) => string,
-    ): Promise<{ applied: bigint }>
-  }
-  campaigns: () => {
-    issueVoucher(ctx: RequestContext, campaignId: string, customerId: string): Promise<{ code: string }>
-    runsOrWillRun(ctx: RequestContext, id: string): Promise<boolean>
-    exists(ctx: RequestContext, id: string): Promise<boolean>
-  }
   clock?: () => Date
 }
+
+/** What a reward asked for gives and costs, before anything is taken (flows/redeem-reward.ts). */
+export type RedemptionPrice =
+  | { type: 'voucher'; rewardId: string; campaignId: string; points: bigint; name: string }
+  | {
+      type: 'order_discount'
+      rewardId: string | null
+      orderId: string
+      /** The most it takes off the order (minor units). */
+      worth: bigint
+      /** The points charged for what the order took (minor units). */
+      pointsFor(applied: bigint): bigint
+      /** The order discount's reason. */
+      discountReason(applied: bigint): string
+      /** The movement's reason, "redeemed for …". */
+      describe(applied: bigint): string
+      /** What the order took, in the answer's major units. */
+      amount(applied: bigint): number
+    }
+
+/** A redemption's answer: the member after it, its movement and what the reward gave. */
+export type Redemption = { member: Member; movement: Movement; reward: Reward }
 
 /** What an order tells loyalty when it completes. */
 interface CompletedOrder {
@@ -476,13 +481,12 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
     },
 
     /**
-     * Turns points into a reward, oldest-expiring points first, under the member's row lock: concurrent
-     * redemptions wait for each other, and one that finds too few points left is a 409 (INSUFFICIENT_POINTS).
-     * A program that prices rewards charges the named reward's price (an amount off an order takes only the share
-     * of it the order's total leaves room for); a program that prices none takes at most the points asked, as an
-     * amount off an order, and only those its discount uses (docs/loyalty.md "Rewards").
+     * A redemption's first step (flows/redeem-reward.ts): what the reward asked for gives and costs. A program that
+     * prices rewards charges the named reward's price (an amount off an order takes only the share of it the
+     * order's total leaves room for); a program that prices none takes at most the points asked, as an amount off
+     * an order, and only those its discount uses (docs/loyalty.md "Rewards").
      */
-    async redeem(ctx: RequestContext, input: RedeemBody) {
+    async priceRedemption(ctx: RequestContext, input: RedeemBody): Promise<RedemptionPrice> {
       const currency = await currencyOf(ctx)
       if (input.reward_id !== undefined && (input.points !== undefined || input.reward !== undefined))
         throw invalid('reward_id', 'name a reward, or give points and reward, not both', 'conflicting')
@@ -496,59 +500,63 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
           'a voucher is redeemed as a priced reward of the program: name it with reward_id',
           'priced_reward_required',
         )
-      return ctx.db.tx(async (q) => {
+      return ctx.db.read(async (q) => {
         const program = await activeOrRefuse(q, ctx)
         const priced = input.reward_id === undefined ? null : await repo.rewardById(q, ctx.orgId, input.reward_id)
         if (input.reward_id !== undefined && (!priced || priced.program_id !== program.id || !priced.active))
           throw notFound('loyalty reward')
         if (!priced && (await repo.hasActiveRewards(q, ctx.orgId, program.id)))
           throw invalid('reward_id', 'the program prices its rewards: name one with reward_id', 'required')
-        let points: bigint
-        let reward: Reward
-        let what: string
-        if (priced?.kind === 'voucher') {
-          const campaignId = priced.campaign_id ?? ''
-          if (!(await deps.campaigns().runsOrWillRun(ctx, campaignId)))
-            throw LoyaltyErrors.REWARD_UNAVAILABLE(
-              "the reward's campaign is not running: a voucher reward issues from an active or scheduled campaign",
-            )
-          points = BigInt(priced.points)
-          const voucher = await deps.campaigns().issueVoucher(ctx, campaignId, input.customer_id)
-          reward = { type: 'voucher', reward_id: priced.id, campaign_id: campaignId, voucher_code: voucher.code }
-          what = priced.name
-        } else {
-          const orderId = priced
-            ? input.order_id
-            : input.reward?.type === 'order_discount'
-              ? input.reward.order_id
-              : undefined
-          if (!orderId) throw invalid('order_id', 'an amount off an order needs the order', 'required')
-          // What the reward is worth at most: its amount, or the points asked at point_value each.
-          const worth = priced
-            ? BigInt(priced.amount ?? 0)
-            : (BigInt(input.points ?? 0) * BigInt(program.point_value_e4)) / E4
-          if (worth <= 0n) throw LoyaltyErrors.NOTHING_TO_REDEEM('these points are worth nothing off an order')
-          // Only the points the discount uses: the reward's price for its share taken, or the points it is worth.
-          const pointsCharged = (applied: bigint) =>
-            priced
-              ? pointsForShare(BigInt(priced.points), applied, worth)
-              : pointsForShare(E4, applied, BigInt(program.point_value_e4))
-          // The order is locked here, before the member below: a void locks them in the same order.
-          const { applied } = await deps
-            .orders()
-            .applyLoyaltyDiscount(ctx, orderId, worth, (taken) =>
-              priced ? priced.name : `${pointsCharged(taken)} loyalty points`,
-            )
-          if (applied <= 0n) throw LoyaltyErrors.NOTHING_TO_REDEEM('the order has nothing left to take the reward off')
-          points = pointsCharged(applied)
-          what = priced ? priced.name : `${formatMoney(applied, currency)} off an order`
-          reward = {
-            type: 'order_discount',
-            ...(priced ? { reward_id: priced.id } : {}),
-            order_id: orderId,
-            amount: toMajor(applied, currency),
+        if (priced?.kind === 'voucher')
+          return {
+            type: 'voucher',
+            rewardId: priced.id,
+            campaignId: priced.campaign_id ?? '',
+            points: BigInt(priced.points),
+            name: priced.name,
           }
+        const orderId = priced
+          ? input.order_id
+          : input.reward?.type === 'order_discount'
+            ? input.reward.order_id
+            : undefined
+        if (!orderId) throw invalid('order_id', 'an amount off an order needs the order', 'required')
+        // What the reward is worth at most: its amount, or the points asked at point_value each.
+        const worth = priced
+          ? BigInt(priced.amount ?? 0)
+          : (BigInt(input.points ?? 0) * BigInt(program.point_value_e4)) / E4
+        if (worth <= 0n) throw LoyaltyErrors.NOTHING_TO_REDEEM('these points are worth nothing off an order')
+        // Only the points the discount uses: the reward's price for its share taken, or the points it is worth.
+        const pointsFor = (applied: bigint) =>
+          priced
+            ? pointsForShare(BigInt(priced.points), applied, worth)
+            : pointsForShare(E4, applied, BigInt(program.point_value_e4))
+        return {
+          type: 'order_discount',
+          rewardId: priced?.id ?? null,
+          orderId,
+          worth,
+          pointsFor,
+          discountReason: (applied) => (priced ? priced.name : `${pointsFor(applied)} loyalty points`),
+          describe: (applied) => (priced ? priced.name : `${formatMoney(applied, currency)} off an order`),
+          amount: (applied) => toMajor(applied, currency),
         }
+      })
+    },
+
+    /**
+     * A redemption's last step, in the flow's transaction: takes the points, oldest-expiring first, under the
+     * member's row lock: concurrent redemptions wait for each other, and one that finds too few points left is a
+     * 409 (INSUFFICIENT_POINTS).
+     */
+    async chargeRedemption(
+      ctx: RequestContext,
+      input: RedeemBody,
+      charge: { points: bigint; what: string; reward: Reward },
+    ): Promise<Redemption> {
+      const { points, reward } = charge
+      return ctx.db.tx(async (q) => {
+        const program = await activeOrRefuse(q, ctx)
         const found = await memberFor(q, ctx, program, input.customer_id, false)
         if (!found) throw notFound('loyalty member')
         const { member } = found
@@ -563,7 +571,7 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
           points: -points,
           lifetimePoints: 0n,
           lifetimeSpend: 0n,
-          reason: input.reason ?? `redeemed for ${what}`,
+          reason: input.reason ?? `redeemed for ${charge.what}`,
           orderId: reward.order_id ?? null,
           reward,
         })
@@ -610,8 +618,6 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
     async createReward(ctx: RequestContext, programId: string, input: CreateRewardBody): Promise<LoyaltyReward> {
       const currency = await currencyOf(ctx)
       const { gives } = input
-      if (gives.type === 'voucher' && !(await deps.campaigns().exists(ctx, gives.campaign_id)))
-        throw invalid('gives.campaign_id', 'does not name a campaign of this org', 'not_found')
       return ctx.db.tx(async (q) => {
         await programOf(q, ctx, programId)
         const row = await repo.insertReward(q, ctx.orgId, {

@@ -1,0 +1,25 @@
+import type { CampaignsService } from '../modules/campaigns/index.ts'
+import type { LoyaltyService } from '../modules/loyalty/index.ts'
+import type { OrdersService } from '../modules/orders/index.ts'
+import { createDefineRewardFlow } from './define-reward.ts'
+import { createRedeemRewardFlow } from './redeem-reward.ts'
+
+/** The modules the flows compose, each through its index. */
+export interface FlowModules {
+  loyalty: LoyaltyService
+  campaigns: CampaignsService
+  orders: OrdersService
+}
+
+/**
+ * The use cases that span modules, each one file reading as the business sequence (docs/architecture.md
+ * "Flows"): the modules below never call each other; a flow calls each through its service.
+ */
+export function createFlows(modules: FlowModules) {
+  return {
+    redeemReward: createRedeemRewardFlow(modules),
+    defineReward: createDefineRewardFlow(modules),
+  }
+}
+
+export type Flows = ReturnType<typeof createFlows>
