@@ -222,7 +222,7 @@ export async function buildApp(
       await v1.register(appRoutes, { apps: services.oauth.apps, grants: services.oauth.grants })
       await v1.register(taxRoutes, { tax: services.tax })
       await v1.register(customerRoutes, { customers: services.customers, rewards: services.loyalty })
-      await v1.register(orderRoutes, { orders: services.orders, refunds: services.refunds })
+      await v1.register(orderRoutes, { orders: services.orders, refunds: services.flows.refund })
       await v1.register(paymentRoutes, { payments: services.payments })
       await v1.register(giftCardRoutes, { giftCards: services.giftCards })
       await v1.register(laybyRoutes, { laybys: services.laybys })

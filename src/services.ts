@@ -21,7 +21,7 @@ import { createLaybysService } from './modules/laybys/index.ts'
 import { createLocationsService } from './modules/locations/index.ts'
 import { createLoyaltyService } from './modules/loyalty/index.ts'
 import { createOAuthService } from './modules/oauth/index.ts'
-import { createOrdersService, createRefundsService } from './modules/orders/index.ts'
+import { createOrderRefunds, createOrdersService } from './modules/orders/index.ts'
 import { createOrgsService, createSettingsService } from './modules/orgs/index.ts'
 import { createPartnersService } from './modules/partners/index.ts'
 import {
@@ -130,13 +130,6 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     ],
     secrets: runtime.secrets,
   })
-  const refunds = createRefundsService({
-    orders,
-    inventory,
-    payments: () => payments.orderPort,
-    loyalty: () => loyalty,
-    approvals: devices,
-  })
   const laybys = createLaybysService({
     orgs,
     orders,
@@ -182,7 +175,15 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     staff: async (ctx) => new Set((await devices.staffOf(ctx)).map((s) => s.id)),
   })
   const syncConflicts = createConflictsService()
-  const flows = createFlows({ loyalty, campaigns, orders })
+  const flows = createFlows({
+    loyalty,
+    campaigns,
+    orders,
+    orderRefunds: createOrderRefunds(),
+    payments,
+    inventory,
+    approvals: devices,
+  })
   return {
     flows,
     auth,
@@ -203,7 +204,6 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     loyalty,
     orders,
     payments,
-    refunds,
     laybys,
     invitations,
     users,

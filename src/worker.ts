@@ -45,7 +45,7 @@ export function startWorkers(
   const refunds = log.child({ worker: 'refunds' })
   const refundsLeft = startStalledWork(
     runtime.database,
-    stalledRefunds(runtime.database, services.refunds, refunds),
+    stalledRefunds(runtime.database, services.flows.refund, refunds),
     refunds,
   )
   const laybys = log.child({ worker: 'laybys' })

@@ -1,14 +1,22 @@
 import type { CampaignsService } from '../modules/campaigns/index.ts'
+import type { InventoryService } from '../modules/inventory/index.ts'
 import type { LoyaltyService } from '../modules/loyalty/index.ts'
-import type { OrdersService } from '../modules/orders/index.ts'
+import type { ApprovalsPort, OrderRefunds, OrdersService } from '../modules/orders/index.ts'
+import type { PaymentsService } from '../modules/payments/index.ts'
 import { createDefineRewardFlow } from './define-reward.ts'
 import { createRedeemRewardFlow } from './redeem-reward.ts'
+import { createRefundFlow } from './refund.ts'
 
 /** The modules the flows compose, each through its index. */
 export interface FlowModules {
   loyalty: LoyaltyService
   campaigns: CampaignsService
   orders: OrdersService
+  orderRefunds: OrderRefunds
+  payments: PaymentsService
+  inventory: InventoryService
+  /** A manager's approval at the till (auth's devices). */
+  approvals: ApprovalsPort
 }
 
 /**
@@ -19,6 +27,7 @@ export function createFlows(modules: FlowModules) {
   return {
     redeemReward: createRedeemRewardFlow(modules),
     defineReward: createDefineRewardFlow(modules),
+    refund: createRefundFlow({ ...modules, payments: modules.payments.orderPort }),
   }
 }
 

@@ -353,7 +353,7 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     const finish = () =>
       finishStalled(
         app.runtime.database,
-        stalledRefunds(app.runtime.database, app.services.refunds, app.api.log),
+        stalledRefunds(app.runtime.database, app.services.flows.refund, app.api.log),
         app.api.log,
         0,
       )

@@ -73,7 +73,7 @@ describe('refunds and lay-by cancellations survive a process killed at the proce
     )
     assert.equal(left.amount_refunded, 25, 'the amount stays reserved: nothing can refund it twice')
 
-    assert.ok((await finishNow(stalledRefunds(app.runtime.database, app.services.refunds, app.api.log))) >= 1)
+    assert.ok((await finishNow(stalledRefunds(app.runtime.database, app.services.flows.refund, app.api.log))) >= 1)
     const done = (await shop.api.get(`/api/v1/orders/${order.id}`)).body.data
     assert.equal(done.status, 'refunded')
     assert.deepEqual(

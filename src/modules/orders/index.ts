@@ -3,7 +3,7 @@
 export { OrderErrors } from './orders.errors.ts'
 export { stalledRefunds } from './orders.jobs.ts'
 export { APPROVAL_ERRORS, orderRoutes } from './orders.routes.ts'
-export { ApprovalInput, DiscountInput, OrderLineInput, OrderSchema } from './orders.schemas.ts'
+export { ApprovalInput, DiscountInput, OrderLineInput, OrderSchema, type RefundBody } from './orders.schemas.ts'
 export { createOrdersService, type OrdersService } from './orders.service.ts'
 export type { Order } from './orders.views.ts'
 export type {
@@ -25,4 +25,10 @@ export {
   stockChangesOf,
   toCalculation,
 } from './pricing.ts'
-export { createRefundsService, type RefundsService } from './refunds.service.ts'
+export {
+  createOrderRefunds,
+  type OrderRefunds,
+  type PendingRefund,
+  type RefundReservation,
+  type RefundTerms,
+} from './refunds.service.ts'

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../../platform/db/database.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
 import { systemContext } from '../../platform/http/system-context.ts'
 import type { StalledWork } from '../../platform/queue/stalled-work.ts'
 import * as repo from './orders.repo.ts'
-import type { RefundsService } from './refunds.service.ts'
 
 /**
  * Refunds whose request ended between reservation and settlement (docs/commerce.md "Refunds"): the processor
@@ -11,7 +11,8 @@ import type { RefundsService } from './refunds.service.ts'
  */
 export function stalledRefunds(
   database: Database,
-  refunds: RefundsService,
+  /** The refund flow (flows/refund.ts), which finishes one. */
+  refunds: { resumeStalled(ctx: RequestContext, refundId: string): Promise<void> },
   log: FastifyBaseLogger,
 ): StalledWork<{ org_id: string; refund_id: string }> {
   return {

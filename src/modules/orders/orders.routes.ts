@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { expectedVersion, STALE_VERSION } from '../../platform/http/concurrency.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { AuthErrors } from '../auth/index.ts'
 import { CampaignErrors } from '../campaigns/index.ts'
@@ -19,7 +20,7 @@ import {
   StatusBody,
 } from './orders.schemas.ts'
 import type { OrdersService } from './orders.service.ts'
-import type { RefundsService } from './refunds.service.ts'
+import type { Order } from './orders.views.ts'
 
 /** What a staff member's void, refund or large discount may answer beyond a 422 on `approval.pin`. */
 export const APPROVAL_ERRORS = [
@@ -32,10 +33,13 @@ export const APPROVAL_ERRORS = [
 const tags = ['orders']
 const Order = Type.Ref('Order')
 
-export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService; refunds: RefundsService }> = async (
-  app,
-  { orders, refunds },
-) => {
+/** The orders service, and the refund, which takes payments, stock and loyalty with it (flows/refund.ts). */
+interface OrderRoutesOptions {
+  orders: OrdersService
+  refunds: { refund(ctx: RequestContext, orderId: string, input: RefundBody): Promise<Order> }
+}
+
+export const orderRoutes: FastifyPluginAsyncTypebox<OrderRoutesOptions> = async (app, { orders, refunds }) => {
   app.addSchema(RefundSchema)
   app.addSchema(OrderSchema)
   app.addSchema(CalculationSchema)

@@ -67,8 +67,8 @@ export interface OrderPaymentsPort {
 /** Campaigns: prepared with the other pricing reads, claimed in the order's transaction, released by a void. */
 export type CampaignsPort = Pick<CampaignsService, 'prepare' | 'claim' | 'release'>
 
-/** Loyalty: points accrue in the completing order's transaction and a refund takes its share back. */
-export type LoyaltyPort = Pick<LoyaltyService, 'accrueForOrder' | 'reverseForRefund' | 'returnRedemptions'>
+/** Loyalty: points accrue in the completing order's transaction and a void gives redeemed points back. */
+export type LoyaltyPort = Pick<LoyaltyService, 'accrueForOrder' | 'returnRedemptions'>
 
 /** Approvals at the till: a manager's PIN on the same till, checked against the store's rules. */
 export interface ApprovalsPort {

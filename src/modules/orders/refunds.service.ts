@@ -1,5 +1,4 @@
 import { newId } from '../../platform/crypto/ids.ts'
-import type { Queryable } from '../../platform/db/database.ts'
 import { invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
@@ -8,11 +7,10 @@ import { recordAudit } from '../audit/index.ts'
 import { moveStatus } from './order-status.ts'
 import { OrderErrors } from './orders.errors.ts'
 import * as repo from './orders.repo.ts'
-import type { OrderStatus, RefundBody } from './orders.schemas.ts'
-import type { OrdersService } from './orders.service.ts'
-import type { LineRow } from './orders.tables.ts'
-import { type Order, toOrder } from './orders.views.ts'
-import type { ApprovalsPort, InventoryPort, LoyaltyPort, OrderPaymentsPort, RefundPart } from './ports.ts'
+import type { OrderPayment, OrderStatus, RefundBody } from './orders.schemas.ts'
+import type { LineRow, OrderRow } from './orders.tables.ts'
+import { toOrder } from './orders.views.ts'
+import type { InventoryPort } from './ports.ts'
 import { lineRefundAmount } from './totals.ts'
 
 interface PlannedLine {
@@ -21,33 +19,69 @@ interface PlannedLine {
   amount: bigint
 }
 
-/** What step 1 reserved: the amount on the order and its lines, and each payment's part. */
-interface Reserved {
+/** What a refund's first step reserved on the order: the amount, its tip, its lines and what goes back on the shelf. */
+export interface RefundReservation {
   refundId: string
   orderId: string
   amount: bigint
   /** What of the amount is the tip. */
   tip: bigint
   planned: PlannedLine[]
-  parts: RefundPart[]
-  locationId: string
+  /** The stock the refund puts back when it restocks: only what the sale took (lines nobody counts drew none). */
+  restockChanges: Parameters<InventoryPort['applyChanges']>[1]
+}
+
+/** A refund still pending, its order locked (the order row first, as every refund and payment locks it). */
+export interface PendingRefund {
+  order: OrderRow
+  /** What loyalty takes points back on: the refunded and the whole, both without the tip (points are earned on lines). */
+  loyaltyShare: { orderId: string; refundedTotal: bigint; orderTotal: bigint }
+}
+
+/** How a refund was asked for, as the settlement records it. */
+export interface RefundTerms {
+  restock: boolean
+  reason: string
+  approvedBy: string | null
 }
 
 const REFUNDABLE: readonly OrderStatus[] = ['open', 'completed', 'partially_refunded']
 
+function reservation(
+  refundId: string,
+  orderId: string,
+  amount: bigint,
+  tip: bigint,
+  planned: PlannedLine[],
+  locationId: string,
+): RefundReservation {
+  return {
+    refundId,
+    orderId,
+    amount,
+    tip,
+    planned,
+    restockChanges: planned
+      .filter((p) => p.line.tracked)
+      .map((p) => ({
+        productId: p.line.product_id,
+        variantId: p.line.variant_id,
+        locationId,
+        quantity: p.quantity,
+        reason: 'refund_restock' as const,
+        reference: { type: 'refund', id: refundId },
+      })),
+  }
+}
+
 /**
- * Refunds by line or by amount, never more than was captured and not yet refunded. Three steps so the processor
- * is called outside any transaction: (1) under the order's row lock the amount and line quantities are reserved
- * (refunded_total grows at once, so a racing refund sees it), (2) the processor refunds, (3) the refund settles:
- * restock, status move, order.refunded. A processor refusal releases the reservation and answers 409.
+ * The order's side of a refund (flows/refund.ts runs the whole): (1) under the order's row lock the amount and
+ * line quantities are reserved (refunded_total grows at once, so a racing refund sees it); after the processor,
+ * (2) a refusal releases them, or (3) the refund settles: status move, order.refunded. Steps 2 and 3 act only
+ * while the refund is still pending (its row locked first), so a request and the worker finishing the same
+ * refund settle it once.
  */
-export function createRefundsService(deps: {
-  orders: OrdersService
-  approvals: ApprovalsPort
-  inventory: InventoryPort
-  payments: () => OrderPaymentsPort
-  loyalty: () => LoyaltyPort
-}) {
+export function createOrderRefunds() {
   function plan(lines: LineRow[], input: RefundBody): PlannedLine[] {
     if (!input.lines) {
       // A refund without lines restocks (when asked) everything not yet refunded; its money is the amount.
@@ -75,106 +109,16 @@ export function createRefundsService(deps: {
     })
   }
 
-  /**
-   * Steps 2 and 3: the processor, outside any transaction, then the settlement or, on a refusal, the release.
-   * Each runs only while the refund is still pending (its row locked first), so a request and the worker
-   * finishing the same refund settle it once.
-   */
-  async function finish(
-    ctx: RequestContext,
-    reserved: Reserved,
-    how: { restock: boolean; reason: string; shiftId: string | null; approvedBy: string | null },
-  ): Promise<void> {
-    const { refundId, orderId } = reserved
-    const outcome = await deps.payments().executeRefund(ctx, refundId, reserved.parts)
-    // The order, locked, while the refund is still pending (the order row first, as every refund and payment locks
-    // it, so concurrent refunds cannot deadlock); null once another finisher has settled or released the refund.
-    const lockedWhilePending = async (q: Queryable) => {
-      const order = await repo.orderById(q, ctx.orgId, orderId, true)
-      return (await repo.refundById(q, ctx.orgId, refundId, true))?.status === 'pending' ? order : null
-    }
-
-    if (!outcome.ok) {
-      await ctx.db.tx(async (q) => {
-        if (!(await lockedWhilePending(q))) return
-        await deps.payments().releaseRefund(ctx, refundId, reserved.parts)
-        await repo.addRefunded(q, ctx.orgId, orderId, -reserved.amount, -reserved.tip)
-        for (const p of reserved.planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, -p.quantity, -p.amount)
-        await repo.finishRefund(q, ctx.orgId, refundId, 'failed', outcome.reason)
-      })
-      throw OrderErrors.PROCESSOR_REFUSED(`the payment processor refused the refund: ${outcome.reason}`)
-    }
-
-    await ctx.db.tx(async (q) => {
-      const row = await lockedWhilePending(q)
-      if (!row) return
-      await deps.payments().settleRefund(ctx, refundId, reserved.parts, how.shiftId, outcome.refs)
-      await repo.finishRefund(q, ctx.orgId, refundId, 'succeeded', null)
-      // Only what the sale took goes back: lines nobody counts drew no stock.
-      const restocked = reserved.planned.filter((p) => p.line.tracked)
-      if (how.restock && restocked.length) {
-        await deps.inventory.applyChanges(
-          ctx,
-          restocked.map((p) => ({
-            productId: p.line.product_id,
-            variantId: p.line.variant_id,
-            locationId: reserved.locationId,
-            quantity: p.quantity,
-            reason: 'refund_restock' as const,
-            reference: { type: 'refund', id: refundId },
-          })),
-        )
-      }
-      await deps.loyalty().reverseForRefund(q, ctx, {
-        orderId,
-        // Points were earned on the lines: the tip is left out of both sides.
-        refundedTotal: BigInt(row.refunded_total) - BigInt(row.tip_refunded),
-        orderTotal: BigInt(row.total) - BigInt(row.tip_amount),
-      })
-      let current = row
-      if (row.status !== 'open') {
-        // Everything but a tip the customer left is refunded.
-        const tipKept = BigInt(row.tip_amount) - BigInt(row.tip_refunded)
-        const everything =
-          BigInt(row.refunded_total) + tipKept >= BigInt(row.captured_total) &&
-          BigInt(row.captured_total) >= BigInt(row.total)
-        const next: OrderStatus = everything ? 'refunded' : 'partially_refunded'
-        if (next !== row.status) current = await moveStatus(q, ctx, row, next, how.reason)
-      }
-      const order = toOrder(current, await repo.linesOf(q, ctx.orgId, [orderId]), {
-        payments: await deps.payments().listForOrder(ctx, orderId),
-        refunds: await repo.refundsOf(q, ctx.orgId, orderId),
-        history: await repo.historyOf(q, ctx.orgId, orderId),
-      })
-      await emitEvent(q, ctx.orgId, 'order.refunded', order)
-      await recordAudit(q, ctx, {
-        action: 'order.refunded',
-        record: { type: 'order', id: orderId },
-        changes: {
-          refund_id: refundId,
-          amount_minor: Number(reserved.amount),
-          restock: how.restock,
-          reason: how.reason,
-          approved_by: how.approvedBy,
-        },
-      })
-    })
-  }
-
   return {
-    async refund(ctx: RequestContext, orderId: string, request: RefundBody): Promise<Order> {
-      // Stripe's and Square's defaults: nothing goes back on the shelf unless asked, and no reason is needed.
-      const input = {
-        ...request,
-        restock: request.restock ?? false,
-        reason: request.reason ?? '',
-        includeTip: request.include_tip ?? false,
-      }
-      const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
-      await deps.approvals.assertApproved(ctx, { kind: 'refund' }, approvedBy)
+    /** Step 1, in the flow's transaction: checks the refund against what is left and reserves it on the order. */
+    async reserve(
+      ctx: RequestContext,
+      orderId: string,
+      input: RefundBody & { restock: boolean; reason: string; includeTip: boolean },
+      approvedBy: string | null,
+    ): Promise<RefundReservation> {
       const refundId = newId('ref')
-      // Step 1: reserve.
-      const reserved = await ctx.db.tx(async (q) => {
+      return ctx.db.tx(async (q) => {
         const row = await repo.orderById(q, ctx.orgId, orderId, true)
         if (!row) throw notFound('order')
         const left = BigInt(row.captured_total) - BigInt(row.refunded_total)
@@ -220,55 +164,105 @@ export function createRefundsService(deps: {
         })
         await repo.addRefunded(q, ctx.orgId, orderId, amount, tip)
         for (const p of planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, p.quantity, p.amount)
-        const parts = await deps.payments().reserveRefund(ctx, orderId, refundId, amount)
-        return { refundId, orderId, amount, tip, planned, parts, locationId: row.location_id }
+        return reservation(refundId, orderId, amount, tip, planned, row.location_id)
       })
-      await finish(ctx, reserved, {
-        restock: input.restock,
-        reason: input.reason,
-        shiftId: input.shift_id ?? null,
-        approvedBy,
-      })
-      return deps.orders.get(ctx, orderId)
     },
 
-    /**
-     * Finishes a refund its request left pending (the worker, once no request can still be running): the
-     * processor again under the same references, which it answers as the first time, then the settlement.
-     */
-    async resumeStalled(ctx: RequestContext, refundId: string): Promise<void> {
-      const reserved = await ctx.db.read(async (q) => {
+    /** The refund, with its order locked, while it is still pending; null once another finisher has settled or released it. */
+    async lockPending(ctx: RequestContext, orderId: string, refundId: string): Promise<PendingRefund | null> {
+      return ctx.db.tx(async (q) => {
+        const order = await repo.orderById(q, ctx.orgId, orderId, true)
+        if ((await repo.refundById(q, ctx.orgId, refundId, true))?.status !== 'pending' || !order) return null
+        return {
+          order,
+          loyaltyShare: {
+            orderId,
+            refundedTotal: BigInt(order.refunded_total) - BigInt(order.tip_refunded),
+            orderTotal: BigInt(order.total) - BigInt(order.tip_amount),
+          },
+        }
+      })
+    },
+
+    /** Step 2, after a processor's refusal: what was reserved goes back, the refund is failed. */
+    async release(ctx: RequestContext, reserved: RefundReservation, reason: string): Promise<void> {
+      await ctx.db.tx(async (q) => {
+        await repo.addRefunded(q, ctx.orgId, reserved.orderId, -reserved.amount, -reserved.tip)
+        for (const p of reserved.planned) await repo.addLineRefund(q, ctx.orgId, p.line.id, -p.quantity, -p.amount)
+        await repo.finishRefund(q, ctx.orgId, reserved.refundId, 'failed', reason)
+      })
+    },
+
+    /** Step 3: the refund succeeded; the order moves to (partially) refunded and says so (order.refunded). */
+    async settle(
+      ctx: RequestContext,
+      reserved: RefundReservation,
+      pending: PendingRefund,
+      terms: RefundTerms,
+      payments: OrderPayment[],
+    ): Promise<void> {
+      const { refundId, orderId } = reserved
+      const row = pending.order
+      await ctx.db.tx(async (q) => {
+        await repo.finishRefund(q, ctx.orgId, refundId, 'succeeded', null)
+        let current = row
+        if (row.status !== 'open') {
+          // Everything but a tip the customer left is refunded.
+          const tipKept = BigInt(row.tip_amount) - BigInt(row.tip_refunded)
+          const everything =
+            BigInt(row.refunded_total) + tipKept >= BigInt(row.captured_total) &&
+            BigInt(row.captured_total) >= BigInt(row.total)
+          const next: OrderStatus = everything ? 'refunded' : 'partially_refunded'
+          if (next !== row.status) current = await moveStatus(q, ctx, row, next, terms.reason)
+        }
+        const order = toOrder(current, await repo.linesOf(q, ctx.orgId, [orderId]), {
+          payments,
+          refunds: await repo.refundsOf(q, ctx.orgId, orderId),
+          history: await repo.historyOf(q, ctx.orgId, orderId),
+        })
+        await emitEvent(q, ctx.orgId, 'order.refunded', order)
+        await recordAudit(q, ctx, {
+          action: 'order.refunded',
+          record: { type: 'order', id: orderId },
+          changes: {
+            refund_id: refundId,
+            amount_minor: Number(reserved.amount),
+            restock: terms.restock,
+            reason: terms.reason,
+            approved_by: terms.approvedBy,
+          },
+        })
+      })
+    },
+
+    /** A refund its request left pending, as step 1 reserved it, for the worker to finish; null once finished. */
+    async pending(ctx: RequestContext, refundId: string): Promise<(RefundReservation & RefundTerms) | null> {
+      return ctx.db.read(async (q) => {
         const refund = await repo.refundById(q, ctx.orgId, refundId)
         if (refund?.status !== 'pending') return null
         const order = (await repo.orderById(q, ctx.orgId, refund.order_id))!
         const lines = await repo.linesOf(q, ctx.orgId, [refund.order_id])
+        const planned = refund.lines.map((l) => ({
+          line: lines.find((x) => x.id === l.line_id)!,
+          quantity: l.quantity,
+          amount: BigInt(l.amount),
+        }))
         return {
-          refund,
-          reserved: {
+          ...reservation(
             refundId,
-            orderId: refund.order_id,
-            amount: BigInt(refund.amount),
-            tip: BigInt(refund.tip_amount),
-            planned: refund.lines.map((l) => ({
-              line: lines.find((x) => x.id === l.line_id)!,
-              quantity: l.quantity,
-              amount: BigInt(l.amount),
-            })),
-            parts: await deps.payments().partsOfRefund(ctx, refundId),
-            locationId: order.location_id,
-          },
+            refund.order_id,
+            BigInt(refund.amount),
+            BigInt(refund.tip_amount),
+            planned,
+            order.location_id,
+          ),
+          restock: refund.restock,
+          reason: refund.reason,
+          approvedBy: refund.approved_by,
         }
-      })
-      if (!reserved) return
-      const { refund } = reserved
-      await finish(ctx, reserved.reserved, {
-        restock: refund.restock,
-        reason: refund.reason,
-        shiftId: null,
-        approvedBy: refund.approved_by,
       })
     },
   }
 }
 
-export type RefundsService = ReturnType<typeof createRefundsService>
+export type OrderRefunds = ReturnType<typeof createOrderRefunds>

@@ -1,0 +1,93 @@
+import type { InventoryService } from '../modules/inventory/index.ts'
+import type { LoyaltyService } from '../modules/loyalty/index.ts'
+import type { ApprovalsPort, OrderRefunds, OrdersService, RefundBody, RefundPart } from '../modules/orders/index.ts'
+import { type Order, OrderErrors } from '../modules/orders/index.ts'
+import type { PaymentsService } from '../modules/payments/index.ts'
+import type { RequestContext } from '../platform/http/context.ts'
+
+type RefundPayments = Pick<
+  PaymentsService['orderPort'],
+  'reserveRefund' | 'executeRefund' | 'settleRefund' | 'releaseRefund' | 'partsOfRefund' | 'listForOrder'
+>
+
+/**
+ * A refund by line or by amount, never more than was captured and not yet refunded, in three steps so the
+ * processor is called outside any transaction (docs/commerce.md "Refunds"):
+ * 1. reserve: the order reserves the amount and its lines, each payment its part, in one transaction;
+ * 2. the processor refunds the card parts (cash and gift cards have nothing to call);
+ * 3. settle: the payments, the stock put back when asked, the loyalty points the refund takes back, and the order's
+ *    move to (partially) refunded with order.refunded, in one transaction; or, on a refusal, the release (409).
+ * A refund whose request ended between 1 and 3 is finished by the worker (resumeStalled).
+ */
+export function createRefundFlow(deps: {
+  orderRefunds: OrderRefunds
+  orders: Pick<OrdersService, 'get'>
+  approvals: ApprovalsPort
+  payments: RefundPayments
+  inventory: Pick<InventoryService, 'applyChanges'>
+  loyalty: Pick<LoyaltyService, 'reverseForRefund'>
+}) {
+  async function finish(
+    ctx: RequestContext,
+    reserved: Awaited<ReturnType<OrderRefunds['reserve']>> & { parts: RefundPart[] },
+    terms: { restock: boolean; reason: string; approvedBy: string | null; shiftId: string | null },
+  ): Promise<void> {
+    const { refundId, orderId, parts } = reserved
+    const outcome = await deps.payments.executeRefund(ctx, refundId, parts)
+    if (!outcome.ok) {
+      await ctx.db.tx(async () => {
+        if (!(await deps.orderRefunds.lockPending(ctx, orderId, refundId))) return
+        await deps.payments.releaseRefund(ctx, refundId, parts)
+        await deps.orderRefunds.release(ctx, reserved, outcome.reason)
+      })
+      throw OrderErrors.PROCESSOR_REFUSED(`the payment processor refused the refund: ${outcome.reason}`)
+    }
+    await ctx.db.tx(async (q) => {
+      const pending = await deps.orderRefunds.lockPending(ctx, orderId, refundId)
+      if (!pending) return
+      await deps.payments.settleRefund(ctx, refundId, parts, terms.shiftId, outcome.refs)
+      if (terms.restock && reserved.restockChanges.length)
+        await deps.inventory.applyChanges(ctx, reserved.restockChanges)
+      await deps.loyalty.reverseForRefund(q, ctx, pending.loyaltyShare)
+      await deps.orderRefunds.settle(ctx, reserved, pending, terms, await deps.payments.listForOrder(ctx, orderId))
+    })
+  }
+
+  return {
+    async refund(ctx: RequestContext, orderId: string, request: RefundBody): Promise<Order> {
+      // Stripe's and Square's defaults: nothing goes back on the shelf unless asked, and no reason is needed.
+      const input = {
+        ...request,
+        restock: request.restock ?? false,
+        reason: request.reason ?? '',
+        includeTip: request.include_tip ?? false,
+      }
+      const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
+      await deps.approvals.assertApproved(ctx, { kind: 'refund' }, approvedBy)
+      const reserved = await ctx.db.tx(async () => {
+        const onOrder = await deps.orderRefunds.reserve(ctx, orderId, input, approvedBy)
+        return { ...onOrder, parts: await deps.payments.reserveRefund(ctx, orderId, onOrder.refundId, onOrder.amount) }
+      })
+      await finish(ctx, reserved, {
+        restock: input.restock,
+        reason: input.reason,
+        approvedBy,
+        shiftId: input.shift_id ?? null,
+      })
+      return deps.orders.get(ctx, orderId)
+    },
+
+    /**
+     * Finishes a refund its request left pending (the worker, once no request can still be running): the
+     * processor again under the same references, which it answers as the first time, then the settlement.
+     */
+    async resumeStalled(ctx: RequestContext, refundId: string): Promise<void> {
+      const pending = await deps.orderRefunds.pending(ctx, refundId)
+      if (!pending) return
+      const parts = await deps.payments.partsOfRefund(ctx, refundId)
+      await finish(ctx, { ...pending, parts }, { ...pending, shiftId: null })
+    },
+  }
+}
+
+export type RefundFlow = ReturnType<typeof createRefundFlow>
