@@ -20,7 +20,7 @@ import {
   StatusBody,
 } from './orders.schemas.ts'
 import type { OrdersService } from './orders.service.ts'
-import type { Order } from './orders.views.ts'
+import type { Order as OrderView } from './orders.views.ts'
 
 /** What a staff member's void, refund or large discount may answer beyond a 422 on `approval.pin`. */
 export const APPROVAL_ERRORS = [
@@ -36,7 +36,7 @@ const Order = Type.Ref('Order')
 /** The orders service, and the refund, which takes payments, stock and loyalty with it (flows/refund.ts). */
 interface OrderRoutesOptions {
   orders: OrdersService
-  refunds: { refund(ctx: RequestContext, orderId: string, input: RefundBody): Promise<Order> }
+  refunds: { refund(ctx: RequestContext, orderId: string, input: RefundBody): Promise<OrderView> }
 }
 
 export const orderRoutes: FastifyPluginAsyncTypebox<OrderRoutesOptions> = async (app, { orders, refunds }) => {
