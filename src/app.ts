@@ -221,7 +221,12 @@ export async function buildApp(
       await v1.register(oauthRoutes, { runtime, apps: services.oauth.apps, grants: services.oauth.grants })
       await v1.register(appRoutes, { apps: services.oauth.apps, grants: services.oauth.grants })
       await v1.register(taxRoutes, { tax: services.tax })
-      await v1.register(customerRoutes, { customers: services.customers, rewards: services.loyalty })
+      await v1.register(customerRoutes, {
+        customers: services.customers,
+        rewards: services.loyalty,
+        profile: services.flows.customerProfile,
+        erase: services.flows.eraseCustomer,
+      })
       await v1.register(orderRoutes, { orders: services.orders, refunds: services.flows.refund })
       await v1.register(paymentRoutes, { payments: services.payments })
       await v1.register(giftCardRoutes, { giftCards: services.giftCards })

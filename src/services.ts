@@ -80,19 +80,8 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     approvalSettings: async (ctx) => (await orgs.pricingSettings(ctx)).manager_approval,
   })
   const partners = createPartnersService(orgs, oauth, invitations)
-  // Commerce: orders and payments call each other, so each side reaches the other through a late-bound getter.
   const tax = createTaxService(orgs)
-  const customers = createCustomersService(
-    orgs,
-    () => orders,
-    () => ({
-      mayErase: async (ctx) => (await auth.callerRole(ctx)) !== 'staff',
-      async eraseTraces(q, ctx, customerId) {
-        await webhooks.deliveries.erasePayloads(q, ctx, customerId, await events.eraseCustomer(q, ctx, customerId))
-        await automations.eraseCustomerRuns(q, ctx, customerId)
-      },
-    }),
-  )
+  const customers = createCustomersService(orgs, async (ctx) => (await auth.callerRole(ctx)) !== 'staff')
   const giftCards = createGiftCardsService(orgs, customers)
   const loyalty = createLoyaltyService({
     orgs,
@@ -176,6 +165,10 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
   })
   const syncConflicts = createConflictsService()
   const flows = createFlows({
+    customers,
+    events,
+    webhooks,
+    automations,
     loyalty,
     campaigns,
     orders,

@@ -1,14 +1,24 @@
+import type { AutomationsService } from '../modules/automations/index.ts'
 import type { CampaignsService } from '../modules/campaigns/index.ts'
+import type { CustomersService } from '../modules/customers/index.ts'
+import type { EventsService } from '../modules/events/index.ts'
 import type { InventoryService } from '../modules/inventory/index.ts'
 import type { LoyaltyService } from '../modules/loyalty/index.ts'
 import type { ApprovalsPort, OrderRefunds, OrdersService } from '../modules/orders/index.ts'
 import type { PaymentsService } from '../modules/payments/index.ts'
+import type { WebhooksService } from '../modules/webhooks/index.ts'
+import { createCustomerProfileFlow } from './customer-profile.ts'
 import { createDefineRewardFlow } from './define-reward.ts'
+import { createEraseCustomerFlow } from './erase-customer.ts'
 import { createRedeemRewardFlow } from './redeem-reward.ts'
 import { createRefundFlow } from './refund.ts'
 
 /** The modules the flows compose, each through its index. */
 export interface FlowModules {
+  customers: CustomersService
+  events: EventsService
+  webhooks: WebhooksService
+  automations: AutomationsService
   loyalty: LoyaltyService
   campaigns: CampaignsService
   orders: OrdersService
@@ -27,6 +37,8 @@ export function createFlows(modules: FlowModules) {
   return {
     redeemReward: createRedeemRewardFlow(modules),
     defineReward: createDefineRewardFlow(modules),
+    customerProfile: createCustomerProfileFlow(modules),
+    eraseCustomer: createEraseCustomerFlow(modules),
     refund: createRefundFlow({ ...modules, payments: modules.payments.orderPort }),
   }
 }

@@ -357,8 +357,8 @@ export function createAutomationsService(deps: AutomationsDeps) {
 
   return {
     /** An erasure on request: runs started by the customer's own events keep only its id. */
-    eraseCustomerRuns(q: Queryable, ctx: RequestContext, customerId: string): Promise<void> {
-      return repo.eraseCustomerRuns(q, ctx.orgId, customerId)
+    eraseCustomerRuns(ctx: RequestContext, customerId: string): Promise<void> {
+      return ctx.db.tx((q) => repo.eraseCustomerRuns(q, ctx.orgId, customerId))
     },
 
     /** What the caller can make a rule of: triggers with their data's paths and allowed actions. */

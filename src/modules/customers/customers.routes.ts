@@ -29,10 +29,20 @@ interface RewardsSource {
   ): Promise<{ memberId: string; balance: number; tier: string | null } | null>
 }
 
-export const customerRoutes: FastifyPluginAsyncTypebox<{
+/** The customers service, and the use cases that take other domains with it (src/flows). */
+interface CustomerRoutesOptions {
   customers: CustomersService
   rewards: RewardsSource
-}> = async (app, { customers, rewards }) => {
+  /** The profile with the purchases the orders module counts (flows/customer-profile.ts). */
+  profile(ctx: RequestContext, customerId: string): ReturnType<CustomersService['profile']>
+  /** An erasure, with the events, deliveries and runs that kept the customer's data (flows/erase-customer.ts). */
+  erase(ctx: RequestContext, customerId: string): Promise<void>
+}
+
+export const customerRoutes: FastifyPluginAsyncTypebox<CustomerRoutesOptions> = async (
+  app,
+  { customers, rewards, profile, erase },
+) => {
   app.addSchema(CustomerSchema)
   app.addSchema(CustomerProfileSchema)
 
@@ -85,7 +95,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: DataOf(Type.Ref('CustomerProfile')), ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: await customers.profile(request.ctx, request.params.id) }),
+    async (request) => ({ data: await profile(request.ctx, request.params.id) }),
   )
 
   app.delete(
@@ -102,7 +112,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      await customers.erase(request.ctx, request.params.id)
+      await erase(request.ctx, request.params.id)
       return reply.code(204).send(null)
     },
   )

@@ -13,25 +13,13 @@ import * as repo from './customers.repo.ts'
 import type { Customer, CustomerListQuery, UpsertCustomerBody } from './customers.schemas.ts'
 import type { CustomerRow } from './customers.tables.ts'
 
-/** What the orders module tells about a customer's purchases (customers never read order tables). */
-interface PurchaseSummary {
+/** A customer's purchases as the orders module counts them (customers never read order tables). */
+export interface PurchaseSummary {
   orderCount: number
   totalSpent: bigint
   totalRefunded: bigint
   firstOrderAt: Date | null
   lastOrderAt: Date | null
-}
-
-interface CustomerOrdersPort {
-  purchaseSummary(ctx: RequestContext, customerId: string): Promise<PurchaseSummary>
-}
-
-/** What an erasure needs beyond the customer's own row (wired in services.ts, where every module is known). */
-export interface CustomerErasurePort {
-  /** Whether the caller may erase customers: owners and managers (and apps they approved), never staff. */
-  mayErase(ctx: RequestContext): Promise<boolean>
-  /** Blanks the customer's personal data everywhere else it is kept, in the erasure's transaction. */
-  eraseTraces(q: Queryable, ctx: RequestContext, customerId: string): Promise<void>
 }
 
 function toCustomer(row: CustomerRow): Customer {
@@ -90,8 +78,8 @@ const taken = (error: unknown): never => {
 
 export function createCustomersService(
   orgs: OrgsService,
-  orders: () => CustomerOrdersPort,
-  erasure: () => CustomerErasurePort,
+  /** Whether the caller may erase customers: owners and managers (and apps they approved), never staff. */
+  mayErase: (ctx: RequestContext) => Promise<boolean>,
 ) {
   // Pricing an order asks about its customer twice (does it exist, which tags has it): one read per request.
   const tagsByRequest = new WeakMap<RequestContext, Map<string, Promise<string[] | null>>>()
@@ -105,17 +93,23 @@ export function createCustomersService(
 
   return {
     /**
-     * Erases a customer on request (GDPR art. 17): every personal field is blanked, here and in the events, webhook
-     * deliveries and automation runs that kept it, in one transaction; orders and payments keep the id and amounts.
+     * An erasure's first step (flows/erase-customer.ts erases the rest): every personal field of the customer's
+     * row is blanked; answers the erased customer for announceErasure.
      */
-    async erase(ctx: RequestContext, id: string): Promise<void> {
-      if (!(await erasure().mayErase(ctx))) throw forbidden('erasing a customer is for owners and managers')
-      await ctx.db.tx(async (q) => {
+    async erase(ctx: RequestContext, id: string): Promise<Customer> {
+      if (!(await mayErase(ctx))) throw forbidden('erasing a customer is for owners and managers')
+      return ctx.db.tx(async (q) => {
         const row = await repo.erase(q, ctx.orgId, id)
         if (!row) throw notFound('customer')
-        await erasure().eraseTraces(q, ctx, id)
-        await emitEvent(q, ctx.orgId, 'customer.updated', toCustomer(row))
-        await recordAudit(q, ctx, { action: 'customer.erased', record: { type: 'customer', id } })
+        return toCustomer(row)
+      })
+    },
+
+    /** An erasure's last step, once every trace is gone: customer.updated with the blank row, and the audit log. */
+    async announceErasure(ctx: RequestContext, customer: Customer): Promise<void> {
+      await ctx.db.tx(async (q) => {
+        await emitEvent(q, ctx.orgId, 'customer.updated', customer)
+        await recordAudit(q, ctx, { action: 'customer.erased', record: { type: 'customer', id: customer.id } })
       })
     },
 
@@ -166,11 +160,10 @@ export function createCustomersService(
       return toCustomer(row)
     },
 
-    /** The profile with its purchase history summary (from the orders module). */
-    async profile(ctx: RequestContext, id: string) {
+    /** The profile with its purchase history summary, which the orders module counts (flows/customer-profile.ts). */
+    async profile(ctx: RequestContext, id: string, s: PurchaseSummary) {
       const customer = await this.get(ctx, id)
       const currency = await orgs.currencyOf(ctx)
-      const s = await orders().purchaseSummary(ctx, id)
       return {
         ...customer,
         purchase_history: {

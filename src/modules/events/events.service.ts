@@ -23,8 +23,8 @@ function typeFilter(types: string[] | undefined): string[] | undefined {
 export function createEventsService(retentionDays: number) {
   return {
     /** An erasure on request: the customer's own events keep only its id; answers their ids. */
-    eraseCustomer(q: Queryable, ctx: RequestContext, customerId: string): Promise<string[]> {
-      return repo.eraseCustomerEvents(q, ctx.orgId, customerId)
+    eraseCustomer(ctx: RequestContext, customerId: string): Promise<string[]> {
+      return ctx.db.tx((q) => repo.eraseCustomerEvents(q, ctx.orgId, customerId))
     },
 
     /** The org's events of the retention period (30 days by default) in commit order, oldest first, filtered by type and time. */

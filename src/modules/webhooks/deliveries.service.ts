@@ -16,8 +16,8 @@ const REPLAY_WINDOW_MS = 72 * 3_600_000
 export function createDeliveriesService() {
   return {
     /** An erasure on request: the deliveries about the customer carry only its id. */
-    erasePayloads(q: Queryable, ctx: RequestContext, customerId: string, eventIds: readonly string[]): Promise<void> {
-      return repo.erasePayloads(q, ctx.orgId, customerId, eventIds)
+    erasePayloads(ctx: RequestContext, customerId: string, eventIds: readonly string[]): Promise<void> {
+      return ctx.db.tx((q) => repo.erasePayloads(q, ctx.orgId, customerId, eventIds))
     },
 
     async listAttempts(ctx: RequestContext, query: AttemptListQuery): Promise<Page<WebhookAttempt>> {
