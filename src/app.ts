@@ -227,7 +227,12 @@ export async function buildApp(
         profile: services.flows.customerProfile,
         erase: services.flows.eraseCustomer,
       })
-      await v1.register(orderRoutes, { orders: services.orders, refunds: services.flows.refund })
+      await v1.register(orderRoutes, {
+        orders: services.orders,
+        orderDetail: services.flows.orderDetail,
+        changeOrderStatus: services.flows.changeOrderStatus,
+        refunds: services.flows.refund,
+      })
       await v1.register(paymentRoutes, { payments: services.payments })
       await v1.register(giftCardRoutes, { giftCards: services.giftCards })
       await v1.register(laybyRoutes, { laybys: services.laybys })

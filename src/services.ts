@@ -102,8 +102,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     locations,
     customers,
     campaigns,
-    loyalty: () => loyalty,
-    payments: () => payments.orderPort,
+    loyalty,
     approvals: devices,
     shifts: registers,
   })
@@ -139,31 +138,6 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     authors: { userStandings: auth.userStandings, grantStandings: oauth.grants.grantStandings },
     maxRules: runtime.config.automationsMaxRules,
   })
-  const reports = createReportsService({
-    orgs,
-    products: catalog.products,
-    variants: catalog.variants,
-    categories: catalog.categories,
-    inventory,
-    giftCards,
-    loyalty,
-    campaigns,
-  })
-  const receipts = createReceiptsService(runtime, { orders, settings, locations, customers, loyalty })
-  const sync = createSyncService({ catalog, tax, campaigns, payments, devices, settings, locations, registers })
-  const offlineSales = createOfflineSalesService({
-    orgs,
-    catalog,
-    orders,
-    payments,
-    giftCards,
-    campaigns,
-    inventory,
-    registers,
-    customers,
-    staff: async (ctx) => new Set((await devices.staffOf(ctx)).map((s) => s.id)),
-  })
-  const syncConflicts = createConflictsService()
   const flows = createFlows({
     customers,
     events,
@@ -177,6 +151,38 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     inventory,
     approvals: devices,
   })
+  const reports = createReportsService({
+    orgs,
+    products: catalog.products,
+    variants: catalog.variants,
+    categories: catalog.categories,
+    inventory,
+    giftCards,
+    loyalty,
+    campaigns,
+  })
+  const receipts = createReceiptsService(runtime, {
+    orders: { get: flows.orderDetail },
+    settings,
+    locations,
+    customers,
+    loyalty,
+  })
+  const sync = createSyncService({ catalog, tax, campaigns, payments, devices, settings, locations, registers })
+  const offlineSales = createOfflineSalesService({
+    orgs,
+    catalog,
+    orders,
+    orderDetail: flows.orderDetail,
+    payments,
+    giftCards,
+    campaigns,
+    inventory,
+    registers,
+    customers,
+    staff: async (ctx) => new Set((await devices.staffOf(ctx)).map((s) => s.id)),
+  })
+  const syncConflicts = createConflictsService()
   return {
     flows,
     auth,

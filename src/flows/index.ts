@@ -7,9 +7,11 @@ import type { LoyaltyService } from '../modules/loyalty/index.ts'
 import type { ApprovalsPort, OrderRefunds, OrdersService } from '../modules/orders/index.ts'
 import type { PaymentsService } from '../modules/payments/index.ts'
 import type { WebhooksService } from '../modules/webhooks/index.ts'
+import { createChangeOrderStatusFlow } from './change-order-status.ts'
 import { createCustomerProfileFlow } from './customer-profile.ts'
 import { createDefineRewardFlow } from './define-reward.ts'
 import { createEraseCustomerFlow } from './erase-customer.ts'
+import { createOrderDetailFlow } from './order-detail.ts'
 import { createRedeemRewardFlow } from './redeem-reward.ts'
 import { createRefundFlow } from './refund.ts'
 
@@ -34,12 +36,16 @@ export interface FlowModules {
  * "Flows"): the modules below never call each other; a flow calls each through its service.
  */
 export function createFlows(modules: FlowModules) {
+  const payments = modules.payments.orderPort
+  const orderDetail = createOrderDetailFlow({ ...modules, payments })
   return {
+    orderDetail,
+    changeOrderStatus: createChangeOrderStatusFlow({ ...modules, payments }),
+    refund: createRefundFlow({ ...modules, payments, orderDetail }),
     redeemReward: createRedeemRewardFlow(modules),
     defineReward: createDefineRewardFlow(modules),
     customerProfile: createCustomerProfileFlow(modules),
     eraseCustomer: createEraseCustomerFlow(modules),
-    refund: createRefundFlow({ ...modules, payments: modules.payments.orderPort }),
   }
 }
 

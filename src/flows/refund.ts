@@ -1,8 +1,8 @@
 import type { InventoryService } from '../modules/inventory/index.ts'
 import type { LoyaltyService } from '../modules/loyalty/index.ts'
-import type { ApprovalsPort, OrderRefunds, OrdersService, RefundBody, RefundPart } from '../modules/orders/index.ts'
+import type { ApprovalsPort, OrderRefunds, RefundBody } from '../modules/orders/index.ts'
 import { type Order, OrderErrors } from '../modules/orders/index.ts'
-import type { PaymentsService } from '../modules/payments/index.ts'
+import type { PaymentsService, RefundPart } from '../modules/payments/index.ts'
 import type { RequestContext } from '../platform/http/context.ts'
 
 type RefundPayments = Pick<
@@ -21,7 +21,8 @@ type RefundPayments = Pick<
  */
 export function createRefundFlow(deps: {
   orderRefunds: OrderRefunds
-  orders: Pick<OrdersService, 'get'>
+  /** The order as its answer shows it (flows/order-detail.ts). */
+  orderDetail(ctx: RequestContext, orderId: string): Promise<Order>
   approvals: ApprovalsPort
   payments: RefundPayments
   inventory: Pick<InventoryService, 'applyChanges'>
@@ -46,6 +47,7 @@ export function createRefundFlow(deps: {
       const pending = await deps.orderRefunds.lockPending(ctx, orderId, refundId)
       if (!pending) return
       await deps.payments.settleRefund(ctx, refundId, parts, terms.shiftId, outcome.refs)
+      await deps.orderRefunds.succeed(ctx, refundId)
       if (terms.restock && reserved.restockChanges.length)
         await deps.inventory.applyChanges(ctx, reserved.restockChanges)
       await deps.loyalty.reverseForRefund(q, ctx, pending.loyaltyShare)
@@ -74,7 +76,7 @@ export function createRefundFlow(deps: {
         approvedBy,
         shiftId: input.shift_id ?? null,
       })
-      return deps.orders.get(ctx, orderId)
+      return deps.orderDetail(ctx, orderId)
     },
 
     /**

@@ -3,8 +3,16 @@
 export { OrderErrors } from './orders.errors.ts'
 export { stalledRefunds } from './orders.jobs.ts'
 export { APPROVAL_ERRORS, orderRoutes } from './orders.routes.ts'
-export { ApprovalInput, DiscountInput, OrderLineInput, OrderSchema, type RefundBody } from './orders.schemas.ts'
-export { createOrdersService, type OrdersService } from './orders.service.ts'
+export {
+  ApprovalInput,
+  DiscountInput,
+  OrderLineInput,
+  type OrderPayment,
+  OrderSchema,
+  type RefundBody,
+  type StatusBody,
+} from './orders.schemas.ts'
+export { createOrdersService, type OrdersService, type VoidApproval } from './orders.service.ts'
 export type { Order } from './orders.views.ts'
 export type {
   ApprovalsPort,
@@ -12,9 +20,7 @@ export type {
   CustomersPort,
   InventoryPort,
   LocationsPort,
-  OrderPaymentsPort,
   PricingPort,
-  RefundPart,
   TaxPort,
 } from './ports.ts'
 export {

@@ -36,10 +36,22 @@ const Order = Type.Ref('Order')
 /** The orders service, and the refund, which takes payments, stock and loyalty with it (flows/refund.ts). */
 interface OrderRoutesOptions {
   orders: OrdersService
+  /** The order with its payments (flows/order-detail.ts). */
+  orderDetail(ctx: RequestContext, orderId: string): Promise<OrderView>
+  /** Completing or voiding, a void's card intents voided first (flows/change-order-status.ts). */
+  changeOrderStatus(
+    ctx: RequestContext,
+    orderId: string,
+    input: Omit<StatusBody, 'version'>,
+    expectedVersion: number | undefined,
+  ): Promise<OrderView>
   refunds: { refund(ctx: RequestContext, orderId: string, input: RefundBody): Promise<OrderView> }
 }
 
-export const orderRoutes: FastifyPluginAsyncTypebox<OrderRoutesOptions> = async (app, { orders, refunds }) => {
+export const orderRoutes: FastifyPluginAsyncTypebox<OrderRoutesOptions> = async (
+  app,
+  { orders, orderDetail, changeOrderStatus, refunds },
+) => {
   app.addSchema(RefundSchema)
   app.addSchema(OrderSchema)
   app.addSchema(CalculationSchema)
@@ -118,7 +130,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRoutesOptions> = async 
         response: { 200: DataOf(Order), ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: await orders.get(request.ctx, request.params.id) }),
+    async (request) => ({ data: await orderDetail(request.ctx, request.params.id) }),
   )
 
   app.patch(
@@ -150,7 +162,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRoutesOptions> = async 
     async (request) => {
       const { version, ...input } = request.body
       return {
-        data: await orders.changeStatus(request.ctx, request.params.id, input, expectedVersion(request, version)),
+        data: await changeOrderStatus(request.ctx, request.params.id, input, expectedVersion(request, version)),
       }
     },
   )

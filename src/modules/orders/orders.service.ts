@@ -17,6 +17,7 @@ import type {
   CreateOrderBody,
   CustomerOrdersQuery,
   OrderListQuery,
+  OrderPayment,
   OrderStatus,
   StatusBody,
 } from './orders.schemas.ts'
@@ -29,7 +30,6 @@ import type {
   InventoryPort,
   LocationsPort,
   LoyaltyPort,
-  OrderPaymentsPort,
   PricingPort,
   TaxPort,
 } from './ports.ts'
@@ -53,10 +53,7 @@ interface OrdersDeps {
   locations: LocationsPort
   customers: CustomersPort
   campaigns: CampaignsPort
-  /** Late-bound: loyalty redeems points against orders. */
-  loyalty: () => LoyaltyPort
-  /** Late-bound: payments also depend on orders. */
-  payments: () => OrderPaymentsPort
+  loyalty: LoyaltyPort
   approvals: ApprovalsPort
   /** The registers' shifts: a sale that names one must name an open shift of the org. */
   shifts: { assertOpenShift(ctx: RequestContext, shiftId: string, field: string): Promise<void> }
@@ -102,6 +99,14 @@ function provisionalRow(orgId: string, o: repo.NewOrder): OrderRow {
   }
 }
 
+const approved = Symbol('approved by approveVoid')
+
+/** A void's approval, from approveVoid only: who approved it (null when the caller needed nobody). */
+export interface VoidApproval {
+  approvedBy: string | null
+  readonly [approved]: true
+}
+
 /** What a locked order tells the payments module. */
 interface PayableOrder {
   id: string
@@ -127,7 +132,7 @@ export function createOrdersService(deps: OrdersDeps) {
    * (loyalty_points_earned), then order.completed.
    */
   async function completed(q: Queryable, ctx: RequestContext, row: OrderRow, lines: LineRow[]): Promise<Order> {
-    const points = await deps.loyalty().accrueForOrder(q, ctx, {
+    const points = await deps.loyalty.accrueForOrder(q, ctx, {
       id: row.id,
       customerId: row.customer_id,
       currency: row.currency,
@@ -321,8 +326,8 @@ export function createOrdersService(deps: OrdersDeps) {
       })
     },
 
-    /** An order with its lines, payments, refunds and status history. */
-    async get(ctx: RequestContext, id: string): Promise<Order> {
+    /** An order with its lines, refunds and status history, and its payments (flows/order-detail.ts reads them). */
+    async get(ctx: RequestContext, id: string, payments: OrderPayment[]): Promise<Order> {
       const { row, lines, refunds, history } = await ctx.db.read(async (q) => {
         const row = await repo.orderById(q, ctx.orgId, id)
         if (!row) throw notFound('order')
@@ -333,7 +338,6 @@ export function createOrdersService(deps: OrdersDeps) {
           history: await repo.historyOf(q, ctx.orgId, id),
         }
       })
-      const payments = await deps.payments().listForOrder(ctx, id)
       return toOrder(row, lines, { payments, refunds, history })
     },
 
@@ -347,22 +351,28 @@ export function createOrdersService(deps: OrdersDeps) {
     },
 
     /**
+     * A void's approval, checked first (flows/change-order-status.ts): a void staff may not make alone changes
+     * nothing, not even the open intents voided before the order.
+     */
+    async approveVoid(ctx: RequestContext, input: Omit<StatusBody, 'version'>): Promise<VoidApproval> {
+      const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
+      await deps.approvals.assertApproved(ctx, { kind: 'void' }, approvedBy)
+      return { approvedBy, [approved]: true }
+    },
+
+    /**
      * PATCH status: open -> completed (only when fully paid) or voided (releases the stock; only when no captured
-     * money is left on it, and after voiding its uncaptured intents). Any other move is a 409.
+     * money is left on it, approved by approveVoid, its uncaptured intents voided first). Any other move is a 409.
      */
     async changeStatus(
       ctx: RequestContext,
       id: string,
       input: Omit<StatusBody, 'version'>,
       expectedVersion: number | undefined,
+      voidApproval?: VoidApproval,
     ): Promise<Order> {
-      let approvedBy: string | null = null
-      if (input.status === 'voided') {
-        // Checked first: a void staff may not make alone changes nothing, not even the open intents.
-        approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
-        await deps.approvals.assertApproved(ctx, { kind: 'void' }, approvedBy)
-        await deps.payments().voidOpenIntents(ctx, id)
-      }
+      if (input.status === 'voided' && !voidApproval?.[approved]) throw new Error('a void needs approveVoid first')
+      const approvedBy = voidApproval?.approvedBy ?? null
       if (input.status !== 'completed' && input.status !== 'voided') {
         const current = await ctx.db.read((q) => repo.orderById(q, ctx.orgId, id))
         if (!current) throw notFound('order')
@@ -386,7 +396,7 @@ export function createOrdersService(deps: OrdersDeps) {
         }
         const moved = await moveStatus(q, ctx, row, 'voided', input.reason ?? '', approvedBy)
         await deps.campaigns.release(q, ctx, id)
-        await deps.loyalty().returnRedemptions(q, ctx, id)
+        await deps.loyalty.returnRedemptions(q, ctx, id)
         if (!row.layby_id) {
           await deps.inventory.applyChanges(
             ctx,

@@ -8,7 +8,6 @@ import type { LocationsService } from '../locations/index.ts'
 import type { LoyaltyService } from '../loyalty/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { TaxService } from '../tax/index.ts'
-import type { OrderPayment } from './orders.schemas.ts'
 
 /**
  * What orders need from other domains, each the provider's own type or a slice of its service, so no shape is
@@ -31,38 +30,6 @@ export type TaxPort = Pick<TaxService, 'rateTable'>
 
 /** The org settings pricing depends on. */
 export type OrgSettingsPort = Pick<OrgsService, 'pricingSettings'>
-
-/** One payment's share of a refund. */
-export interface RefundPart {
-  paymentId: string
-  amount: bigint
-}
-
-/**
- * The payments side of an order: reading what was paid, and refunding in three steps so the processor is
- * called outside any transaction: reserve (in the order's transaction), execute (outside), settle or release.
- */
-export interface OrderPaymentsPort {
-  listForOrder(ctx: RequestContext, orderId: string): Promise<OrderPayment[]>
-  reserveRefund(ctx: RequestContext, orderId: string, refundId: string, amount: bigint): Promise<RefundPart[]>
-  executeRefund(
-    ctx: RequestContext,
-    refundId: string,
-    parts: RefundPart[],
-  ): Promise<{ ok: true; refs: Map<string, string | null> } | { ok: false; reason: string }>
-  settleRefund(
-    ctx: RequestContext,
-    refundId: string,
-    parts: RefundPart[],
-    shiftId: string | null,
-    refs: Map<string, string | null>,
-  ): Promise<void>
-  releaseRefund(ctx: RequestContext, refundId: string, parts: RefundPart[]): Promise<void>
-  /** What reserveRefund reserved for a refund, for finishing one its request left pending. */
-  partsOfRefund(ctx: RequestContext, refundId: string): Promise<RefundPart[]>
-  /** Voids the order's uncaptured intents (before the order itself is voided). */
-  voidOpenIntents(ctx: RequestContext, orderId: string): Promise<void>
-}
 
 /** Campaigns: prepared with the other pricing reads, claimed in the order's transaction, released by a void. */
 export type CampaignsPort = Pick<CampaignsService, 'prepare' | 'claim' | 'release'>

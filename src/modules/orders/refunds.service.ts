@@ -193,7 +193,16 @@ export function createOrderRefunds() {
       })
     },
 
-    /** Step 3: the refund succeeded; the order moves to (partially) refunded and says so (order.refunded). */
+    /**
+     * Step 3 begins: the refund succeeded. Its row is marked before the stock and points of the refund are moved:
+     * marking it counts it in the staff report (a trigger), whose row a sale locks before its customer's loyalty
+     * member, so a refund takes them in the same order.
+     */
+    async succeed(ctx: RequestContext, refundId: string): Promise<void> {
+      await ctx.db.tx((q) => repo.finishRefund(q, ctx.orgId, refundId, 'succeeded', null))
+    },
+
+    /** Step 3 ends: the order moves to (partially) refunded and says so (order.refunded). */
     async settle(
       ctx: RequestContext,
       reserved: RefundReservation,
@@ -204,7 +213,6 @@ export function createOrderRefunds() {
       const { refundId, orderId } = reserved
       const row = pending.order
       await ctx.db.tx(async (q) => {
-        await repo.finishRefund(q, ctx.orgId, refundId, 'succeeded', null)
         let current = row
         if (row.status !== 'open') {
           // Everything but a tip the customer left is refunded.

@@ -1,6 +1,7 @@
 /** Payments: intents, capture, void, split tender, configured methods, and the processor adapter. */
 
 export { cardTender, EXTERNAL_TENDER } from './card-tender.ts'
+export type { OrderPaymentsPort, RefundPart } from './order-port.ts'
 export { PaymentErrors } from './payments.errors.ts'
 export { pendingCardAuthorizations } from './payments.jobs.ts'
 export { paymentRoutes } from './payments.routes.ts'

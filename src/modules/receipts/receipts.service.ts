@@ -6,7 +6,7 @@ import type { Runtime } from '../../platform/runtime.ts'
 import type { CustomersService } from '../customers/index.ts'
 import type { LocationsService } from '../locations/index.ts'
 import type { LoyaltyService } from '../loyalty/index.ts'
-import type { OrdersService } from '../orders/index.ts'
+import type { Order } from '../orders/index.ts'
 import type { SettingsService } from '../orgs/index.ts'
 import { layoutReceipt, type ReceiptData } from './receipt.layout.ts'
 import { ReceiptErrors } from './receipts.errors.ts'
@@ -22,7 +22,8 @@ export const EMAILS_PER_ORDER = 3
 export const EMAILS_PER_ORG_PER_DAY = 500
 
 interface ReceiptsDeps {
-  orders: Pick<OrdersService, 'get'>
+  /** The order with its payments (the order-detail flow). */
+  orders: { get(ctx: RequestContext, orderId: string): Promise<Order> }
   settings: Pick<SettingsService, 'get'>
   locations: Pick<LocationsService, 'get'>
   customers: Pick<CustomersService, 'get'>

@@ -10,7 +10,7 @@ import type { CatalogService, QuotedLine } from '../catalog/index.ts'
 import type { CustomersService } from '../customers/index.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { InventoryService } from '../inventory/index.ts'
-import { type OrdersService, type PricedOrder, stockChangesOf } from '../orders/index.ts'
+import { type Order, type OrdersService, type PricedOrder, stockChangesOf } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { PaymentsService } from '../payments/index.ts'
 import type { RegistersService } from '../registers/index.ts'
@@ -25,7 +25,9 @@ const CLOCK_SKEW_MS = 5 * 60_000
 interface SalesDeps {
   orgs: Pick<OrgsService, 'pricingSettings'>
   catalog: Pick<CatalogService, 'products' | 'variants' | 'bundles' | 'pricing'>
-  orders: Pick<OrdersService, 'get' | 'recordOffline' | 'recordedSales' | 'claimTillNumber' | 'reserveTillNumbers'>
+  orders: Pick<OrdersService, 'recordOffline' | 'recordedSales' | 'claimTillNumber' | 'reserveTillNumbers'>
+  /** The order with its payments (the order-detail flow). */
+  orderDetail(ctx: RequestContext, orderId: string): Promise<Order>
   payments: Pick<PaymentsService, 'recordOffline'>
   giftCards: Pick<GiftCardsService, 'redeemUpTo'>
   campaigns: Pick<CampaignsService, 'claimOffline'>
@@ -530,7 +532,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
   return {
     /** A card a till took offline was declined after sync: its order keeps the balance, with a conflict. */
     async cardDeclined(ctx: RequestContext, orderId: string, why: string): Promise<void> {
-      const order = await deps.orders.get(ctx, orderId)
+      const order = await deps.orderDetail(ctx, orderId)
       await ctx.db.tx((q) =>
         conflictsRepo.insertConflicts(q, ctx.orgId, [
           {
