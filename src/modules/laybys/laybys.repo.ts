@@ -86,21 +86,23 @@ export async function startCancelling(
   orgId: string,
   id: string,
   asked: { reason: string | null; shiftId: string | null },
-): Promise<void> {
-  await q.query(
+): Promise<LaybyRow> {
+  const result = await q.query<LaybyRow>(
     `UPDATE laybys SET status = 'cancelling', cancel_reason = $3, cancel_shift_id = $4, version = version + 1,
-       updated_at = now() WHERE org_id = $1 AND id = $2`,
+       updated_at = now() WHERE org_id = $1 AND id = $2 RETURNING ${laybyColumns}`,
     [orgId, id, asked.reason, asked.shiftId],
   )
+  return result.rows[0]
 }
 
 /** The processor refused the cancellation's refunds: the lay-by is open again, as it was. */
-export async function reopen(q: Queryable, orgId: string, id: string): Promise<void> {
-  await q.query(
+export async function reopen(q: Queryable, orgId: string, id: string): Promise<LaybyRow> {
+  const result = await q.query<LaybyRow>(
     `UPDATE laybys SET status = 'open', cancel_reason = NULL, cancel_shift_id = NULL, version = version + 1,
-       updated_at = now() WHERE org_id = $1 AND id = $2`,
+       updated_at = now() WHERE org_id = $1 AND id = $2 RETURNING ${laybyColumns}`,
     [orgId, id],
   )
+  return result.rows[0]
 }
 
 /** Claims lay-bys left `cancelling` past `olderThanS` across orgs, each for `leaseS` (a worker finishes them). */

@@ -20,6 +20,7 @@ import type {
 import { ownDiscountPercent, priceOrder, refuseUsedUpVouchers, stockChangesOf } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { CardHold, CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
+import { mayMove, moveLayby } from './layby-status.ts'
 import { LaybyErrors } from './laybys.errors.ts'
 import * as repo from './laybys.repo.ts'
 import type {
@@ -136,11 +137,24 @@ export function createLaybysService(deps: LaybysDeps) {
     },
   })
 
-  /** The lay-by, locked, in a state the step may start from: only an open one, unless a cancellation resumes. */
-  async function locked(q: Queryable, ctx: RequestContext, id: string, from: readonly LaybyStatus[] = ['open']) {
+  /** The lay-by, locked. */
+  async function locked(q: Queryable, ctx: RequestContext, id: string): Promise<LaybyRow> {
     const row = await repo.laybyById(q, ctx.orgId, id, true)
     if (!row) throw notFound('lay-by')
-    if (!from.includes(row.status)) throw LaybyErrors.NOT_OPEN(`a lay-by that is ${row.status} cannot change`)
+    return row
+  }
+
+  /** The lay-by, locked, in a state it may move `to` from (the table), and one of `from` when the step says. */
+  async function lockedFor(
+    q: Queryable,
+    ctx: RequestContext,
+    id: string,
+    to: LaybyStatus,
+    from?: readonly LaybyStatus[],
+  ): Promise<LaybyRow> {
+    const row = await locked(q, ctx, id)
+    if (!mayMove(row.status, to) || (from && !from.includes(row.status)))
+      throw LaybyErrors.NOT_OPEN(`a lay-by that is ${row.status} cannot change`)
     return row
   }
 
@@ -157,32 +171,37 @@ export function createLaybysService(deps: LaybysDeps) {
     ctx: RequestContext,
     id: string,
     asked: { reason: string | null; shiftId: string | null } | null,
-    from: readonly LaybyStatus[],
+    from?: readonly LaybyStatus[],
   ): Promise<Layby> {
     const parts = await ctx.db.tx(async (q) => {
-      const row = await locked(q, ctx, id, from)
-      await repo.startCancelling(q, ctx.orgId, id, asked ?? { reason: row.cancel_reason, shiftId: row.cancel_shift_id })
+      const row = await lockedFor(q, ctx, id, 'cancelling', from)
+      await moveLayby(q, ctx, row, {
+        to: 'cancelling',
+        asked: asked ?? { reason: row.cancel_reason, shiftId: row.cancel_shift_id },
+      })
       return deps.payments.reserveLaybyRefunds(ctx, id)
     })
     const outcome = await deps.payments.executeLaybyRefunds(ctx, id, parts)
     if (!outcome.ok) {
       await ctx.db.tx(async (q) => {
         // Open already: the other one finishing this cancellation was refused too, and has released it.
-        if ((await locked(q, ctx, id, ['cancelling', 'open'])).status === 'open') return
+        const row = await locked(q, ctx, id)
+        if (row.status !== 'cancelling') return
         await deps.payments.releaseLaybyRefunds(ctx, id, parts)
-        await repo.reopen(q, ctx.orgId, id)
+        await moveLayby(q, ctx, row, { to: 'open' })
       })
       throw LaybyErrors.PROCESSOR_REFUSED(`the payment processor refused the refund: ${outcome.reason}`)
     }
     const refunded = parts.reduce((sum, part) => sum + part.amount, 0n)
     return ctx.db.tx(async (q) => {
-      const row = await locked(q, ctx, id, ['cancelling', 'cancelled'])
+      const row = await locked(q, ctx, id)
       // Cancelled already: the other one finishing this cancellation settled it; this one answers it as done.
       if (row.status === 'cancelled') return toLayby(row)
+      if (row.status !== 'cancelling') throw LaybyErrors.NOT_OPEN(`a lay-by that is ${row.status} cannot change`)
       await deps.payments.settleLaybyRefunds(ctx, id, parts, row.cancel_shift_id)
       await deps.inventory.applyChanges(ctx, stockChanges(row, 1, 'layby_release'))
       await deps.campaigns.release(q, ctx, id)
-      const done = toLayby(await repo.finish(q, ctx.orgId, id, 'cancelled', null))
+      const done = toLayby(await moveLayby(q, ctx, row, { to: 'cancelled' }))
       await emitEvent(q, ctx.orgId, 'layby.cancelled', {
         ...done,
         amount_refunded: toMajor(refunded, row.currency),
@@ -291,7 +310,7 @@ export function createLaybysService(deps: LaybysDeps) {
 
     async complete(ctx: RequestContext, id: string, input: CompleteLaybyBody): Promise<Layby> {
       return ctx.db.tx(async (q) => {
-        const row = await locked(q, ctx, id)
+        const row = await lockedFor(q, ctx, id, 'completed')
         if (BigInt(row.paid_total) < BigInt(row.total)) throw LaybyErrors.NOT_PAID('the lay-by is not paid in full')
         const order = await deps.orders.createFromLayby(ctx, {
           laybyId: id,
@@ -302,7 +321,7 @@ export function createLaybysService(deps: LaybysDeps) {
           note: input.note ?? row.note,
         })
         await deps.payments.attachLaybyPayments(ctx, id, order.id)
-        const done = toLayby(await repo.finish(q, ctx.orgId, id, 'completed', order.id))
+        const done = toLayby(await moveLayby(q, ctx, row, { to: 'completed', orderId: order.id }))
         await emitEvent(q, ctx.orgId, 'layby.completed', done)
         return done
       })
@@ -313,10 +332,7 @@ export function createLaybysService(deps: LaybysDeps) {
       // A cancellation refunds every payment: a refund staff may not make alone.
       const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
       await deps.approvals.assertApproved(ctx, { kind: 'refund' }, approvedBy)
-      return cancelInSteps(ctx, id, { reason: input.reason ?? null, shiftId: input.shift_id ?? null }, [
-        'open',
-        'cancelling',
-      ])
+      return cancelInSteps(ctx, id, { reason: input.reason ?? null, shiftId: input.shift_id ?? null })
     },
 
     /** Finishes a cancellation its request left `cancelling` (the worker, once no request can still be running). */
