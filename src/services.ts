@@ -1,4 +1,4 @@
-import { createFlows } from './flows/index.ts'
+import { createCompleteSaleFlow, createFlows, createTakePaymentFlow } from './flows/index.ts'
 import { createAuditService } from './modules/audit/index.ts'
 import {
   createAuthService,
@@ -102,13 +102,14 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     locations,
     customers,
     campaigns,
-    loyalty,
     approvals: devices,
     shifts: registers,
   })
+  // Two flows come before payments: the order side of taking a payment is given to payments as its OrderBalance.
+  const completeSale = createCompleteSaleFlow({ orders, loyalty })
   const payments = createPaymentsService({
     orgs,
-    orders,
+    orders: createTakePaymentFlow({ orders, completeSale }),
     tenders: [
       cardTender(withDeadline(options.processor ?? new TestProcessor(), runtime.config.processorTimeoutMs)),
       cashTender(registers),
@@ -120,7 +121,6 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
   })
   const laybys = createLaybysService({
     orgs,
-    orders,
     payments,
     inventory,
     locations,
@@ -148,6 +148,8 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     orders,
     orderRefunds: createOrderRefunds(),
     payments,
+    laybys,
+    completeSale,
     inventory,
     approvals: devices,
   })
@@ -174,6 +176,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     catalog,
     orders,
     orderDetail: flows.orderDetail,
+    completeSale,
     payments,
     giftCards,
     campaigns,

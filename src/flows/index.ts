@@ -3,14 +3,17 @@ import type { CampaignsService } from '../modules/campaigns/index.ts'
 import type { CustomersService } from '../modules/customers/index.ts'
 import type { EventsService } from '../modules/events/index.ts'
 import type { InventoryService } from '../modules/inventory/index.ts'
+import type { LaybysService } from '../modules/laybys/index.ts'
 import type { LoyaltyService } from '../modules/loyalty/index.ts'
 import type { ApprovalsPort, OrderRefunds, OrdersService } from '../modules/orders/index.ts'
 import type { PaymentsService } from '../modules/payments/index.ts'
 import type { WebhooksService } from '../modules/webhooks/index.ts'
 import { createChangeOrderStatusFlow } from './change-order-status.ts'
+import { type CompleteSale, createCompleteSaleFlow } from './complete-sale.ts'
 import { createCustomerProfileFlow } from './customer-profile.ts'
 import { createDefineRewardFlow } from './define-reward.ts'
 import { createEraseCustomerFlow } from './erase-customer.ts'
+import { createCompleteLaybyFlow } from './layby.ts'
 import { createOrderDetailFlow } from './order-detail.ts'
 import { createRedeemRewardFlow } from './redeem-reward.ts'
 import { createRefundFlow } from './refund.ts'
@@ -29,7 +32,13 @@ export interface FlowModules {
   inventory: InventoryService
   /** A manager's approval at the till (auth's devices). */
   approvals: ApprovalsPort
+  laybys: LaybysService
+  /** Built before payments, which take-payment gives it to (services.ts). */
+  completeSale: CompleteSale
 }
+
+export { createCompleteSaleFlow } from './complete-sale.ts'
+export { createTakePaymentFlow } from './take-payment.ts'
 
 /**
  * The use cases that span modules, each one file reading as the business sequence (docs/architecture.md
@@ -40,7 +49,9 @@ export function createFlows(modules: FlowModules) {
   const orderDetail = createOrderDetailFlow({ ...modules, payments })
   return {
     orderDetail,
+    completeSale: modules.completeSale,
     changeOrderStatus: createChangeOrderStatusFlow({ ...modules, payments }),
+    completeLayby: createCompleteLaybyFlow(modules),
     refund: createRefundFlow({ ...modules, payments, orderDetail }),
     redeemReward: createRedeemRewardFlow(modules),
     defineReward: createDefineRewardFlow(modules),

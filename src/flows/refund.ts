@@ -43,14 +43,14 @@ export function createRefundFlow(deps: {
       })
       throw OrderErrors.PROCESSOR_REFUSED(`the payment processor refused the refund: ${outcome.reason}`)
     }
-    await ctx.db.tx(async (q) => {
+    await ctx.db.tx(async () => {
       const pending = await deps.orderRefunds.lockPending(ctx, orderId, refundId)
       if (!pending) return
       await deps.payments.settleRefund(ctx, refundId, parts, terms.shiftId, outcome.refs)
       await deps.orderRefunds.succeed(ctx, refundId)
       if (terms.restock && reserved.restockChanges.length)
         await deps.inventory.applyChanges(ctx, reserved.restockChanges)
-      await deps.loyalty.reverseForRefund(q, ctx, pending.loyaltyShare)
+      await deps.loyalty.reverseForRefund(ctx, pending.loyaltyShare)
       await deps.orderRefunds.settle(ctx, reserved, pending, terms, await deps.payments.listForOrder(ctx, orderId))
     })
   }

@@ -584,8 +584,8 @@ export function createCampaignsService(deps: CampaignsDeps) {
     },
 
     /** In a voiding order's transaction: its campaign uses are given back, once. */
-    release(q: Queryable, _ctx: RequestContext, orderId: string): Promise<number> {
-      return repo.release(q, orderId)
+    release(ctx: RequestContext, orderId: string): Promise<number> {
+      return ctx.db.tx((q) => repo.release(q, orderId))
     },
 
     settle,

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import type { RequestContext } from '../../platform/http/context.ts'
 import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/schemas.ts'
 import { CampaignErrors } from '../campaigns/index.ts'
 import { InventoryErrors } from '../inventory/index.ts'
 import { APPROVAL_ERRORS, OrderErrors } from '../orders/index.ts'
 import { PaymentErrors, PaymentSchema } from '../payments/index.ts'
 import { LaybyErrors } from './laybys.errors.ts'
+import type { Layby as LaybyView } from './laybys.schemas.ts'
 import {
   CancelLaybyBody,
   CompleteLaybyBody,
@@ -19,7 +21,13 @@ import type { LaybysService } from './laybys.service.ts'
 const tags = ['laybys']
 const Layby = Type.Ref('Layby')
 
-export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> = async (app, { laybys }) => {
+/** The lay-bys service, and collecting one, which makes its order (flows/layby.ts). */
+interface LaybyRoutesOptions {
+  laybys: LaybysService
+  complete(ctx: RequestContext, id: string, input: CompleteLaybyBody): Promise<LaybyView>
+}
+
+export const laybyRoutes: FastifyPluginAsyncTypebox<LaybyRoutesOptions> = async (app, { laybys, complete }) => {
   app.addSchema(PaymentSchema)
   app.addSchema(LaybySchema)
 
@@ -123,7 +131,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<{ laybys: LaybysService }> =
         },
       },
     },
-    async (request) => ({ data: await laybys.complete(request.ctx, request.params.id, request.body ?? {}) }),
+    async (request) => ({ data: await complete(request.ctx, request.params.id, request.body ?? {}) }),
   )
 
   app.post(

@@ -12,7 +12,6 @@ import type {
   CustomersPort,
   InventoryPort,
   LocationsPort,
-  OrdersService,
   PricedOrder,
   PricingPort,
   TaxPort,
@@ -86,14 +85,14 @@ function toLayby(row: LaybyRow, payments?: object[]): Layby {
 
 interface LaybysDeps {
   orgs: OrgsService
-  orders: OrdersService
   payments: PaymentsService
   inventory: InventoryPort
   locations: LocationsPort
   customers: CustomersPort
   pricing: PricingPort
   tax: TaxPort
-  campaigns: CampaignsPort
+  /** Prepared and claimed as an order's; released by a cancellation. */
+  campaigns: CampaignsPort & { release(ctx: RequestContext, laybyId: string): Promise<number> }
   /** What staff may not do alone: its own discounts above the store's limit, a cancellation (its refunds). */
   approvals: ApprovalsPort
 }
@@ -200,7 +199,7 @@ export function createLaybysService(deps: LaybysDeps) {
       if (row.status !== 'cancelling') throw LaybyErrors.NOT_OPEN(`a lay-by that is ${row.status} cannot change`)
       await deps.payments.settleLaybyRefunds(ctx, id, parts, row.cancel_shift_id)
       await deps.inventory.applyChanges(ctx, stockChanges(row, 1, 'layby_release'))
-      await deps.campaigns.release(q, ctx, id)
+      await deps.campaigns.release(ctx, id)
       const done = toLayby(await moveLayby(q, ctx, row, { to: 'cancelled' }))
       await emitEvent(q, ctx.orgId, 'layby.cancelled', {
         ...done,
@@ -308,20 +307,32 @@ export function createLaybysService(deps: LaybysDeps) {
       return { payment, layby: await service.get(ctx, id) }
     },
 
-    async complete(ctx: RequestContext, id: string, input: CompleteLaybyBody): Promise<Layby> {
+    /**
+     * Collecting a lay-by, its first step (flows/layby.ts): the lay-by, locked and paid in full, and the completed
+     * order it becomes, as orders records it.
+     */
+    async startCompletion(ctx: RequestContext, id: string, input: CompleteLaybyBody) {
       return ctx.db.tx(async (q) => {
         const row = await lockedFor(q, ctx, id, 'completed')
         if (BigInt(row.paid_total) < BigInt(row.total)) throw LaybyErrors.NOT_PAID('the lay-by is not paid in full')
-        const order = await deps.orders.createFromLayby(ctx, {
-          laybyId: id,
-          locationId: row.location_id,
-          customerId: row.customer_id,
-          priced: thaw(row.lines),
-          paid: BigInt(row.paid_total),
-          note: input.note ?? row.note,
-        })
-        await deps.payments.attachLaybyPayments(ctx, id, order.id)
-        const done = toLayby(await moveLayby(q, ctx, row, { to: 'completed', orderId: order.id }))
+        return {
+          row,
+          order: {
+            laybyId: id,
+            locationId: row.location_id,
+            customerId: row.customer_id,
+            priced: thaw(row.lines),
+            paid: BigInt(row.paid_total),
+            note: input.note ?? row.note,
+          },
+        }
+      })
+    },
+
+    /** Collecting a lay-by, its last step: completed, naming its order (layby.completed). */
+    async finishCompletion(ctx: RequestContext, started: { row: LaybyRow }, orderId: string): Promise<Layby> {
+      return ctx.db.tx(async (q) => {
+        const done = toLayby(await moveLayby(q, ctx, started.row, { to: 'completed', orderId }))
         await emitEvent(q, ctx.orgId, 'layby.completed', done)
         return done
       })

@@ -583,28 +583,30 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
      * In a voiding order's transaction: gives back the points redeemed on it, each redemption once (a `reversal`
      * movement names it), as a new lot that expires as the program's points do.
      */
-    async returnRedemptions(q: Queryable, ctx: RequestContext, orderId: string): Promise<void> {
-      for (const redemption of await repo.openRedemptionsOfOrder(q, ctx.orgId, orderId)) {
-        const member = await expireLocked(
-          q,
-          ctx,
-          (await repo.memberById(q, ctx.orgId, redemption.member_id, true))!,
-          clock(),
-        )
-        const program = await programOf(q, ctx, member.program_id)
-        const points = BigInt(redemption.points)
-        await addLot(q, ctx, program, member.id, points)
-        await record(q, ctx, program, member, {
-          kind: 'reversal',
-          points,
-          lifetimePoints: 0n,
-          lifetimeSpend: 0n,
-          reason: 'order voided: the redeemed points are given back',
-          orderId,
-          reward: redemption.reward,
-          reverses: redemption.id,
-        })
-      }
+    async returnRedemptions(ctx: RequestContext, orderId: string): Promise<void> {
+      return ctx.db.tx(async (q) => {
+        for (const redemption of await repo.openRedemptionsOfOrder(q, ctx.orgId, orderId)) {
+          const member = await expireLocked(
+            q,
+            ctx,
+            (await repo.memberById(q, ctx.orgId, redemption.member_id, true))!,
+            clock(),
+          )
+          const program = await programOf(q, ctx, member.program_id)
+          const points = BigInt(redemption.points)
+          await addLot(q, ctx, program, member.id, points)
+          await record(q, ctx, program, member, {
+            kind: 'reversal',
+            points,
+            lifetimePoints: 0n,
+            lifetimeSpend: 0n,
+            reason: 'order voided: the redeemed points are given back',
+            orderId,
+            reward: redemption.reward,
+            reverses: redemption.id,
+          })
+        }
+      })
     },
 
     async listRewards(ctx: RequestContext, programId: string): Promise<LoyaltyReward[]> {
@@ -674,46 +676,55 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
      * In a completing order's transaction: the points it earns its customer (joining them when the program
      * says so), with the tier's multiplier and the campaigns' one; answers the points for loyalty_points_earned.
      */
-    async accrueForOrder(q: Queryable, ctx: RequestContext, order: CompletedOrder): Promise<number> {
-      if (!order.customerId) return 0
-      const program = await repo.activeProgram(q, ctx.orgId)
-      if (!program) return 0
-      const excluded = new Set(program.excluded_product_ids)
-      let lines = order.lines.filter((l) => !excluded.has(l.productId))
-      if (program.excluded_category_ids.length && lines.length) {
-        const categories = await deps.catalog.categoriesOf(
-          ctx,
-          lines.map((l) => l.productId),
+    async accrueForOrder(ctx: RequestContext, order: CompletedOrder): Promise<number> {
+      const customerId = order.customerId
+      if (!customerId) return 0
+      return ctx.db.tx(async (q) => {
+        const program = await repo.activeProgram(q, ctx.orgId)
+        if (!program) return 0
+        const excluded = new Set(program.excluded_product_ids)
+        let lines = order.lines.filter((l) => !excluded.has(l.productId))
+        if (program.excluded_category_ids.length && lines.length) {
+          const categories = await deps.catalog.categoriesOf(
+            ctx,
+            lines.map((l) => l.productId),
+          )
+          const out = new Set(program.excluded_category_ids)
+          lines = lines.filter((l) => !out.has(categories.get(l.productId) ?? ''))
+        }
+        const spent = lines.reduce((a, l) => a + l.spent, 0n)
+        const found = await memberFor(q, ctx, program, customerId, program.auto_enroll)
+        if (!found) return 0
+        const { member } = found
+        const tier = tiersOf(program).find((t) => t.name === member.tier)
+        const multiplier = ((tier?.multiplierE4 ?? E4) * order.pointsMultiplierE4) / E4
+        const points = pointsFor(
+          spent,
+          order.currency,
+          BigInt(program.points_per_unit_e4),
+          multiplier,
+          program.rounding,
         )
-        const out = new Set(program.excluded_category_ids)
-        lines = lines.filter((l) => !out.has(categories.get(l.productId) ?? ''))
-      }
-      const spent = lines.reduce((a, l) => a + l.spent, 0n)
-      const found = await memberFor(q, ctx, program, order.customerId, program.auto_enroll)
-      if (!found) return 0
-      const { member } = found
-      const tier = tiersOf(program).find((t) => t.name === member.tier)
-      const multiplier = ((tier?.multiplierE4 ?? E4) * order.pointsMultiplierE4) / E4
-      const points = pointsFor(spent, order.currency, BigInt(program.points_per_unit_e4), multiplier, program.rounding)
-      await repo.insertOrderPoints(q, ctx.orgId, {
-        orderId: order.id,
-        memberId: member.id,
-        earned: points,
-        base: spent,
+        await repo.insertOrderPoints(q, ctx.orgId, {
+          orderId: order.id,
+          memberId: member.id,
+          earned: points,
+          base: spent,
+        })
+        if (points > 0n) {
+          await addLot(q, ctx, program, member.id, points)
+        }
+        await record(q, ctx, program, member, {
+          kind: 'accrual',
+          points,
+          lifetimePoints: points,
+          lifetimeSpend: spent,
+          reason: 'order completed',
+          orderId: order.id,
+          reward: null,
+        })
+        return Number(points)
       })
-      if (points > 0n) {
-        await addLot(q, ctx, program, member.id, points)
-      }
-      await record(q, ctx, program, member, {
-        kind: 'accrual',
-        points,
-        lifetimePoints: points,
-        lifetimeSpend: spent,
-        reason: 'order completed',
-        orderId: order.id,
-        reward: null,
-      })
-      return Number(points)
     },
 
     /**
@@ -721,44 +732,50 @@ export function createLoyaltyService(deps: LoyaltyDeps) {
      * already spent cannot be taken back; the movement says how many were missing (docs/loyalty.md).
      */
     async reverseForRefund(
-      q: Queryable,
       ctx: RequestContext,
       refund: { orderId: string; refundedTotal: bigint; orderTotal: bigint },
     ): Promise<void> {
-      const earned = await repo.orderPoints(q, ctx.orgId, refund.orderId)
-      if (!earned) return
-      const due = pointsToTakeBack(
-        BigInt(earned.earned),
-        BigInt(earned.reversed),
-        refund.refundedTotal,
-        refund.orderTotal,
-      )
-      const spendBack = pointsToTakeBack(
-        BigInt(earned.base),
-        BigInt(earned.base_reversed),
-        refund.refundedTotal,
-        refund.orderTotal,
-      )
-      if (due <= 0n && spendBack <= 0n) return
-      const member = await expireLocked(q, ctx, (await repo.memberById(q, ctx.orgId, earned.member_id, true))!, clock())
-      const program = await programOf(q, ctx, member.program_id)
-      const lots = (await repo.liveLots(q, ctx.orgId, member.id, true)).map((l) => ({
-        id: l.id,
-        remaining: BigInt(l.remaining),
-      }))
-      const available = lots.reduce((a, l) => a + l.remaining, 0n)
-      const take = due < available ? due : available
-      await repo.takeFromLots(q, ctx.orgId, takeFromLots(lots, take)!)
-      await repo.addReversed(q, ctx.orgId, refund.orderId, due, spendBack)
-      const short = due - take
-      await record(q, ctx, program, member, {
-        kind: 'refund',
-        points: -take,
-        lifetimePoints: -due,
-        lifetimeSpend: -spendBack,
-        reason: short > 0n ? `order refunded; ${short} points were already spent` : 'order refunded',
-        orderId: refund.orderId,
-        reward: null,
+      return ctx.db.tx(async (q) => {
+        const earned = await repo.orderPoints(q, ctx.orgId, refund.orderId)
+        if (!earned) return
+        const due = pointsToTakeBack(
+          BigInt(earned.earned),
+          BigInt(earned.reversed),
+          refund.refundedTotal,
+          refund.orderTotal,
+        )
+        const spendBack = pointsToTakeBack(
+          BigInt(earned.base),
+          BigInt(earned.base_reversed),
+          refund.refundedTotal,
+          refund.orderTotal,
+        )
+        if (due <= 0n && spendBack <= 0n) return
+        const member = await expireLocked(
+          q,
+          ctx,
+          (await repo.memberById(q, ctx.orgId, earned.member_id, true))!,
+          clock(),
+        )
+        const program = await programOf(q, ctx, member.program_id)
+        const lots = (await repo.liveLots(q, ctx.orgId, member.id, true)).map((l) => ({
+          id: l.id,
+          remaining: BigInt(l.remaining),
+        }))
+        const available = lots.reduce((a, l) => a + l.remaining, 0n)
+        const take = due < available ? due : available
+        await repo.takeFromLots(q, ctx.orgId, takeFromLots(lots, take)!)
+        await repo.addReversed(q, ctx.orgId, refund.orderId, due, spendBack)
+        const short = due - take
+        await record(q, ctx, program, member, {
+          kind: 'refund',
+          points: -take,
+          lifetimePoints: -due,
+          lifetimeSpend: -spendBack,
+          reason: short > 0n ? `order refunded; ${short} points were already spent` : 'order refunded',
+          orderId: refund.orderId,
+          reward: null,
+        })
       })
     },
 

@@ -12,7 +12,13 @@ export {
   type RefundBody,
   type StatusBody,
 } from './orders.schemas.ts'
-export { createOrdersService, type OrdersService, type VoidApproval } from './orders.service.ts'
+export {
+  type Completion,
+  createOrdersService,
+  type OrdersService,
+  type VoidApproval,
+  type Voiding,
+} from './orders.service.ts'
 export type { Order } from './orders.views.ts'
 export type {
   ApprovalsPort,

@@ -29,7 +29,6 @@ import type {
   CustomersPort,
   InventoryPort,
   LocationsPort,
-  LoyaltyPort,
   PricingPort,
   TaxPort,
 } from './ports.ts'
@@ -53,7 +52,6 @@ interface OrdersDeps {
   locations: LocationsPort
   customers: CustomersPort
   campaigns: CampaignsPort
-  loyalty: LoyaltyPort
   approvals: ApprovalsPort
   /** The registers' shifts: a sale that names one must name an open shift of the org. */
   shifts: { assertOpenShift(ctx: RequestContext, shiftId: string, field: string): Promise<void> }
@@ -99,7 +97,49 @@ function provisionalRow(orgId: string, o: repo.NewOrder): OrderRow {
   }
 }
 
+/**
+ * An order that has just become completed (an open order paid in full, a lay-by collected, a till's offline sale),
+ * in the transaction that completed it: flows/complete-sale.ts accrues its customer's points on `basis`, then
+ * announceCompleted writes them on the row (loyalty_points_earned) and says order.completed.
+ */
+export interface Completion {
+  readonly row: OrderRow
+  readonly lines: LineRow[]
+  /** What loyalty points are earned on. */
+  readonly basis: {
+    id: string
+    customerId: string | null
+    currency: string
+    /** What was paid for each line net of tax, whether prices include it or not (minor units). */
+    lines: { productId: string; spent: bigint }[]
+    /** Campaigns' points multipliers on the order, multiplied together (× 10,000). */
+    pointsMultiplierE4: bigint
+  }
+}
+
+function completion(row: OrderRow, lines: LineRow[]): Completion {
+  return {
+    row,
+    lines,
+    basis: {
+      id: row.id,
+      customerId: row.customer_id,
+      currency: row.currency,
+      lines: lines.map((l) => ({ productId: l.product_id, spent: BigInt(l.line_total) - BigInt(l.line_tax) })),
+      pointsMultiplierE4: pointsMultiplierE4(row.discount),
+    },
+  }
+}
+
 const approved = Symbol('approved by approveVoid')
+
+/** A void under way (startVoid), in its transaction. */
+export interface Voiding {
+  readonly before: OrderRow
+  readonly moved: OrderRow
+  readonly reason: string
+  readonly approvedBy: string | null
+}
 
 /** A void's approval, from approveVoid only: who approved it (null when the caller needed nobody). */
 export interface VoidApproval {
@@ -126,31 +166,24 @@ export function createOrdersService(deps: OrdersDeps) {
     return toOrder(row, await repo.linesOf(q, ctx.orgId, [id]))
   }
 
-  /**
-   * What becoming completed does, whether an open order moves there or one is made completed (a lay-by collected,
-   * a till's offline sale): its customer's loyalty points accrue in the same transaction, the row shows them
-   * (loyalty_points_earned), then order.completed.
-   */
-  async function completed(q: Queryable, ctx: RequestContext, row: OrderRow, lines: LineRow[]): Promise<Order> {
-    const points = await deps.loyalty.accrueForOrder(q, ctx, {
-      id: row.id,
-      customerId: row.customer_id,
-      currency: row.currency,
-      lines: lines.map((l) => ({
-        productId: l.product_id,
-        // What was paid for the line net of tax, whether prices include it or not.
-        spent: BigInt(l.line_total) - BigInt(l.line_tax),
-      })),
-      pointsMultiplierE4: pointsMultiplierE4(row.discount),
-    })
-    const order = toOrder(points > 0 ? await repo.setLoyaltyPoints(q, ctx.orgId, row.id, points) : row, lines)
-    await emitEvent(q, ctx.orgId, 'order.completed', order)
-    return order
+  /** The order, locked, at the version the caller expects, in a status it may move `to` from (a 409 otherwise). */
+  async function lockedFor(
+    q: Queryable,
+    ctx: RequestContext,
+    id: string,
+    to: OrderStatus,
+    expectedVersion: number | undefined,
+  ): Promise<OrderRow> {
+    const row = await repo.orderById(q, ctx.orgId, id, true)
+    if (!row) throw notFound('order')
+    if (expectedVersion !== undefined && row.version !== expectedVersion) throw staleVersion(row.version)
+    if (!mayMove(row.status, to)) throw OrderErrors.NOT_OPEN(`an order that is ${row.status} cannot become ${to}`)
+    return row
   }
 
   /** An open order, paid in full, completes. */
   async function complete(q: Queryable, ctx: RequestContext, row: OrderRow, lines: LineRow[], reason: string) {
-    return completed(q, ctx, await moveStatus(q, ctx, row, 'completed', reason), lines)
+    return completion(await moveStatus(q, ctx, row, 'completed', reason), lines)
   }
 
   /**
@@ -360,44 +393,60 @@ export function createOrdersService(deps: OrdersDeps) {
       return { approvedBy, [approved]: true }
     },
 
-    /**
-     * PATCH status: open -> completed (only when fully paid) or voided (releases the stock; only when no captured
-     * money is left on it, approved by approveVoid, its uncaptured intents voided first). Any other move is a 409.
-     */
-    async changeStatus(
+    /** PATCH status to a status an order is never moved to by hand: a 409 naming where it stands. */
+    async refuseMove(ctx: RequestContext, id: string, status: OrderStatus): Promise<never> {
+      const current = await ctx.db.read((q) => repo.orderById(q, ctx.orgId, id))
+      if (!current) throw notFound('order')
+      throw OrderErrors.ILLEGAL_MOVE(`an order that is ${current.status} cannot become ${status}`)
+    },
+
+    /** PATCH status completed: an open order paid in full completes (flows/change-order-status.ts announces it). */
+    async complete(
       ctx: RequestContext,
       id: string,
-      input: Omit<StatusBody, 'version'>,
+      input: { reason?: string },
       expectedVersion: number | undefined,
-      voidApproval?: VoidApproval,
-    ): Promise<Order> {
-      if (input.status === 'voided' && !voidApproval?.[approved]) throw new Error('a void needs approveVoid first')
-      const approvedBy = voidApproval?.approvedBy ?? null
-      if (input.status !== 'completed' && input.status !== 'voided') {
-        const current = await ctx.db.read((q) => repo.orderById(q, ctx.orgId, id))
-        if (!current) throw notFound('order')
-        throw OrderErrors.ILLEGAL_MOVE(`an order that is ${current.status} cannot become ${input.status}`)
-      }
+    ): Promise<Completion> {
       return ctx.db.tx(async (q) => {
-        const row = await repo.orderById(q, ctx.orgId, id, true)
-        if (!row) throw notFound('order')
-        if (expectedVersion !== undefined && row.version !== expectedVersion) throw staleVersion(row.version)
-        if (!mayMove(row.status, input.status))
-          throw OrderErrors.NOT_OPEN(`an order that is ${row.status} cannot become ${input.status}`)
-        const lines = await repo.linesOf(q, ctx.orgId, [id])
-        if (input.status === 'completed') {
-          if (BigInt(row.captured_total) - BigInt(row.refunded_total) < BigInt(row.total)) {
-            throw OrderErrors.NOT_PAID('the order is not fully paid: capture its balance first')
-          }
-          return complete(q, ctx, row, lines, input.reason ?? '')
+        const row = await lockedFor(q, ctx, id, 'completed', expectedVersion)
+        if (BigInt(row.captured_total) - BigInt(row.refunded_total) < BigInt(row.total)) {
+          throw OrderErrors.NOT_PAID('the order is not fully paid: capture its balance first')
         }
+        return complete(q, ctx, row, await repo.linesOf(q, ctx.orgId, [id]), input.reason ?? '')
+      })
+    },
+
+    /**
+     * PATCH status voided, its first step (flows/change-order-status.ts): an open order with no captured money
+     * left on it, approved by approveVoid (its uncaptured intents voided first), is voided; finishVoid gives back
+     * its stock and says so once the campaign uses and redeemed points are back.
+     */
+    async startVoid(
+      ctx: RequestContext,
+      id: string,
+      input: { reason?: string },
+      expectedVersion: number | undefined,
+      voidApproval: VoidApproval,
+    ): Promise<Voiding> {
+      if (!voidApproval[approved]) throw new Error('a void needs approveVoid first')
+      return ctx.db.tx(async (q) => {
+        const row = await lockedFor(q, ctx, id, 'voided', expectedVersion)
         if (BigInt(row.captured_total) !== BigInt(row.refunded_total)) {
           throw OrderErrors.HAS_PAYMENTS('the order has captured payments: refund them before voiding it')
         }
-        const moved = await moveStatus(q, ctx, row, 'voided', input.reason ?? '', approvedBy)
-        await deps.campaigns.release(q, ctx, id)
-        await deps.loyalty.returnRedemptions(q, ctx, id)
-        if (!row.layby_id) {
+        const reason = input.reason ?? ''
+        const moved = await moveStatus(q, ctx, row, 'voided', reason, voidApproval.approvedBy)
+        return { before: row, moved, reason, approvedBy: voidApproval.approvedBy }
+      })
+    },
+
+    /** A void's last step: the stock back on the shelf (a lay-by's order took none), order.voided, the audit log. */
+    async finishVoid(ctx: RequestContext, voiding: Voiding): Promise<Order> {
+      const { before, moved } = voiding
+      const id = before.id
+      return ctx.db.tx(async (q) => {
+        const lines = await repo.linesOf(q, ctx.orgId, [id])
+        if (!before.layby_id) {
           await deps.inventory.applyChanges(
             ctx,
             lines
@@ -405,7 +454,7 @@ export function createOrdersService(deps: OrdersDeps) {
               .map((l) => ({
                 productId: l.product_id,
                 variantId: l.variant_id,
-                locationId: row.location_id,
+                locationId: before.location_id,
                 quantity: l.quantity - l.refunded_quantity,
                 reason: 'return' as const,
                 reference: { type: 'order', id },
@@ -418,13 +467,26 @@ export function createOrdersService(deps: OrdersDeps) {
           action: 'order.voided',
           record: { type: 'order', id },
           changes: {
-            status: { from: row.status, to: 'voided' },
-            total_minor: Number(row.total),
-            reason: input.reason ?? '',
-            approved_by: approvedBy,
+            status: { from: before.status, to: 'voided' },
+            total_minor: Number(before.total),
+            reason: voiding.reason,
+            approved_by: voiding.approvedBy,
           },
         })
         return voided
+      })
+    },
+
+    /**
+     * An order just completed, once its points have accrued (flows/complete-sale.ts): the row shows them
+     * (loyalty_points_earned), then order.completed.
+     */
+    async announceCompleted(ctx: RequestContext, done: Completion, points: number): Promise<Order> {
+      return ctx.db.tx(async (q) => {
+        const row = points > 0 ? await repo.setLoyaltyPoints(q, ctx.orgId, done.row.id, points) : done.row
+        const order = toOrder(row, done.lines)
+        await emitEvent(q, ctx.orgId, 'order.completed', order)
+        return order
       })
     },
 
@@ -456,15 +518,16 @@ export function createOrdersService(deps: OrdersDeps) {
       })
     },
 
-    /** For payments: counts a capture; an open order that is now fully paid completes (order.completed). */
-    async recordCapture(ctx: RequestContext, orderId: string, amount: bigint): Promise<void> {
-      await ctx.db.tx(async (q) => {
+    /** For payments: counts a capture; an open order that is now fully paid completes (its completion answered). */
+    async recordCapture(ctx: RequestContext, orderId: string, amount: bigint): Promise<Completion | null> {
+      return ctx.db.tx(async (q) => {
         const row = await repo.addCaptured(q, ctx.orgId, orderId, amount)
         if (
-          mayMove(row.status, 'completed') &&
-          BigInt(row.captured_total) - BigInt(row.refunded_total) >= BigInt(row.total)
+          !mayMove(row.status, 'completed') ||
+          BigInt(row.captured_total) - BigInt(row.refunded_total) < BigInt(row.total)
         )
-          await complete(q, ctx, row, await repo.linesOf(q, ctx.orgId, [orderId]), 'fully paid')
+          return null
+        return complete(q, ctx, row, await repo.linesOf(q, ctx.orgId, [orderId]), 'fully paid')
       })
     },
 
@@ -482,7 +545,7 @@ export function createOrdersService(deps: OrdersDeps) {
         paid: bigint
         note: string
       },
-    ): Promise<Order> {
+    ): Promise<Completion> {
       return ctx.db.tx(async (q) => {
         const orderId = newId('ord')
         const { row, lines } = await insertPriced(q, ctx, orderId, input.priced, {
@@ -497,13 +560,13 @@ export function createOrdersService(deps: OrdersDeps) {
           number: null,
         })
         await emitEvent(q, ctx.orgId, 'order.created', toOrder(row, lines))
-        return completed(q, ctx, row, lines)
+        return completion(row, lines)
       })
     },
 
     /**
      * For a till's offline sale (docs/sync.md): the order as the till priced it, completed at the time it was sold
-     * when its payments cover it (its points accrue), else open with the rest due. Its events carry its
+     * when its payments cover it (its completion answered, for its points to accrue), else open with the rest due. Its events carry its
      * client_sale_id, by which kitchen screens leave it out. Joins the caller's transaction; the caller takes the
      * stock and records the payments.
      */
@@ -522,7 +585,7 @@ export function createOrdersService(deps: OrdersDeps) {
         /** A number the till held (checked by claimTillNumber), or null for the org's next one. */
         number: number | null
       },
-    ): Promise<Order> {
+    ): Promise<{ order: Order; completion: null } | { order: null; completion: Completion }> {
       return ctx.db.tx(async (q) => {
         const paidInFull = input.paid >= input.priced.totals.total + input.priced.tip
         const { row, lines } = await insertPriced(q, ctx, newId('ord'), input.priced, {
@@ -537,8 +600,8 @@ export function createOrdersService(deps: OrdersDeps) {
           eventType: 'order.created',
           offline: { soldBy: input.soldBy, clientSaleId: input.clientSaleId, soldAt: input.soldAt },
         })
-        if (!paidInFull) return toOrder(row, lines)
-        return completed(q, ctx, row, lines)
+        if (!paidInFull) return { order: toOrder(row, lines), completion: null }
+        return { order: null, completion: completion(row, lines) }
       })
     },
 

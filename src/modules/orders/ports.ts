@@ -5,7 +5,6 @@ import type { CatalogService } from '../catalog/index.ts'
 import type { CustomersService } from '../customers/index.ts'
 import type { InventoryService } from '../inventory/index.ts'
 import type { LocationsService } from '../locations/index.ts'
-import type { LoyaltyService } from '../loyalty/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { TaxService } from '../tax/index.ts'
 
@@ -31,11 +30,8 @@ export type TaxPort = Pick<TaxService, 'rateTable'>
 /** The org settings pricing depends on. */
 export type OrgSettingsPort = Pick<OrgsService, 'pricingSettings'>
 
-/** Campaigns: prepared with the other pricing reads, claimed in the order's transaction, released by a void. */
-export type CampaignsPort = Pick<CampaignsService, 'prepare' | 'claim' | 'release'>
-
-/** Loyalty: points accrue in the completing order's transaction and a void gives redeemed points back. */
-export type LoyaltyPort = Pick<LoyaltyService, 'accrueForOrder' | 'returnRedemptions'>
+/** Campaigns: prepared with the other pricing reads, claimed in the order's transaction. */
+export type CampaignsPort = Pick<CampaignsService, 'prepare' | 'claim'>
 
 /** Approvals at the till: a manager's PIN on the same till, checked against the store's rules. */
 export interface ApprovalsPort {

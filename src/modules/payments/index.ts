@@ -9,6 +9,7 @@ export { type CreatePaymentInput, type Payment, PaymentSchema, TenderFields } fr
 export {
   type CardHold,
   createPaymentsService,
+  type OrderBalance,
   PAYMENT_METHODS,
   type PaymentsService,
   type PaymentTarget,

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../platform/http/context.ts'
-import type { OrderPayment } from '../orders/index.ts'
+import type { Payment } from './payments.schemas.ts'
 
 /** One payment's share of a refund. */
 export interface RefundPart {
@@ -13,7 +13,7 @@ export interface RefundPart {
  * release.
  */
 export interface OrderPaymentsPort {
-  listForOrder(ctx: RequestContext, orderId: string): Promise<OrderPayment[]>
+  listForOrder(ctx: RequestContext, orderId: string): Promise<Payment[]>
   reserveRefund(ctx: RequestContext, orderId: string, refundId: string, amount: bigint): Promise<RefundPart[]>
   executeRefund(
     ctx: RequestContext,

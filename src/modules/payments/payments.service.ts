@@ -6,7 +6,6 @@ import { staleVersion } from '../../platform/http/concurrency.ts'
 import { forget, once, type RequestContext } from '../../platform/http/context.ts'
 import { allocateRefund, toMajor, toMinor } from '../../platform/money/money.ts'
 import { assertTipsTaken, assertWithinCap } from '../../platform/money/tips.ts'
-import type { OrdersService } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { OrderPaymentsPort, RefundPart } from './order-port.ts'
 import { PaymentErrors } from './payments.errors.ts'
@@ -42,6 +41,21 @@ export interface PaymentTarget {
   captured(ctx: RequestContext, amount: bigint): Promise<void>
   /** Inside the same transaction: the target's tip and total grow by `delta` (signed), within the cap checked. */
   addTip?(ctx: RequestContext, delta: bigint): Promise<void>
+}
+
+/**
+ * The order side of a payment, given by flows/take-payment.ts so that payments never call orders: the order
+ * locked against concurrent payments and refunds, a capture counted (an order paid in full completes and its
+ * points accrue), its tip moved. Each runs inside the payment's transaction.
+ */
+export interface OrderBalance {
+  lockForPayment(
+    ctx: RequestContext,
+    orderId: string,
+  ): Promise<{ status: string; total: bigint; capturedTotal: bigint; refundedTotal: bigint; tip: bigint }>
+  recordCapture(ctx: RequestContext, orderId: string, amount: bigint): Promise<void>
+  /** The order's tip and total grow by `delta` (signed); the payment checked the store's cap. */
+  addTip(ctx: RequestContext, orderId: string, delta: bigint): Promise<void>
 }
 
 /** A processor's authorization taken ahead of the transaction that records it (a lay-by's deposit by card). */
@@ -83,7 +97,7 @@ function toPayment(row: PaymentRow): Payment {
 
 interface PaymentsDeps {
   orgs: OrgsService
-  orders: OrdersService
+  orders: OrderBalance
   /** Every way to pay the installation offers, each once (docs/commerce.md "Tenders"). */
   tenders: readonly Tender[]
   /** Seals the token of a card taken offline until the worker authorizes it. */

@@ -10,7 +10,7 @@ import type { CatalogService, QuotedLine } from '../catalog/index.ts'
 import type { CustomersService } from '../customers/index.ts'
 import type { GiftCardsService } from '../gift-cards/index.ts'
 import type { InventoryService } from '../inventory/index.ts'
-import { type Order, type OrdersService, type PricedOrder, stockChangesOf } from '../orders/index.ts'
+import { type Completion, type Order, type OrdersService, type PricedOrder, stockChangesOf } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { PaymentsService } from '../payments/index.ts'
 import type { RegistersService } from '../registers/index.ts'
@@ -28,6 +28,8 @@ interface SalesDeps {
   orders: Pick<OrdersService, 'recordOffline' | 'recordedSales' | 'claimTillNumber' | 'reserveTillNumbers'>
   /** The order with its payments (the order-detail flow). */
   orderDetail(ctx: RequestContext, orderId: string): Promise<Order>
+  /** A sale paid in full completes: its points accrue, order.completed (the complete-sale flow). */
+  completeSale(ctx: RequestContext, completion: Completion): Promise<Order>
   payments: Pick<PaymentsService, 'recordOffline'>
   giftCards: Pick<GiftCardsService, 'redeemUpTo'>
   campaigns: Pick<CampaignsService, 'claimOffline'>
@@ -434,7 +436,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
           })
           number = null
         }
-        const order = await deps.orders.recordOffline(ctx, {
+        const recorded = await deps.orders.recordOffline(ctx, {
           clientSaleId: sale.client_sale_id,
           soldAt: prepared.soldAt,
           locationId: prepared.locationId,
@@ -446,6 +448,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
           note: sale.note ?? '',
           number,
         })
+        const order = recorded.completion ? await deps.completeSale(ctx, recorded.completion) : recorded.order
         // The campaign uses (counted where the limits allow: one past a limit is a conflict, not a refused sale), the
         // stock and the payments depend on the order alone: sent at once, on a pipelined connection one round trip.
         const [pastLimits, movements, { shiftKnown }] = await Promise.all([
