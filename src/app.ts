@@ -229,6 +229,7 @@ export async function buildApp(
       })
       await v1.register(orderRoutes, {
         orders: services.orders,
+        sales: services.flows.sales,
         orderDetail: services.flows.orderDetail,
         changeOrderStatus: services.flows.changeOrderStatus,
         refunds: services.flows.refund,

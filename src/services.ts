@@ -1,4 +1,4 @@
-import { createCompleteSaleFlow, createFlows, createTakePaymentFlow } from './flows/index.ts'
+import { createCompleteSaleFlow, createFlows, createPriceSaleFlow, createTakePaymentFlow } from './flows/index.ts'
 import { createAuditService } from './modules/audit/index.ts'
 import {
   createAuthService,
@@ -94,18 +94,10 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     },
   })
   const campaigns = createCampaignsService({ orgs, locations, customers, tiers: loyalty })
-  const orders = createOrdersService({
-    orgs,
-    pricing: catalog.pricing,
-    tax,
-    inventory,
-    locations,
-    customers,
-    campaigns,
-    approvals: devices,
-    shifts: registers,
-  })
-  // Two flows come before payments: the order side of taking a payment is given to payments as its OrderBalance.
+  const orders = createOrdersService({ inventory, customers, approvals: devices })
+  // Three flows come before the modules they are given to: pricing a sale (lay-bys price as orders do), and the
+  // order side of taking a payment, which payments is given as its OrderBalance.
+  const priceSale = createPriceSaleFlow({ orgs, catalog, tax, campaigns })
   const completeSale = createCompleteSaleFlow({ orders, loyalty })
   const payments = createPaymentsService({
     orgs,
@@ -125,8 +117,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     inventory,
     locations,
     customers,
-    pricing: catalog.pricing,
-    tax,
+    priceSale,
     campaigns,
     approvals: devices,
   })
@@ -149,6 +140,9 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     orderRefunds: createOrderRefunds(),
     payments,
     laybys,
+    locations,
+    registers,
+    priceSale,
     completeSale,
     inventory,
     approvals: devices,

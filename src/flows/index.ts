@@ -4,19 +4,23 @@ import type { CustomersService } from '../modules/customers/index.ts'
 import type { EventsService } from '../modules/events/index.ts'
 import type { InventoryService } from '../modules/inventory/index.ts'
 import type { LaybysService } from '../modules/laybys/index.ts'
+import type { LocationsService } from '../modules/locations/index.ts'
 import type { LoyaltyService } from '../modules/loyalty/index.ts'
 import type { ApprovalsPort, OrderRefunds, OrdersService } from '../modules/orders/index.ts'
 import type { PaymentsService } from '../modules/payments/index.ts'
+import type { RegistersService } from '../modules/registers/index.ts'
 import type { WebhooksService } from '../modules/webhooks/index.ts'
 import { createChangeOrderStatusFlow } from './change-order-status.ts'
-import { type CompleteSale, createCompleteSaleFlow } from './complete-sale.ts'
+import type { CompleteSale } from './complete-sale.ts'
 import { createCustomerProfileFlow } from './customer-profile.ts'
 import { createDefineRewardFlow } from './define-reward.ts'
 import { createEraseCustomerFlow } from './erase-customer.ts'
 import { createCompleteLaybyFlow } from './layby.ts'
 import { createOrderDetailFlow } from './order-detail.ts'
+import type { PriceSale } from './price-sale.ts'
 import { createRedeemRewardFlow } from './redeem-reward.ts'
 import { createRefundFlow } from './refund.ts'
+import { createSellFlow } from './sell.ts'
 
 /** The modules the flows compose, each through its index. */
 export interface FlowModules {
@@ -33,11 +37,16 @@ export interface FlowModules {
   /** A manager's approval at the till (auth's devices). */
   approvals: ApprovalsPort
   laybys: LaybysService
+  locations: LocationsService
+  registers: RegistersService
+  /** Built before lay-bys, which price with it (services.ts). */
+  priceSale: PriceSale
   /** Built before payments, which take-payment gives it to (services.ts). */
   completeSale: CompleteSale
 }
 
 export { createCompleteSaleFlow } from './complete-sale.ts'
+export { createPriceSaleFlow } from './price-sale.ts'
 export { createTakePaymentFlow } from './take-payment.ts'
 
 /**
@@ -49,6 +58,7 @@ export function createFlows(modules: FlowModules) {
   const orderDetail = createOrderDetailFlow({ ...modules, payments })
   return {
     orderDetail,
+    sales: createSellFlow(modules),
     completeSale: modules.completeSale,
     changeOrderStatus: createChangeOrderStatusFlow({ ...modules, payments }),
     completeLayby: createCompleteLaybyFlow(modules),

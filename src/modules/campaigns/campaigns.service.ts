@@ -542,12 +542,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
      * In the order's transaction: counts the order's campaign uses under their limits, records each redemption
      * and the vouchers' events. A limit reached since pricing is a 409 and the order is not made.
      */
-    async claim(
-      q: Queryable,
-      ctx: RequestContext,
-      order: ClaimingOrder,
-      applications: readonly Application[],
-    ): Promise<void> {
+    async claim(ctx: RequestContext, order: ClaimingOrder, applications: readonly Application[]): Promise<void> {
       const byCampaign = new Map<string, { voucher: PresentedVoucher | null; discount: bigint }>()
       for (const a of applications) {
         const seen = byCampaign.get(a.campaignId)
@@ -555,19 +550,22 @@ export function createCampaignsService(deps: CampaignsDeps) {
       }
       if (byCampaign.size === 0) return
       const used = [...byCampaign].map(([campaignId, c]) => ({ campaignId, ...c }))
-      const claimed = repo.claim(q, claimedUses(order, used), true).catch((error) => {
-        const refused = repo.claimRefusal(error)
-        if (!refused) throw error
-        const make = claimErrors[refused.code]
-        throw make
-          ? make(`${refusalText[refused.code] ?? 'a campaign limit was reached'}; calculate the order again`)
-          : error
+      // Joins the order's transaction without waiting: the claim goes out in the order's pipeline.
+      await ctx.db.tx(async (q) => {
+        const claimed = repo.claim(q, claimedUses(order, used), true).catch((error) => {
+          const refused = repo.claimRefusal(error)
+          if (!refused) throw error
+          const make = claimErrors[refused.code]
+          throw make
+            ? make(`${refusalText[refused.code] ?? 'a campaign limit was reached'}; calculate the order again`)
+            : error
+        })
+        // Sent together (one round trip); a refused claim aborts the events too, so its error is the one to answer.
+        const events = voucherEvents(q, ctx, order, used)
+        events.catch(() => {})
+        await claimed
+        await events
       })
-      // Sent together (one round trip); a refused claim aborts the events too, so its error is the one to answer.
-      const events = voucherEvents(q, ctx, order, used)
-      events.catch(() => {})
-      await claimed
-      await events
     },
 
     /** For reports: discount given by campaign over a range of local days. */

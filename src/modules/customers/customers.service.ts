@@ -1,5 +1,4 @@
 import { newId } from '../../platform/crypto/ids.ts'
-import type { Queryable } from '../../platform/db/database.ts'
 import { forbidden, invalid, notFound } from '../../platform/errors/app-error.ts'
 import { emitEvent } from '../../platform/events/outbox.ts'
 import { staleVersion } from '../../platform/http/concurrency.ts'

@@ -1,4 +1,3 @@
-import type { Queryable } from '../../platform/db/database.ts'
 import { badRequest, notFound } from '../../platform/errors/app-error.ts'
 import { canonicalEvent, type EventEnvelope } from '../../platform/events/catalog.ts'
 import type { RequestContext } from '../../platform/http/context.ts'

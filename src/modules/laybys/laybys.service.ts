@@ -13,10 +13,9 @@ import type {
   InventoryPort,
   LocationsPort,
   PricedOrder,
-  PricingPort,
-  TaxPort,
+  PricingInput,
 } from '../orders/index.ts'
-import { ownDiscountPercent, priceOrder, refuseUsedUpVouchers, stockChangesOf } from '../orders/index.ts'
+import { ownDiscountPercent, refuseUsedUpVouchers, stockChangesOf } from '../orders/index.ts'
 import type { OrgsService } from '../orgs/index.ts'
 import type { CardHold, CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
 import { mayMove, moveLayby } from './layby-status.ts'
@@ -89,10 +88,10 @@ interface LaybysDeps {
   inventory: InventoryPort
   locations: LocationsPort
   customers: CustomersPort
-  pricing: PricingPort
-  tax: TaxPort
-  /** Prepared and claimed as an order's; released by a cancellation. */
-  campaigns: CampaignsPort & { release(ctx: RequestContext, laybyId: string): Promise<number> }
+  /** The lines priced as a sale's (flows/price-sale.ts). */
+  priceSale(ctx: RequestContext, input: PricingInput): Promise<PricedOrder>
+  /** Claimed as an order's; released by a cancellation. */
+  campaigns: Pick<CampaignsPort, 'claim'> & { release(ctx: RequestContext, laybyId: string): Promise<number> }
   /** What staff may not do alone: its own discounts above the store's limit, a cancellation (its refunds). */
   approvals: ApprovalsPort
 }
@@ -221,7 +220,7 @@ export function createLaybysService(deps: LaybysDeps) {
     return ctx.db.tx(async (q) => {
       await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
       await deps.locations.assertExists(ctx, input.location_id, 'location_id')
-      const priced = await priceOrder(ctx, deps, input)
+      const priced = await deps.priceSale(ctx, input)
       refuseUsedUpVouchers(priced)
       if (priced.discounts.length > 0)
         await deps.approvals.assertApproved(ctx, { kind: 'discount', percent: ownDiscountPercent(priced) }, approvedBy)
@@ -239,7 +238,6 @@ export function createLaybysService(deps: LaybysDeps) {
       })
       // A lay-by's campaign uses count when it opens (against the lay-by) and come back if it is cancelled.
       await deps.campaigns.claim(
-        q,
         ctx,
         {
           id: row.id,

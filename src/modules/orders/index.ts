@@ -5,6 +5,8 @@ export { stalledRefunds } from './orders.jobs.ts'
 export { APPROVAL_ERRORS, orderRoutes } from './orders.routes.ts'
 export {
   ApprovalInput,
+  type CalculateQuery,
+  type CreateOrderBody,
   DiscountInput,
   OrderLineInput,
   type OrderPayment,
@@ -32,7 +34,9 @@ export type {
 export {
   ownDiscountPercent,
   type PricedOrder,
-  priceOrder,
+  type PricingInput,
+  presentedVouchers,
+  priceFrom,
   refuseUsedUpVouchers,
   stockChangesOf,
   toCalculation,

@@ -21,6 +21,7 @@ import {
 } from './orders.schemas.ts'
 import type { OrdersService } from './orders.service.ts'
 import type { Order as OrderView } from './orders.views.ts'
+import type { toCalculation } from './pricing.ts'
 
 /** What a staff member's void, refund or large discount may answer beyond a 422 on `approval.pin`. */
 export const APPROVAL_ERRORS = [
@@ -36,6 +37,15 @@ const Order = Type.Ref('Order')
 /** The orders service, and the refund, which takes payments, stock and loyalty with it (flows/refund.ts). */
 interface OrderRoutesOptions {
   orders: OrdersService
+  /** Selling and its calculation (flows/sell.ts). */
+  sales: {
+    sell(ctx: RequestContext, input: CreateOrderBody): Promise<OrderView>
+    calculate(
+      ctx: RequestContext,
+      input: CreateOrderBody,
+      query: CalculateQuery,
+    ): Promise<ReturnType<typeof toCalculation>>
+  }
   /** The order with its payments (flows/order-detail.ts). */
   orderDetail(ctx: RequestContext, orderId: string): Promise<OrderView>
   /** Completing or voiding, a void's card intents voided first (flows/change-order-status.ts). */
@@ -50,7 +60,7 @@ interface OrderRoutesOptions {
 
 export const orderRoutes: FastifyPluginAsyncTypebox<OrderRoutesOptions> = async (
   app,
-  { orders, orderDetail, changeOrderStatus, refunds },
+  { orders, sales, orderDetail, changeOrderStatus, refunds },
 ) => {
   app.addSchema(RefundSchema)
   app.addSchema(OrderSchema)
@@ -94,7 +104,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRoutesOptions> = async 
         },
       },
     },
-    async (request, reply) => reply.code(201).send({ data: await orders.create(request.ctx, request.body) }),
+    async (request, reply) => reply.code(201).send({ data: await sales.sell(request.ctx, request.body) }),
   )
 
   app.post(
@@ -115,7 +125,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<OrderRoutesOptions> = async 
         },
       },
     },
-    async (request) => ({ data: await orders.calculate(request.ctx, request.body, request.query) }),
+    async (request) => ({ data: await sales.calculate(request.ctx, request.body, request.query) }),
   )
 
   app.get(

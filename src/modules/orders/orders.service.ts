@@ -8,53 +8,26 @@ import { actorOf, type RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { currencyExponent } from '../../platform/money/money.ts'
 import { recordAudit } from '../audit/index.ts'
-import type { OrgsService } from '../orgs/index.ts'
 import { mayMove, moveStatus } from './order-status.ts'
 import { OrderErrors } from './orders.errors.ts'
 import * as repo from './orders.repo.ts'
-import type {
-  CalculateQuery,
-  CreateOrderBody,
-  CustomerOrdersQuery,
-  OrderListQuery,
-  OrderPayment,
-  OrderStatus,
-  StatusBody,
-} from './orders.schemas.ts'
+import type { CustomerOrdersQuery, OrderListQuery, OrderPayment, OrderStatus, StatusBody } from './orders.schemas.ts'
 import type { LineRow, OrderRow } from './orders.tables.ts'
 import { type Order, pointsMultiplierE4, type StoredDiscount, toOrder } from './orders.views.ts'
-import type {
-  ApprovalsPort,
-  CampaignsPort,
-  CustomersPort,
-  InventoryPort,
-  LocationsPort,
-  PricingPort,
-  TaxPort,
-} from './ports.ts'
+import type { ApprovalsPort, CustomersPort, InventoryPort } from './ports.ts'
 import {
   ownDiscountPercent,
   type PricedOrder,
   parseDiscounts,
-  priceOrder,
   refuseUsedUpVouchers,
-  stockChangesOf,
   storedDiscounts,
-  toCalculation,
 } from './pricing.ts'
 import { computeTotals } from './totals.ts'
 
 interface OrdersDeps {
-  orgs: OrgsService
-  pricing: PricingPort
-  tax: TaxPort
   inventory: InventoryPort
-  locations: LocationsPort
   customers: CustomersPort
-  campaigns: CampaignsPort
   approvals: ApprovalsPort
-  /** The registers' shifts: a sale that names one must name an open shift of the org. */
-  shifts: { assertOpenShift(ctx: RequestContext, shiftId: string, field: string): Promise<void> }
 }
 
 /**
@@ -217,106 +190,45 @@ export function createOrdersService(deps: OrdersDeps) {
     })
   }
 
-  async function validateRefs(
-    ctx: RequestContext,
-    input: { location_id: string; customer_id?: string | null; shift_id?: string },
-  ) {
-    await deps.locations.assertExists(ctx, input.location_id, 'location_id')
-    if (input.customer_id) await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
-    if (input.shift_id) await deps.shifts.assertOpenShift(ctx, input.shift_id, 'shift_id')
-  }
-
-  /**
-   * One attempt at creating an order. Every read is sent at once, then both writes: on a pipelined connection each
-   * group is one round trip. With `shortcut`, and when this call owns the transaction, the stock goes by
-   * inventory's sale statement and COMMIT follows it at once, so the level rows it locks are held for the
-   * statement and the commit only, not for another round trip to this process.
-   */
-  function createOnce(
-    ctx: RequestContext,
-    input: CreateOrderBody,
-    shortcut: boolean,
-    approvedBy: string | null,
-    numbering: { number: string | null },
-  ): Promise<Order> {
-    return ctx.db.tx(async (q, commitNow) => {
-      const [, priced] = await allInOrder(validateRefs(ctx, input), priceOrder(ctx, deps, input))
+  const service = {
+    /**
+     * A priced sale's own checks (flows/sell.ts), before anything is written: a used-up voucher it presented, and the
+     * till's own discounts against the store's approval limit (an approved discount records its approver).
+     */
+    async checkPriced(ctx: RequestContext, priced: PricedOrder, approvedBy: string | null): Promise<void> {
       refuseUsedUpVouchers(priced)
       if (priced.discounts.length > 0) await approveDiscounts(ctx, priced, approvedBy)
-      const orderId = newId('ord')
-      const changes = stockChangesOf(priced.quoted, {
-        locationId: input.location_id,
-        sign: -1,
-        reason: 'sale',
-        reference: { type: 'order', id: orderId },
-      })
-      const sale = shortcut && commitNow ? deps.inventory.prepareSale(ctx, changes) : null
-      const inserted = insertPriced(q, ctx, orderId, priced, {
-        locationId: input.location_id,
-        customerId: input.customer_id ?? null,
-        laybyId: null,
-        status: 'open',
-        capturedTotal: 0n,
-        note: input.note ?? '',
-        shiftId: input.shift_id ?? null,
-        // Taken by the insert itself; a second attempt keeps the first one's (its insert ran before the refusal).
-        number: numbering.number,
-        // The order's event is written by the order's own statement, so the stock statement is the last one.
-        eventType: 'order.created',
-      })
-      inserted.then(({ row }) => (numbering.number = row.number)).catch(() => {})
-      // The campaign uses go in the same pipeline: a limit reached meanwhile fails the statement and the order.
-      const claimed = deps.campaigns.claim(
-        q,
-        ctx,
-        {
-          id: orderId,
-          locationId: input.location_id,
-          customerId: input.customer_id ?? null,
-          currency: priced.currency,
-          total: priced.totals.total,
-        },
-        priced.campaigns.applications,
-      )
-      claimed.catch(() => {})
-      // The till's own discounts are audited with the order, in its pipeline (docs/people-and-settings.md).
-      const audited = priced.discounts.length > 0 ? auditDiscounts(q, ctx, orderId, priced, approvedBy) : null
-      audited?.catch(() => {})
-      const stock = sale ? sale() : deps.inventory.applyChanges(ctx, changes)
-      if (sale && commitNow) commitNow()
-      try {
-        const [{ row, lines }] = await Promise.all([inserted, stock, claimed, audited])
-        return toOrder(row, lines)
-      } catch (error) {
-        // A refused claim aborts the transaction, so the statements after it fail too: the claim's error is the cause.
-        await claimed
-        throw error
-      }
-    })
-  }
-
-  const service = {
-    /** The totals an order would have; creates nothing. */
-    async calculate(ctx: RequestContext, input: CreateOrderBody, query: CalculateQuery = {}) {
-      const [, priced] = await allInOrder(validateRefs(ctx, input), priceOrder(ctx, deps, input))
-      return toCalculation(priced, query.explain ?? 'relevant')
     },
 
     /**
-     * Prices the lines, stores the order, takes the stock and writes order.created, all in one transaction. A plain
-     * sale takes the shortcut first; when its stock statement refuses (a missing level, a shortfall, an alert to
-     * emit), nothing was written and the order is made again on the full path, which answers those cases.
+     * A sale's record, in the sale's transaction (flows/sell.ts): the open order with its lines and order.created,
+     * written by one statement, and the audit of the till's own discounts, both sent at once without waiting.
+     * `numbering` keeps the number the insert took, for a second attempt of the same sale.
      */
-    async create(ctx: RequestContext, input: CreateOrderBody): Promise<Order> {
-      // A manager's PIN is checked (slowly) before the order's transaction, which then only compares.
-      const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
-      const numbering: { number: string | null } = { number: null }
-      try {
-        return await createOnce(ctx, input, true, approvedBy, numbering)
-      } catch (error) {
-        if (!deps.inventory.isSaleRefusal(error)) throw error
-        return createOnce(ctx, input, false, approvedBy, numbering)
-      }
+    record(
+      ctx: RequestContext,
+      orderId: string,
+      priced: PricedOrder,
+      sale: { locationId: string; customerId: string | null; shiftId: string | null; note: string },
+      approvedBy: string | null,
+      numbering: { number: string | null },
+    ): Promise<Order> {
+      return ctx.db.tx(async (q) => {
+        const inserted = insertPriced(q, ctx, orderId, priced, {
+          ...sale,
+          laybyId: null,
+          status: 'open',
+          capturedTotal: 0n,
+          // Taken by the insert itself; a second attempt keeps the first one's (its insert ran before the refusal).
+          number: numbering.number,
+          // The order's event is written by the order's own statement.
+          eventType: 'order.created',
+        })
+        inserted.then(({ row }) => (numbering.number = row.number)).catch(() => {})
+        const audited = priced.discounts.length > 0 ? auditDiscounts(q, ctx, orderId, priced, approvedBy) : null
+        const [{ row, lines }] = await allInOrder(inserted, audited ?? Promise.resolve())
+        return toOrder(row, lines)
+      })
     },
 
     async list(ctx: RequestContext, query: OrderListQuery): Promise<Page<Order>> {

@@ -1,12 +1,11 @@
 import { invalid } from '../../platform/errors/app-error.ts'
-import type { RequestContext } from '../../platform/http/context.ts'
 import { toMajor, toMinor } from '../../platform/money/money.ts'
 import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
 import type { CampaignPricing } from '../campaigns/index.ts'
 import { OrderErrors } from './orders.errors.ts'
 import type { DiscountInput, OrderLineInput, TipInput } from './orders.schemas.ts'
 import { discountView, lineDiscountView, type StoredDiscount } from './orders.views.ts'
-import type { CampaignsPort, OrgSettingsPort, PricingPort, QuotedLine, TaxPort } from './ports.ts'
+import type { CampaignsPort, OrgSettingsPort, QuotedLine, TaxPort } from './ports.ts'
 import { tipOf } from './tips.ts'
 import { computeTotals, type OrderDiscount, type OrderTotals } from './totals.ts'
 
@@ -40,53 +39,46 @@ export function parseDiscounts(inputs: readonly DiscountInput[], currency: strin
 /** The most vouchers an order presents, voucher_codes and voucher_code together (voucher_codes' own maximum). */
 const MAX_VOUCHERS = 10
 
+/** What pricing an order reads from other modules (flows/price-sale.ts reads them at once). */
+export interface PricingReads {
+  org: Awaited<ReturnType<OrgSettingsPort['pricingSettings']>>
+  quoted: QuotedLine[]
+  taxOf: Awaited<ReturnType<TaxPort['rateTable']>>
+  campaignsFor: Awaited<ReturnType<CampaignsPort['prepare']>>
+}
+
+/** The lines, discounts, vouchers and tip an order or a lay-by is priced from. */
+export interface PricingInput {
+  location_id: string
+  customer_id?: string | null
+  lines: readonly OrderLineInput[]
+  discounts?: readonly DiscountInput[]
+  voucher_codes?: readonly string[]
+  voucher_code?: string
+  tip?: TipInput
+}
+
 /**
- * Prices lines through the catalog, finds their tax rates and computes the totals: the heart of calculate and
- * create. The org, the quote and the tax rates are read at once: on a pipelined connection, one round trip.
+ * The vouchers an order presents, each with the field that names it in a refusal: voucher_codes, then voucher_code
+ * (one more code, named by its own field).
  */
-export async function priceOrder(
-  ctx: RequestContext,
-  deps: { orgs: OrgSettingsPort; pricing: PricingPort; tax: TaxPort; campaigns: CampaignsPort },
-  input: {
-    location_id: string
-    customer_id?: string | null
-    lines: readonly OrderLineInput[]
-    discounts?: readonly DiscountInput[]
-    voucher_codes?: readonly string[]
-    voucher_code?: string
-    tip?: TipInput
-  },
-): Promise<PricedOrder> {
-  // voucher_code is one more code, named by its own field in any refusal.
+export function presentedVouchers(input: PricingInput): { codes: string[]; fields: string[] } {
   const codes = [...(input.voucher_codes ?? []), ...(input.voucher_code ? [input.voucher_code] : [])]
   if (codes.length > MAX_VOUCHERS)
     throw invalid('voucher_code', `makes more than ${MAX_VOUCHERS} vouchers with voucher_codes`, 'out_of_range')
-  const codeFields = [
+  const fields = [
     ...(input.voucher_codes ?? []).map((_, i) => `voucher_codes.${i}`),
     ...(input.voucher_code ? ['voucher_code'] : []),
   ]
-  const at = new Date()
-  const [org, quoted, taxOf, campaignsFor] = await Promise.all([
-    deps.orgs.pricingSettings(ctx),
-    deps.pricing.quote(
-      ctx,
-      input.lines.map((l) => ({
-        productId: l.product_id,
-        variantId: l.variant_id ?? null,
-        quantity: l.quantity,
-        modifierOptionIds: l.modifier_option_ids,
-      })),
-      { locationId: input.location_id, at },
-    ),
-    deps.tax.rateTable(ctx),
-    deps.campaigns.prepare(ctx, {
-      locationId: input.location_id,
-      customerId: input.customer_id ?? null,
-      voucherCodes: codes,
-      voucherFields: codeFields,
-      at,
-    }),
-  ])
+  return { codes, fields }
+}
+
+/**
+ * The heart of calculate and create: from the catalog's quote, the tax rates and the campaigns that may apply, the
+ * unit prices, each campaign's discount, the totals and the tip.
+ */
+export function priceFrom(reads: PricingReads, input: PricingInput): PricedOrder {
+  const { org, quoted, taxOf, campaignsFor } = reads
   refuseSoldOut(quoted)
   const discounts = parseDiscounts(input.discounts ?? [], org.currency)
   const rates = taxOf(quoted)

@@ -1,4 +1,3 @@
-import type { Queryable } from '../../platform/db/database.ts'
 import { notFound } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
