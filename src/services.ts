@@ -93,15 +93,15 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
       },
     },
   })
-  const campaigns = createCampaignsService({ orgs, locations, customers, tiers: loyalty })
+  const campaigns = createCampaignsService({ orgs, locations, customers })
   const orders = createOrdersService({ inventory, customers, approvals: devices })
   // Three flows come before the modules they are given to: pricing a sale (lay-bys price as orders do), and the
   // order side of taking a payment, which payments is given as its OrderBalance.
-  const priceSale = createPriceSaleFlow({ orgs, catalog, tax, campaigns })
+  const priceSale = createPriceSaleFlow({ orgs, catalog, tax, campaigns, loyalty })
   const completeSale = createCompleteSaleFlow({ orders, loyalty })
   const payments = createPaymentsService({
     orgs,
-    orders: createTakePaymentFlow({ orders, completeSale }),
+    orderBalance: createTakePaymentFlow({ orders, completeSale }),
     tenders: [
       cardTender(withDeadline(options.processor ?? new TestProcessor(), runtime.config.processorTimeoutMs)),
       cashTender(registers),

@@ -42,8 +42,6 @@ interface CampaignsDeps {
   orgs: { pricingSettings(ctx: RequestContext): Promise<{ currency: string }> }
   locations: { timezoneOf(ctx: RequestContext, locationId: string): Promise<string | null> }
   customers: { tagsOf(ctx: RequestContext, customerId: string): Promise<string[]> }
-  /** The customer's loyalty tier name, when loyalty knows one. */
-  tiers?: { tierOf(ctx: RequestContext, customerId: string): Promise<string | null> }
   clock?: () => Date
 }
 
@@ -452,6 +450,11 @@ export function createCampaignsService(deps: CampaignsDeps) {
         /** The request field of each code, for a refusal (`voucher_codes.N` by default). */
         voucherFields?: readonly string[]
         at?: Date
+        /**
+         * The customer's loyalty tier, which loyalty knows (the price-sale flow gives it): read only when a live
+         * campaign is for some tiers.
+         */
+        tierOf?: () => Promise<string | null>
       },
     ): Promise<(lines: readonly CartLine[], currency: string) => CampaignPricing> {
       const at = input.at ?? clock()
@@ -475,7 +478,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
           : [],
         limited.length ? ctx.db.read((q) => repo.usageCounts(q, ctx.orgId, limited)) : [],
         needs((d) => d.conditions.tags) ? deps.customers.tagsOf(ctx, customerId!) : [],
-        needs((d) => d.conditions.tiers) ? (deps.tiers?.tierOf(ctx, customerId!) ?? null) : null,
+        needs((d) => d.conditions.tiers) ? (input.tierOf?.() ?? null) : null,
         needs((d) => d.perCustomerLimit !== null)
           ? ctx.db.read((q) => repo.customerUses(q, ctx.orgId, customerId!))
           : [],

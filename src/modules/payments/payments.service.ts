@@ -97,7 +97,7 @@ function toPayment(row: PaymentRow): Payment {
 
 interface PaymentsDeps {
   orgs: OrgsService
-  orders: OrderBalance
+  orderBalance: OrderBalance
   /** Every way to pay the installation offers, each once (docs/commerce.md "Tenders"). */
   tenders: readonly Tender[]
   /** Seals the token of a card taken offline until the worker authorizes it. */
@@ -105,7 +105,7 @@ interface PaymentsDeps {
 }
 
 export function createPaymentsService(deps: PaymentsDeps) {
-  const { orgs, orders } = deps
+  const { orgs, orderBalance } = deps
   const tenders = new Map(deps.tenders.map((t) => [t.method, t]))
   const tenderOf = (method: string): Tender => {
     const tender = tenders.get(method)
@@ -136,7 +136,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     orderId,
     laybyId: null,
     async lock(ctx) {
-      const order = await orders.lockForPayment(ctx, orderId)
+      const order = await orderBalance.lockForPayment(ctx, orderId)
       if (order.status !== 'open') return { payable: false, why: `the order is ${order.status}` }
       const pending = await ctx.db.read((q) => repo.pendingTotal(q, ctx.orgId, orderId))
       return {
@@ -145,8 +145,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
         tips: { tip: order.tip, totalBeforeTip: order.total - order.tip },
       }
     },
-    captured: (ctx, amount) => orders.recordCapture(ctx, orderId, amount),
-    addTip: (ctx, delta) => orders.addTip(ctx, orderId, delta),
+    captured: (ctx, amount) => orderBalance.recordCapture(ctx, orderId, amount),
+    addTip: (ctx, delta) => orderBalance.addTip(ctx, orderId, delta),
   })
 
   /** The store's tip rules, when it takes tips (docs/commerce.md "Tips"). */
@@ -456,7 +456,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
             reference: id,
           })
       return ctx.db.tx(async (q) => {
-        if (pending.order_id) await orders.lockForPayment(ctx, pending.order_id)
+        if (pending.order_id) await orderBalance.lockForPayment(ctx, pending.order_id)
         const settled = await repo.settlePending(
           q,
           ctx.orgId,
@@ -471,7 +471,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
           await emitEvent(q, ctx.orgId, 'payment.failed', payment)
           return { orderId: settled.order_id, declined: auth.message }
         }
-        if (settled.order_id) await orders.recordCapture(ctx, settled.order_id, amount)
+        if (settled.order_id) await orderBalance.recordCapture(ctx, settled.order_id, amount)
         await emitEvent(q, ctx.orgId, 'payment.captured', payment)
         return { orderId: settled.order_id, declined: null }
       })
@@ -512,12 +512,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
       // A retry whose first attempt committed the capture finds it done: that is this request's own capture.
       if (row.status === 'captured') return toPayment(row)
       return ctx.db.tx(async (q) => {
-        if (row.order_id) await orders.lockForPayment(ctx, row.order_id)
+        if (row.order_id) await orderBalance.lockForPayment(ctx, row.order_id)
         // Recorded only at the amount the processor took: a tip adjusted meanwhile is a conflict, not a wrong record.
         const taken = BigInt(result.amount ?? row.amount)
         const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'captured', taken)
         if (!moved) throw PaymentErrors.CHANGED_CONCURRENTLY('the payment was captured, voided or adjusted meanwhile')
-        if (moved.order_id) await orders.recordCapture(ctx, moved.order_id, BigInt(moved.amount))
+        if (moved.order_id) await orderBalance.recordCapture(ctx, moved.order_id, BigInt(moved.amount))
         const payment = toPayment(moved)
         await emitEvent(q, ctx.orgId, 'payment.captured', payment)
         return payment
@@ -539,12 +539,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (!result.ok) throw PaymentErrors.PROCESSOR_REFUSED(`the payment processor refused the void: ${result.message}`)
       if (current.status === 'voided') return toPayment(current)
       return ctx.db.tx(async (q) => {
-        if (current.order_id) await orders.lockForPayment(ctx, current.order_id)
+        if (current.order_id) await orderBalance.lockForPayment(ctx, current.order_id)
         const moved = await repo.transition(q, ctx.orgId, id, 'requires_capture', 'voided')
         if (!moved) throw PaymentErrors.CHANGED_CONCURRENTLY('the payment was captured or voided meanwhile')
         // The tip it carried leaves the order with it.
         const tip = BigInt(moved.tip_amount)
-        if (tip > 0n && moved.order_id) await orders.addTip(ctx, moved.order_id, -tip)
+        if (tip > 0n && moved.order_id) await orderBalance.addTip(ctx, moved.order_id, -tip)
         return toPayment(moved)
       })
     },
