@@ -236,7 +236,7 @@ export async function buildApp(
       })
       await v1.register(paymentRoutes, { payments: services.payments })
       await v1.register(giftCardRoutes, { giftCards: services.giftCards })
-      await v1.register(laybyRoutes, { laybys: services.laybys, complete: services.flows.completeLayby })
+      await v1.register(laybyRoutes, { laybys: services.laybys, flows: services.flows.laybys })
       await v1.register(automationRoutes, { automations: services.automations })
       await v1.register(campaignRoutes, { campaigns: services.campaigns })
       await v1.register(loyaltyRoutes, {

@@ -111,16 +111,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     ],
     secrets: runtime.secrets,
   })
-  const laybys = createLaybysService({
-    orgs,
-    payments,
-    inventory,
-    locations,
-    customers,
-    priceSale,
-    campaigns,
-    approvals: devices,
-  })
+  const laybys = createLaybysService({ inventory, locations, customers, approvals: devices })
   const automations = createAutomationsService({
     locations,
     webhooks,

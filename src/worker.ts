@@ -51,7 +51,7 @@ export function startWorkers(
   const laybys = log.child({ worker: 'laybys' })
   const cancellationsLeft = startStalledWork(
     runtime.database,
-    stalledCancellations(runtime.database, services.laybys, laybys),
+    stalledCancellations(runtime.database, services.flows.laybys, laybys),
     laybys,
   )
   const cards = log.child({ worker: 'offline-cards' })

@@ -15,7 +15,7 @@ import type { CompleteSale } from './complete-sale.ts'
 import { createCustomerProfileFlow } from './customer-profile.ts'
 import { createDefineRewardFlow } from './define-reward.ts'
 import { createEraseCustomerFlow } from './erase-customer.ts'
-import { createCompleteLaybyFlow } from './layby.ts'
+import { createLaybyFlows } from './layby.ts'
 import { createOrderDetailFlow } from './order-detail.ts'
 import type { PriceSale } from './price-sale.ts'
 import { createRedeemRewardFlow } from './redeem-reward.ts'
@@ -61,7 +61,7 @@ export function createFlows(modules: FlowModules) {
     sales: createSellFlow(modules),
     completeSale: modules.completeSale,
     changeOrderStatus: createChangeOrderStatusFlow({ ...modules, payments }),
-    completeLayby: createCompleteLaybyFlow(modules),
+    laybys: createLaybyFlows(modules),
     refund: createRefundFlow({ ...modules, payments, orderDetail }),
     redeemReward: createRedeemRewardFlow(modules),
     defineReward: createDefineRewardFlow(modules),

@@ -477,7 +477,7 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     const finish = () =>
       finishStalled(
         app.runtime.database,
-        stalledCancellations(app.runtime.database, app.services.laybys, app.api.log),
+        stalledCancellations(app.runtime.database, app.services.flows.laybys, app.api.log),
         app.api.log,
         0,
       )

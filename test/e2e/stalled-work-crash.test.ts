@@ -101,7 +101,7 @@ describe('refunds and lay-by cancellations survive a process killed at the proce
     assert.equal((await shop.api.get(`/api/v1/laybys/${layby}`)).body.data.status, 'cancelling')
     assert.equal(await shop.level(product), 1, 'the goods stay put aside until the money is back')
 
-    const work = stalledCancellations(app.runtime.database, app.services.laybys, app.api.log)
+    const work = stalledCancellations(app.runtime.database, app.services.flows.laybys, app.api.log)
     assert.ok((await finishNow(work)) >= 1)
     const done = (await shop.api.get(`/api/v1/laybys/${layby}`)).body.data
     assert.equal(done.status, 'cancelled')

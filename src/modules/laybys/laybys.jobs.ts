@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../../platform/db/database.ts'
+import type { RequestContext } from '../../platform/http/context.ts'
 import { systemContext } from '../../platform/http/system-context.ts'
 import type { StalledWork } from '../../platform/queue/stalled-work.ts'
 import * as repo from './laybys.repo.ts'
-import type { LaybysService } from './laybys.service.ts'
 
 /**
  * Lay-by cancellations whose request ended between their steps (docs/commerce.md "Lay-bys"): the processor again
@@ -11,7 +11,8 @@ import type { LaybysService } from './laybys.service.ts'
  */
 export function stalledCancellations(
   database: Database,
-  laybys: LaybysService,
+  /** The lay-by flows (flows/layby.ts), which finish a cancellation. */
+  laybys: { resumeStalledCancel(ctx: RequestContext, id: string): Promise<void> },
   log: FastifyBaseLogger,
 ): StalledWork<{ org_id: string; layby_id: string }> {
   return {

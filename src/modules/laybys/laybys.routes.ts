@@ -5,7 +5,7 @@ import { DataOf, errorResponses, IdParams, ListOf } from '../../platform/http/sc
 import { CampaignErrors } from '../campaigns/index.ts'
 import { InventoryErrors } from '../inventory/index.ts'
 import { APPROVAL_ERRORS, OrderErrors } from '../orders/index.ts'
-import { PaymentErrors, PaymentSchema } from '../payments/index.ts'
+import { type Payment, PaymentErrors, PaymentSchema } from '../payments/index.ts'
 import { LaybyErrors } from './laybys.errors.ts'
 import type { Layby as LaybyView } from './laybys.schemas.ts'
 import {
@@ -21,13 +21,20 @@ import type { LaybysService } from './laybys.service.ts'
 const tags = ['laybys']
 const Layby = Type.Ref('Layby')
 
-/** The lay-bys service, and collecting one, which makes its order (flows/layby.ts). */
+/** The lay-bys service (lists), and the lay-by's sequences, which take payments, campaigns and orders with them. */
 interface LaybyRoutesOptions {
-  laybys: LaybysService
-  complete(ctx: RequestContext, id: string, input: CompleteLaybyBody): Promise<LaybyView>
+  laybys: Pick<LaybysService, 'list'>
+  /** flows/layby.ts */
+  flows: {
+    create(ctx: RequestContext, input: CreateLaybyBody): Promise<LaybyView>
+    get(ctx: RequestContext, id: string): Promise<LaybyView>
+    pay(ctx: RequestContext, id: string, tender: TenderBody): Promise<{ payment: Payment; layby: LaybyView }>
+    complete(ctx: RequestContext, id: string, input: CompleteLaybyBody): Promise<LaybyView>
+    cancel(ctx: RequestContext, id: string, input: CancelLaybyBody): Promise<LaybyView>
+  }
 }
 
-export const laybyRoutes: FastifyPluginAsyncTypebox<LaybyRoutesOptions> = async (app, { laybys, complete }) => {
+export const laybyRoutes: FastifyPluginAsyncTypebox<LaybyRoutesOptions> = async (app, { laybys, flows }) => {
   app.addSchema(PaymentSchema)
   app.addSchema(LaybySchema)
 
@@ -55,7 +62,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<LaybyRoutesOptions> = async 
         },
       },
     },
-    async (request, reply) => reply.code(201).send({ data: await laybys.create(request.ctx, request.body) }),
+    async (request, reply) => reply.code(201).send({ data: await flows.create(request.ctx, request.body) }),
   )
 
   app.get(
@@ -85,7 +92,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<LaybyRoutesOptions> = async 
         response: { 200: DataOf(Layby), ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: await laybys.get(request.ctx, request.params.id) }),
+    async (request) => ({ data: await flows.get(request.ctx, request.params.id) }),
   )
 
   app.post(
@@ -112,7 +119,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<LaybyRoutesOptions> = async 
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await laybys.pay(request.ctx, request.params.id, request.body) }),
+      reply.code(201).send({ data: await flows.pay(request.ctx, request.params.id, request.body) }),
   )
 
   app.post(
@@ -131,7 +138,7 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<LaybyRoutesOptions> = async 
         },
       },
     },
-    async (request) => ({ data: await complete(request.ctx, request.params.id, request.body ?? {}) }),
+    async (request) => ({ data: await flows.complete(request.ctx, request.params.id, request.body ?? {}) }),
   )
 
   app.post(
@@ -156,6 +163,6 @@ export const laybyRoutes: FastifyPluginAsyncTypebox<LaybyRoutesOptions> = async 
         },
       },
     },
-    async (request) => ({ data: await laybys.cancel(request.ctx, request.params.id, request.body ?? {}) }),
+    async (request) => ({ data: await flows.cancel(request.ctx, request.params.id, request.body ?? {}) }),
   )
 }

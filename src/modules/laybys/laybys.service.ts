@@ -6,18 +6,9 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
 import { e4ToPercent } from '../../platform/money/percent.ts'
-import type {
-  ApprovalsPort,
-  CampaignsPort,
-  CustomersPort,
-  InventoryPort,
-  LocationsPort,
-  PricedOrder,
-  PricingInput,
-} from '../orders/index.ts'
+import type { ApprovalsPort, CustomersPort, InventoryPort, LocationsPort, PricedOrder } from '../orders/index.ts'
 import { ownDiscountPercent, refuseUsedUpVouchers, stockChangesOf } from '../orders/index.ts'
-import type { OrgsService } from '../orgs/index.ts'
-import type { CardHold, CreatePaymentInput, PaymentsService, PaymentTarget } from '../payments/index.ts'
+import type { Payment, PaymentTarget } from '../payments/index.ts'
 import { mayMove, moveLayby } from './layby-status.ts'
 import { LaybyErrors } from './laybys.errors.ts'
 import * as repo from './laybys.repo.ts'
@@ -83,26 +74,22 @@ function toLayby(row: LaybyRow, payments?: object[]): Layby {
 }
 
 interface LaybysDeps {
-  orgs: OrgsService
-  payments: PaymentsService
   inventory: InventoryPort
   locations: LocationsPort
   customers: CustomersPort
-  /** The lines priced as a sale's (flows/price-sale.ts). */
-  priceSale(ctx: RequestContext, input: PricingInput): Promise<PricedOrder>
-  /** Claimed as an order's; released by a cancellation. */
-  campaigns: Pick<CampaignsPort, 'claim'> & { release(ctx: RequestContext, laybyId: string): Promise<number> }
-  /** What staff may not do alone: its own discounts above the store's limit, a cancellation (its refunds). */
+  /** What staff may not do alone: its own discounts above the store's limit. */
   approvals: ApprovalsPort
 }
+
+/** A lay-by's record as the next step of a flow takes it (locked in the flow's transaction). */
+export type LaybyRecord = LaybyRow
 
 /**
  * Lay-bys: goods put aside against a deposit. Opening reserves the stock (layby_reserve) and takes the deposit in one
  * transaction; payments reduce the balance; completing (paid in full, goods collected) turns it into a completed
- * order that owns its payments; cancelling refunds every payment and releases the stock (layby_release).
- * No processor call runs inside a transaction: a card deposit is authorized before the lay-by's transaction and
- * given back if it fails (so a declined deposit leaves no lay-by behind), and a cancellation's refunds run between
- * its steps (see docs/commerce.md).
+ * order that owns its payments; cancelling refunds every payment and releases the stock (layby_release). The
+ * sequences that take payments, campaigns and orders with them are flows (flows/layby.ts); these are the lay-by's
+ * own steps.
  */
 export function createLaybysService(deps: LaybysDeps) {
   /** What the lay-by reserves and gives back: its counted lines, bundles by the components kept with the price. */
@@ -113,27 +100,6 @@ export function createLaybysService(deps: LaybysDeps) {
       reason,
       reference: { type: 'layby', id: row.id },
     })
-
-  const target = (laybyId: string, announce: boolean): PaymentTarget => ({
-    orderId: null,
-    laybyId,
-    async lock(ctx) {
-      const row = await ctx.db.tx((q) => repo.laybyById(q, ctx.orgId, laybyId, true))
-      if (!row) throw notFound('lay-by')
-      if (row.status !== 'open') return { payable: false, why: `the lay-by is ${row.status}` }
-      return { payable: true, outstanding: BigInt(row.total) - BigInt(row.paid_total) }
-    },
-    async captured(ctx, amount) {
-      await ctx.db.tx(async (q) => {
-        const row = await repo.addPaid(q, ctx.orgId, laybyId, amount)
-        if (announce)
-          await emitEvent(q, ctx.orgId, 'layby.payment_received', {
-            ...toLayby(row),
-            amount: toMajor(amount, row.currency),
-          })
-      })
-    },
-  })
 
   /** The lay-by, locked. */
   async function locked(q: Queryable, ctx: RequestContext, id: string): Promise<LaybyRow> {
@@ -156,129 +122,80 @@ export function createLaybysService(deps: LaybysDeps) {
     return row
   }
 
-  /**
-   * Three steps, so that the processor's refunds run outside any transaction: the lay-by turns `cancelling` with
-   * its refunds reserved and what it was asked with; the card refunds go to the processor (the lay-by's id as
-   * their reference, so a resumed cancellation refunds nothing twice); then the refunds settle, the stock comes
-   * back and the lay-by is `cancelled`. A refusal in the middle puts it back as it was (409). The lay-by is locked
-   * and must still be `cancelling` for either, so a request and the worker finishing the same cancellation settle
-   * or release it once.
-   * `asked` is null when the worker resumes: the interrupted request's reason and shift stand.
-   */
-  async function cancelInSteps(
-    ctx: RequestContext,
-    id: string,
-    asked: { reason: string | null; shiftId: string | null } | null,
-    from?: readonly LaybyStatus[],
-  ): Promise<Layby> {
-    const parts = await ctx.db.tx(async (q) => {
-      const row = await lockedFor(q, ctx, id, 'cancelling', from)
-      await moveLayby(q, ctx, row, {
-        to: 'cancelling',
-        asked: asked ?? { reason: row.cancel_reason, shiftId: row.cancel_shift_id },
-      })
-      return deps.payments.reserveLaybyRefunds(ctx, id)
-    })
-    const outcome = await deps.payments.executeLaybyRefunds(ctx, id, parts)
-    if (!outcome.ok) {
-      await ctx.db.tx(async (q) => {
-        // Open already: the other one finishing this cancellation was refused too, and has released it.
-        const row = await locked(q, ctx, id)
-        if (row.status !== 'cancelling') return
-        await deps.payments.releaseLaybyRefunds(ctx, id, parts)
-        await moveLayby(q, ctx, row, { to: 'open' })
-      })
-      throw LaybyErrors.PROCESSOR_REFUSED(`the payment processor refused the refund: ${outcome.reason}`)
-    }
-    const refunded = parts.reduce((sum, part) => sum + part.amount, 0n)
-    return ctx.db.tx(async (q) => {
-      const row = await locked(q, ctx, id)
-      // Cancelled already: the other one finishing this cancellation settled it; this one answers it as done.
-      if (row.status === 'cancelled') return toLayby(row)
-      if (row.status !== 'cancelling') throw LaybyErrors.NOT_OPEN(`a lay-by that is ${row.status} cannot change`)
-      await deps.payments.settleLaybyRefunds(ctx, id, parts, row.cancel_shift_id)
-      await deps.inventory.applyChanges(ctx, stockChanges(row, 1, 'layby_release'))
-      await deps.campaigns.release(ctx, id)
-      const done = toLayby(await moveLayby(q, ctx, row, { to: 'cancelled' }))
-      await emitEvent(q, ctx.orgId, 'layby.cancelled', {
-        ...done,
-        amount_refunded: toMajor(refunded, row.currency),
-        reason: row.cancel_reason ?? '',
-      })
-      return done
-    })
-  }
+  const service = {
+    /** What a payment toward the lay-by pays: its balance, locked; `announce` says layby.payment_received. */
+    paymentTarget: (laybyId: string, announce: boolean): PaymentTarget => ({
+      orderId: null,
+      laybyId,
+      async lock(ctx) {
+        const row = await ctx.db.tx((q) => repo.laybyById(q, ctx.orgId, laybyId, true))
+        if (!row) throw notFound('lay-by')
+        if (row.status !== 'open') return { payable: false, why: `the lay-by is ${row.status}` }
+        return { payable: true, outstanding: BigInt(row.total) - BigInt(row.paid_total) }
+      },
+      async captured(ctx, amount) {
+        await ctx.db.tx(async (q) => {
+          const row = await repo.addPaid(q, ctx.orgId, laybyId, amount)
+          if (announce)
+            await emitEvent(q, ctx.orgId, 'layby.payment_received', {
+              ...toLayby(row),
+              amount: toMajor(amount, row.currency),
+            })
+        })
+      },
+    }),
 
-  /** Opens the lay-by in one transaction: its lines, campaign uses, stock reservation and deposit. */
-  function open(
-    ctx: RequestContext,
-    input: CreateLaybyBody,
-    deposit: CreatePaymentInput,
-    hold: CardHold | null,
-    approvedBy: string | null,
-  ): Promise<Layby> {
-    return ctx.db.tx(async (q) => {
+    /** Opening, its first check: the customer and the store it names. */
+    async checkReferences(ctx: RequestContext, input: CreateLaybyBody): Promise<void> {
       await deps.customers.assertExists(ctx, input.customer_id, 'customer_id')
       await deps.locations.assertExists(ctx, input.location_id, 'location_id')
-      const priced = await deps.priceSale(ctx, input)
+    },
+
+    /** Opening, once priced: a used-up voucher refused, the till's own discounts within the approval limit. */
+    async checkPriced(ctx: RequestContext, priced: PricedOrder, approvedBy: string | null): Promise<void> {
       refuseUsedUpVouchers(priced)
       if (priced.discounts.length > 0)
         await deps.approvals.assertApproved(ctx, { kind: 'discount', percent: ownDiscountPercent(priced) }, approvedBy)
-      const row = await repo.insertLayby(q, ctx.orgId, {
-        id: newId('lay'),
-        customerId: input.customer_id,
-        locationId: input.location_id,
-        currency: priced.currency,
-        lines: freeze(priced),
-        subtotal: priced.totals.subtotal,
-        discountTotal: priced.totals.discountTotal,
-        taxTotal: priced.totals.taxTotal,
-        total: priced.totals.total,
-        note: input.note ?? '',
-      })
-      // A lay-by's campaign uses count when it opens (against the lay-by) and come back if it is cancelled.
-      await deps.campaigns.claim(
-        ctx,
-        {
-          id: row.id,
-          locationId: input.location_id,
-          customerId: input.customer_id,
-          currency: priced.currency,
-          total: priced.totals.total,
-        },
-        priced.campaigns.applications,
-      )
-      await deps.inventory.applyChanges(ctx, stockChanges(row, -1, 'layby_reserve'))
-      const payment = await deps.payments.create(ctx, deposit, target(row.id, false), hold)
-      if (payment.status === 'failed')
-        throw LaybyErrors.CARD_DECLINED(`the deposit was declined: ${payment.failure_message}`)
-      const layby = toLayby((await repo.laybyById(q, ctx.orgId, row.id))!, [payment])
-      await emitEvent(q, ctx.orgId, 'layby.created', layby)
-      return layby
-    })
-  }
-
-  const service = {
-    /**
-     * A card deposit is authorized before the lay-by's transaction (no processor call inside one), recorded in it,
-     * and given back if the lay-by cannot open (a retry then authorizes anew).
-     */
-    async create(ctx: RequestContext, input: CreateLaybyBody): Promise<Layby> {
-      const deposit = { ...input.deposit, capture: true }
-      const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
-      const hold = await deps.payments.holdCard(ctx, deposit)
-      try {
-        return await open(ctx, input, deposit, hold, approvedBy)
-      } catch (error) {
-        if (hold) await deps.payments.releaseHold(ctx, hold)
-        throw error
-      }
     },
 
-    async get(ctx: RequestContext, id: string): Promise<Layby> {
+    /** Opening: the lay-by recorded at the price agreed, its stock reserved (in the flow's transaction). */
+    async record(ctx: RequestContext, input: CreateLaybyBody, priced: PricedOrder): Promise<LaybyRecord> {
+      return ctx.db.tx(async (q) => {
+        const row = await repo.insertLayby(q, ctx.orgId, {
+          id: newId('lay'),
+          customerId: input.customer_id,
+          locationId: input.location_id,
+          currency: priced.currency,
+          lines: freeze(priced),
+          subtotal: priced.totals.subtotal,
+          discountTotal: priced.totals.discountTotal,
+          taxTotal: priced.totals.taxTotal,
+          total: priced.totals.total,
+          note: input.note ?? '',
+        })
+        return row
+      })
+    },
+
+    /** Opening: the lay-by's stock put aside (layby_reserve). */
+    async reserveStock(ctx: RequestContext, row: LaybyRecord): Promise<void> {
+      await deps.inventory.applyChanges(ctx, stockChanges(row, -1, 'layby_reserve'))
+    },
+
+    /** Opening, its last step: layby.created, with its deposit. */
+    async announceOpened(ctx: RequestContext, id: string, deposit: Payment): Promise<Layby> {
+      return ctx.db.tx(async (q) => {
+        const layby = toLayby((await repo.laybyById(q, ctx.orgId, id))!, [deposit])
+        await emitEvent(q, ctx.orgId, 'layby.created', layby)
+        return layby
+      })
+    },
+
+    /** The lay-by with its payments (which the payments module keeps: flows/layby.ts reads them). */
+    async get(ctx: RequestContext, id: string, payments: Payment[]): Promise<Layby> {
       const row = await ctx.db.read((q) => repo.laybyById(q, ctx.orgId, id))
       if (!row) throw notFound('lay-by')
-      return toLayby(row, await deps.payments.listForLayby(ctx, id))
+      return toLayby(row, payments)
     },
 
     async list(ctx: RequestContext, query: LaybyListQuery): Promise<Page<Layby>> {
@@ -297,12 +214,6 @@ export function createLaybysService(deps: LaybysDeps) {
         (r) => [r.id],
         (r) => toLayby(r),
       )
-    },
-
-    /** A payment against the balance (layby.payment_received); a declined card is answered as a failed payment. */
-    async pay(ctx: RequestContext, id: string, tender: TenderBody) {
-      const payment = await deps.payments.create(ctx, { ...tender, capture: true }, target(id, true))
-      return { payment, layby: await service.get(ctx, id) }
     },
 
     /**
@@ -336,17 +247,57 @@ export function createLaybysService(deps: LaybysDeps) {
       })
     },
 
-    /** Cancels an open lay-by, or resumes a cancellation a crash interrupted (docs/commerce.md "Lay-bys"). */
-    async cancel(ctx: RequestContext, id: string, input: CancelLaybyBody): Promise<Layby> {
-      // A cancellation refunds every payment: a refund staff may not make alone.
-      const approvedBy = input.approval ? await deps.approvals.approverAtTill(ctx, input.approval) : null
-      await deps.approvals.assertApproved(ctx, { kind: 'refund' }, approvedBy)
-      return cancelInSteps(ctx, id, { reason: input.reason ?? null, shiftId: input.shift_id ?? null })
+    /**
+     * A cancellation's first step (flows/layby.ts): the lay-by, locked, turns `cancelling` with what it was asked
+     * with (`asked` null when the worker resumes one: the interrupted request's reason and shift stand).
+     */
+    async startCancelling(
+      ctx: RequestContext,
+      id: string,
+      asked: { reason: string | null; shiftId: string | null } | null,
+      from?: readonly LaybyStatus[],
+    ): Promise<void> {
+      await ctx.db.tx(async (q) => {
+        const row = await lockedFor(q, ctx, id, 'cancelling', from)
+        await moveLayby(q, ctx, row, {
+          to: 'cancelling',
+          asked: asked ?? { reason: row.cancel_reason, shiftId: row.cancel_shift_id },
+        })
+      })
     },
 
-    /** Finishes a cancellation its request left `cancelling` (the worker, once no request can still be running). */
-    async resumeStalledCancel(ctx: RequestContext, id: string): Promise<void> {
-      await cancelInSteps(ctx, id, null, ['cancelling'])
+    /**
+     * The lay-by, locked, while its cancellation is under way; null once another finisher has released it (open
+     * again) or settled it (`cancelled`, answered as done).
+     */
+    async lockCancelling(
+      ctx: RequestContext,
+      id: string,
+    ): Promise<{ row: LaybyRecord; done: null } | { row: null; done: Layby | null }> {
+      return ctx.db.tx(async (q) => {
+        const row = await locked(q, ctx, id)
+        if (row.status === 'cancelling') return { row, done: null }
+        return { row: null, done: row.status === 'cancelled' ? toLayby(row) : null }
+      })
+    },
+
+    /** A cancellation the processor refused: the lay-by is open again, as it was. */
+    async reopen(ctx: RequestContext, row: LaybyRecord): Promise<void> {
+      await ctx.db.tx((q) => moveLayby(q, ctx, row, { to: 'open' }))
+    },
+
+    /** A cancellation's last step: the stock back (layby_release), the lay-by cancelled, layby.cancelled. */
+    async finishCancelling(ctx: RequestContext, row: LaybyRecord, refunded: bigint): Promise<Layby> {
+      return ctx.db.tx(async (q) => {
+        await deps.inventory.applyChanges(ctx, stockChanges(row, 1, 'layby_release'))
+        const done = toLayby(await moveLayby(q, ctx, row, { to: 'cancelled' }))
+        await emitEvent(q, ctx.orgId, 'layby.cancelled', {
+          ...done,
+          amount_refunded: toMajor(refunded, row.currency),
+          reason: row.cancel_reason ?? '',
+        })
+        return done
+      })
     },
   }
   return service
