@@ -111,7 +111,7 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     ],
     secrets: runtime.secrets,
   })
-  const laybys = createLaybysService({ inventory, locations, customers, approvals: devices })
+  const laybys = createLaybysService({ locations, customers })
   const automations = createAutomationsService({
     locations,
     webhooks,

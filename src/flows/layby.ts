@@ -1,14 +1,22 @@
 import type { CampaignsService } from '../modules/campaigns/index.ts'
+import type { InventoryService } from '../modules/inventory/index.ts'
 import {
   type CancelLaybyBody,
   type CompleteLaybyBody,
   type CreateLaybyBody,
   type Layby,
   LaybyErrors,
+  type LaybyRecord,
   type LaybysService,
   type TenderBody,
 } from '../modules/laybys/index.ts'
-import type { ApprovalsPort, OrdersService } from '../modules/orders/index.ts'
+import {
+  type ApprovalsPort,
+  type OrdersService,
+  ownDiscountPercent,
+  refuseUsedUpVouchers,
+  stockChangesOf,
+} from '../modules/orders/index.ts'
 import type { Payment, PaymentsService } from '../modules/payments/index.ts'
 import type { RequestContext } from '../platform/http/context.ts'
 import type { CompleteSale } from './complete-sale.ts'
@@ -40,10 +48,23 @@ export function createLaybyFlows(deps: {
     | 'settleLaybyRefunds'
   >
   orders: Pick<OrdersService, 'createFromLayby'>
+  inventory: Pick<InventoryService, 'applyChanges'>
   completeSale: CompleteSale
   approvals: ApprovalsPort
 }) {
   const { laybys, payments } = deps
+
+  /** What the lay-by puts aside and gives back: its counted lines, bundles by the components kept with the price. */
+  const moveStock = (ctx: RequestContext, row: LaybyRecord, sign: 1 | -1, reason: 'layby_reserve' | 'layby_release') =>
+    deps.inventory.applyChanges(
+      ctx,
+      stockChangesOf(laybys.pricedOf(row).quoted, {
+        locationId: row.location_id,
+        sign,
+        reason,
+        reference: { type: 'layby', id: row.id },
+      }),
+    )
 
   /** Opening, in one transaction: priced, recorded, its campaign uses claimed, its stock aside, its deposit taken. */
   function open(
@@ -56,7 +77,9 @@ export function createLaybyFlows(deps: {
     return ctx.db.tx(async () => {
       await laybys.checkReferences(ctx, input)
       const priced = await deps.priceSale(ctx, input)
-      await laybys.checkPriced(ctx, priced, approvedBy)
+      refuseUsedUpVouchers(priced)
+      if (priced.discounts.length > 0)
+        await deps.approvals.assertApproved(ctx, { kind: 'discount', percent: ownDiscountPercent(priced) }, approvedBy)
       const row = await laybys.record(ctx, input, priced)
       // A lay-by's campaign uses count when it opens (against the lay-by) and come back if it is cancelled.
       await deps.campaigns.claim(
@@ -70,7 +93,7 @@ export function createLaybyFlows(deps: {
         },
         priced.campaigns.applications,
       )
-      await laybys.reserveStock(ctx, row)
+      await moveStock(ctx, row, -1, 'layby_reserve')
       const payment = await payments.create(ctx, deposit, laybys.paymentTarget(row.id, false), hold)
       if (payment.status === 'failed')
         throw LaybyErrors.CARD_DECLINED(`the deposit was declined: ${payment.failure_message}`)
@@ -108,6 +131,7 @@ export function createLaybyFlows(deps: {
       if (!row) throw LaybyErrors.NOT_OPEN('a lay-by that is open cannot change')
       await payments.settleLaybyRefunds(ctx, id, parts, row.cancel_shift_id)
       await deps.campaigns.release(ctx, id)
+      await moveStock(ctx, row, 1, 'layby_release')
       return laybys.finishCancelling(
         ctx,
         row,

@@ -6,8 +6,7 @@ import type { RequestContext } from '../../platform/http/context.ts'
 import { afterIdOf, type Page, toPage } from '../../platform/http/pagination.ts'
 import { toMajor } from '../../platform/money/money.ts'
 import { e4ToPercent } from '../../platform/money/percent.ts'
-import type { ApprovalsPort, CustomersPort, InventoryPort, LocationsPort, PricedOrder } from '../orders/index.ts'
-import { ownDiscountPercent, refuseUsedUpVouchers, stockChangesOf } from '../orders/index.ts'
+import type { CustomersPort, LocationsPort, PricedOrder } from '../orders/index.ts'
 import type { Payment, PaymentTarget } from '../payments/index.ts'
 import { mayMove, moveLayby } from './layby-status.ts'
 import { LaybyErrors } from './laybys.errors.ts'
@@ -74,11 +73,8 @@ function toLayby(row: LaybyRow, payments?: object[]): Layby {
 }
 
 interface LaybysDeps {
-  inventory: InventoryPort
   locations: LocationsPort
   customers: CustomersPort
-  /** What staff may not do alone: its own discounts above the store's limit. */
-  approvals: ApprovalsPort
 }
 
 /** A lay-by's record as the next step of a flow takes it (locked in the flow's transaction). */
@@ -92,15 +88,6 @@ export type LaybyRecord = LaybyRow
  * own steps.
  */
 export function createLaybysService(deps: LaybysDeps) {
-  /** What the lay-by reserves and gives back: its counted lines, bundles by the components kept with the price. */
-  const stockChanges = (row: LaybyRow, sign: 1 | -1, reason: 'layby_reserve' | 'layby_release') =>
-    stockChangesOf(thaw(row.lines).quoted, {
-      locationId: row.location_id,
-      sign,
-      reason,
-      reference: { type: 'layby', id: row.id },
-    })
-
   /** The lay-by, locked. */
   async function locked(q: Queryable, ctx: RequestContext, id: string): Promise<LaybyRow> {
     const row = await repo.laybyById(q, ctx.orgId, id, true)
@@ -151,13 +138,6 @@ export function createLaybysService(deps: LaybysDeps) {
       await deps.locations.assertExists(ctx, input.location_id, 'location_id')
     },
 
-    /** Opening, once priced: a used-up voucher refused, the till's own discounts within the approval limit. */
-    async checkPriced(ctx: RequestContext, priced: PricedOrder, approvedBy: string | null): Promise<void> {
-      refuseUsedUpVouchers(priced)
-      if (priced.discounts.length > 0)
-        await deps.approvals.assertApproved(ctx, { kind: 'discount', percent: ownDiscountPercent(priced) }, approvedBy)
-    },
-
     /** Opening: the lay-by recorded at the price agreed, its stock reserved (in the flow's transaction). */
     async record(ctx: RequestContext, input: CreateLaybyBody, priced: PricedOrder): Promise<LaybyRecord> {
       return ctx.db.tx(async (q) => {
@@ -177,10 +157,8 @@ export function createLaybysService(deps: LaybysDeps) {
       })
     },
 
-    /** Opening: the lay-by's stock put aside (layby_reserve). */
-    async reserveStock(ctx: RequestContext, row: LaybyRecord): Promise<void> {
-      await deps.inventory.applyChanges(ctx, stockChanges(row, -1, 'layby_reserve'))
-    },
+    /** The lines a lay-by keeps at the price agreed: what it puts aside and gives back. */
+    pricedOf: (row: LaybyRecord): PricedOrder => thaw(row.lines),
 
     /** Opening, its last step: layby.created, with its deposit. */
     async announceOpened(ctx: RequestContext, id: string, deposit: Payment): Promise<Layby> {
@@ -286,10 +264,9 @@ export function createLaybysService(deps: LaybysDeps) {
       await ctx.db.tx((q) => moveLayby(q, ctx, row, { to: 'open' }))
     },
 
-    /** A cancellation's last step: the stock back (layby_release), the lay-by cancelled, layby.cancelled. */
+    /** A cancellation's last step, its stock back: the lay-by cancelled, layby.cancelled. */
     async finishCancelling(ctx: RequestContext, row: LaybyRecord, refunded: bigint): Promise<Layby> {
       return ctx.db.tx(async (q) => {
-        await deps.inventory.applyChanges(ctx, stockChanges(row, 1, 'layby_release'))
         const done = toLayby(await moveLayby(q, ctx, row, { to: 'cancelled' }))
         await emitEvent(q, ctx.orgId, 'layby.cancelled', {
           ...done,
