@@ -7,12 +7,11 @@
 // Environment: DATABASE_URL, REDIS_URL as bench/run.ts; BENCH_ROUNDS (5); BENCH_REQUESTS (1,000 per load).
 import assert from 'node:assert/strict'
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { existsSync, symlinkSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
-import pg from 'pg'
 import { withDefaultUser } from '../src/config.ts'
+import { createBenchDatabase } from './lib/database.ts'
 import { CONNECTIONS, cpuTimeUs, median } from './lib/measure.ts'
 
 const revision = process.argv[2]
@@ -40,26 +39,13 @@ interface Server {
   drop: () => Promise<void>
 }
 
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  try {
-    return await fn(client)
-  } finally {
-    await client.end()
-  }
-}
-
 async function start(name: string, tree: string, redisDb: number): Promise<Server> {
-  const database = `opentill_ab_${randomBytes(4).toString('hex')}`
-  await admin((c) => c.query(`CREATE DATABASE ${database}`))
-  const url = new URL(serverUrl)
-  url.pathname = `/${database}`
+  const database = await createBenchDatabase(serverUrl)
   // BENCH_SERVER_NODE_ARGS passes Node flags to both measured processes (say `--cpu-prof --cpu-prof-dir=/tmp/p`).
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `${tree}/bench/server.ts`], {
     cwd: tree,
-    env: { ...process.env, BENCH_DATABASE_URL: url.toString(), BENCH_REDIS_URL: `${redisUrl}/${redisDb}` },
+    env: { ...process.env, BENCH_DATABASE_URL: database.url, BENCH_REDIS_URL: `${redisUrl}/${redisDb}` },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const first = await new Promise<string>((resolve, reject) => {
@@ -76,7 +62,7 @@ async function start(name: string, tree: string, redisDb: number): Promise<Serve
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')
       await exited
-      await admin((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`))
+      await database.drop()
     },
   }
 }
