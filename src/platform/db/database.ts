@@ -170,6 +170,19 @@ export class Database {
    * setting and re-set only when the next checkout is for another org.
    */
   async read<T>(orgId: string, fn: (q: Queryable) => Promise<T>): Promise<T> {
+    const { q, release } = await this.readLease(orgId)
+    try {
+      return await fn(q)
+    } finally {
+      release()
+    }
+  }
+
+  /**
+   * A connection for `orgId`'s reads until released, pinned to the org as `read` pins it: the reads a request sends
+   * at once share it (org-db), pipelined, instead of each taking a connection of its own.
+   */
+  async readLease(orgId: string): Promise<{ q: Queryable; release: () => void }> {
     assertOrgId(orgId)
     const { client, release } = await this.checkout()
     try {
@@ -178,10 +191,11 @@ export class Database {
         await client.query('SELECT set_config($1, $2, false)', ['app.org_id', orgId])
         pinnedOrg.set(client, orgId)
       }
-      return await fn(new ClientQueryable(client))
-    } finally {
+    } catch (error) {
       release()
+      throw error
     }
+    return { q: new ClientQueryable(client), release }
   }
 
   /**

@@ -19,10 +19,31 @@ export function orgDb(
     const open = openTransaction.getStore()
     return open && open.orgId === orgId ? open.q : undefined
   }
+  // The reads in flight share one connection, taken at the first and given back after the last: however many reads
+  // a request sends at once (a calculate's checks, a page's lookups), it holds one connection, pipelined, so fifty
+  // clients need fifty connections at most and the pool's queue stays short of load shedding.
+  let shared: { lease: ReturnType<Database['readLease']>; reads: number } | null = null
+  async function sharedRead<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    const current = shared ?? { lease: database.readLease(orgId), reads: 0 }
+    shared = current
+    current.reads++
+    try {
+      return await fn((await current.lease).q)
+    } finally {
+      current.reads--
+      if (current.reads === 0) {
+        if (shared === current) shared = null
+        current.lease.then(
+          (lease) => lease.release(),
+          () => {},
+        )
+      }
+    }
+  }
   return {
     read(fn) {
       const q = joinable()
-      return q ? fn(q) : database.read(orgId, fn)
+      return q ? fn(q) : sharedRead(fn)
     },
     tx(fn) {
       const q = joinable()
