@@ -47,7 +47,7 @@ module.exports = {
     },
     {
       name: 'no-module-cycles',
-      comment: 'Modules depend on each other in one direction; a cycle is resolved by a port or a late-bound getter.',
+      comment: 'Modules depend on each other in one direction; a use case that needs two of them is a flow (src/flows).',
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/' },
       to: { path: '^src/modules/', circular: true, pathNot: '^src/modules/$1/' },

@@ -11,6 +11,7 @@ import { existsSync, symlinkSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 import { withDefaultUser } from '../src/config.ts'
+import { apiOf } from './lib/api.ts'
 import { createBenchDatabase } from './lib/database.ts'
 import { CONNECTIONS, cpuTimeUs, median } from './lib/measure.ts'
 
@@ -35,7 +36,7 @@ interface Server {
   name: string
   child: ChildProcess
   apiUrl: string
-  headers: Record<string, string>
+  api: ReturnType<typeof apiOf>
   drop: () => Promise<void>
 }
 
@@ -57,7 +58,7 @@ async function start(name: string, tree: string, redisDb: number): Promise<Serve
     name,
     child,
     apiUrl: info.apiUrl,
-    headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' },
+    api: apiOf(info),
     drop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')
@@ -67,19 +68,12 @@ async function start(name: string, tree: string, redisDb: number): Promise<Serve
   }
 }
 
-async function call(s: Server, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${s.apiUrl}${path}`, { method, headers: s.headers, body: JSON.stringify(body) })
-  const json = (await res.json()) as any
-  assert.ok(res.status < 300, `${s.name} ${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
-  return json.data
-}
-
 /** A shop of each server: a location whose 60 products are stocked, and the orders made, paid and refunded. */
 async function shopOf(s: Server) {
-  const location = (await call(s, 'POST', '/api/v1/locations', { name: 'A/B store' })).id
-  const products: string[] = (await call(s, 'GET', `/api/v1/products?limit=${PRODUCTS}`)).map((p: any) => p.id)
+  const location = (await s.api.call('POST', '/api/v1/locations', { name: 'A/B store' })).data.id
+  const products: string[] = (await s.api.call('GET', `/api/v1/products?limit=${PRODUCTS}`)).data.map((p: any) => p.id)
   for (const id of products)
-    await call(s, 'POST', '/api/v1/inventory/adjust', {
+    await s.api.call('POST', '/api/v1/inventory/adjust', {
       product_id: id,
       location_id: location,
       quantity: 1_000_000,
@@ -92,7 +86,7 @@ type Shop = Awaited<ReturnType<typeof shopOf>>
 type Load = 'orders' | 'payments' | 'refunds'
 
 /** One load of `requests` requests on a server; answers its rate, p99 and the app's CPU time per request. */
-async function measure(s: Server, shop: Shop, load: Load) {
+async function measure(s: Server, shop: Shop, load: Load, count = requests) {
   const next: Record<Load, () => { path: string; body: string }> = {
     orders: () => {
       const picked = new Set<string>()
@@ -128,11 +122,11 @@ async function measure(s: Server, shop: Shop, load: Load) {
   const result = await autocannon({
     url: s.apiUrl,
     connections: CONNECTIONS,
-    amount: requests,
+    amount: count,
     requests: [
       {
         method: 'POST',
-        headers: s.headers,
+        headers: s.api.headers,
         setupRequest: (req: any) => {
           firstSentAt ||= performance.now()
           return { ...req, ...next[load]() }
@@ -178,7 +172,7 @@ try {
   // Warm-up: one small load of each on both, outside the figures.
   for (const s of [before, after])
     for (const load of ['orders', 'payments', 'refunds'] as Load[]) {
-      await measure(s, shops.get(s)!, load)
+      await measure(s, shops.get(s)!, load, 200)
     }
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? [before, after] : [after, before]

@@ -1,4 +1,4 @@
-import { createCompleteSaleFlow, createFlows, createPriceSaleFlow, createTakePaymentFlow } from './flows/index.ts'
+import { createCompleteSaleFlow, createFlows, createTakePaymentFlow } from './flows/index.ts'
 import { createAuditService } from './modules/audit/index.ts'
 import {
   createAuthService,
@@ -95,9 +95,8 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
   })
   const campaigns = createCampaignsService({ orgs, locations, customers })
   const orders = createOrdersService({ inventory, customers, approvals: devices })
-  // Three flows come before the modules they are given to: pricing a sale (lay-bys price as orders do), and the
-  // order side of taking a payment, which payments is given as its OrderBalance.
-  const priceSale = createPriceSaleFlow({ orgs, catalog, tax, campaigns, loyalty })
+  // Two flows come before payments: the order side of taking a payment, which payments is given as its
+  // OrderBalance, and the completion of a sale it calls.
   const completeSale = createCompleteSaleFlow({ orders, loyalty })
   const payments = createPaymentsService({
     orgs,
@@ -133,7 +132,9 @@ export function createServices(runtime: Runtime, options: ServiceOptions = {}) {
     laybys,
     locations,
     registers,
-    priceSale,
+    orgs,
+    catalog,
+    tax,
     completeSale,
     inventory,
     approvals: devices,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import type { BenchTarget } from './types.ts'
 
 /** The seeded owner's JSON calls against the app under test; a call that fails stops the benchmark. */
-export function apiOf(t: BenchTarget) {
+export function apiOf(t: Pick<BenchTarget, 'apiUrl' | 'token'>) {
   const headers = { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${t.apiUrl}${path}`, {

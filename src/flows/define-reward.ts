@@ -19,5 +19,3 @@ export function createDefineRewardFlow(deps: {
     return deps.loyalty.createReward(ctx, programId, input)
   }
 }
-
-export type DefineReward = ReturnType<typeof createDefineRewardFlow>

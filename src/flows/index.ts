@@ -1,5 +1,6 @@
 import type { AutomationsService } from '../modules/automations/index.ts'
 import type { CampaignsService } from '../modules/campaigns/index.ts'
+import type { CatalogService } from '../modules/catalog/index.ts'
 import type { CustomersService } from '../modules/customers/index.ts'
 import type { EventsService } from '../modules/events/index.ts'
 import type { InventoryService } from '../modules/inventory/index.ts'
@@ -7,8 +8,10 @@ import type { LaybysService } from '../modules/laybys/index.ts'
 import type { LocationsService } from '../modules/locations/index.ts'
 import type { LoyaltyService } from '../modules/loyalty/index.ts'
 import type { ApprovalsPort, OrderRefunds, OrdersService } from '../modules/orders/index.ts'
+import type { OrgsService } from '../modules/orgs/index.ts'
 import type { PaymentsService } from '../modules/payments/index.ts'
 import type { RegistersService } from '../modules/registers/index.ts'
+import type { TaxService } from '../modules/tax/index.ts'
 import type { WebhooksService } from '../modules/webhooks/index.ts'
 import { createChangeOrderStatusFlow } from './change-order-status.ts'
 import type { CompleteSale } from './complete-sale.ts'
@@ -17,7 +20,7 @@ import { createDefineRewardFlow } from './define-reward.ts'
 import { createEraseCustomerFlow } from './erase-customer.ts'
 import { createLaybyFlows } from './layby.ts'
 import { createOrderDetailFlow } from './order-detail.ts'
-import type { PriceSale } from './price-sale.ts'
+import { createPriceSaleFlow } from './price-sale.ts'
 import { createRedeemRewardFlow } from './redeem-reward.ts'
 import { createRefundFlow } from './refund.ts'
 import { createSellFlow } from './sell.ts'
@@ -39,14 +42,14 @@ export interface FlowModules {
   laybys: LaybysService
   locations: LocationsService
   registers: RegistersService
-  /** Built before lay-bys, which price with it (services.ts). */
-  priceSale: PriceSale
+  orgs: OrgsService
+  catalog: CatalogService
+  tax: TaxService
   /** Built before payments, which take-payment gives it to (services.ts). */
   completeSale: CompleteSale
 }
 
 export { createCompleteSaleFlow } from './complete-sale.ts'
-export { createPriceSaleFlow } from './price-sale.ts'
 export { createTakePaymentFlow } from './take-payment.ts'
 
 /**
@@ -55,13 +58,13 @@ export { createTakePaymentFlow } from './take-payment.ts'
  */
 export function createFlows(modules: FlowModules) {
   const payments = modules.payments.orderPort
+  const priceSale = createPriceSaleFlow(modules)
   const orderDetail = createOrderDetailFlow({ ...modules, payments })
   return {
     orderDetail,
-    sales: createSellFlow(modules),
-    completeSale: modules.completeSale,
+    sales: createSellFlow({ ...modules, priceSale }),
     changeOrderStatus: createChangeOrderStatusFlow({ ...modules, payments }),
-    laybys: createLaybyFlows(modules),
+    laybys: createLaybyFlows({ ...modules, priceSale }),
     refund: createRefundFlow({ ...modules, payments, orderDetail }),
     redeemReward: createRedeemRewardFlow(modules),
     defineReward: createDefineRewardFlow(modules),
@@ -69,5 +72,3 @@ export function createFlows(modules: FlowModules) {
     eraseCustomer: createEraseCustomerFlow(modules),
   }
 }
-
-export type Flows = ReturnType<typeof createFlows>

@@ -116,8 +116,11 @@ export function createLaybyFlows(deps: {
     const outcome = await payments.executeLaybyRefunds(ctx, id, parts)
     if (!outcome.ok) {
       await ctx.db.tx(async () => {
-        // Open already: the other one finishing this cancellation was refused too, and has released it.
-        const { row } = await laybys.lockCancelling(ctx, id)
+        // Open already: the other one finishing this cancellation was refused too, and has released it; cancelled: the
+        // other one settled it, and this refusal changes nothing.
+        const locked = await laybys.lockCancelling(ctx, id)
+        if (locked.done) throw LaybyErrors.NOT_OPEN('a lay-by that is cancelled cannot change')
+        const { row } = locked
         if (!row) return
         await payments.releaseLaybyRefunds(ctx, id, parts)
         await laybys.reopen(ctx, row)
@@ -125,10 +128,11 @@ export function createLaybyFlows(deps: {
       throw LaybyErrors.PROCESSOR_REFUSED(`the payment processor refused the refund: ${outcome.reason}`)
     }
     return ctx.db.tx(async () => {
-      const { row, done } = await laybys.lockCancelling(ctx, id)
+      const locked = await laybys.lockCancelling(ctx, id)
       // Cancelled already: the other one finishing this cancellation settled it; this one answers it as done.
-      if (done) return done
-      if (!row) throw LaybyErrors.NOT_OPEN('a lay-by that is open cannot change')
+      if (locked.done) return locked.done
+      const { row } = locked
+      if (!row) throw LaybyErrors.NOT_OPEN(`a lay-by that is ${locked.status} cannot change`)
       await payments.settleLaybyRefunds(ctx, id, parts, row.cancel_shift_id)
       await deps.campaigns.release(ctx, id)
       await moveStock(ctx, row, 1, 'layby_release')
@@ -195,5 +199,3 @@ export function createLaybyFlows(deps: {
     },
   }
 }
-
-export type LaybyFlows = ReturnType<typeof createLaybyFlows>

@@ -49,5 +49,3 @@ export function createRedeemRewardFlow(deps: {
     })
   }
 }
-
-export type RedeemReward = ReturnType<typeof createRedeemRewardFlow>

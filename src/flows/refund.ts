@@ -4,6 +4,7 @@ import type { ApprovalsPort, OrderRefunds, RefundBody } from '../modules/orders/
 import { type Order, OrderErrors } from '../modules/orders/index.ts'
 import type { PaymentsService, RefundPart } from '../modules/payments/index.ts'
 import type { RequestContext } from '../platform/http/context.ts'
+import type { OrderDetail } from './order-detail.ts'
 
 type RefundPayments = Pick<
   PaymentsService['orderPort'],
@@ -21,8 +22,8 @@ type RefundPayments = Pick<
  */
 export function createRefundFlow(deps: {
   orderRefunds: OrderRefunds
-  /** The order as its answer shows it (flows/order-detail.ts). */
-  orderDetail(ctx: RequestContext, orderId: string): Promise<Order>
+  /** The order as its answer shows it. */
+  orderDetail: OrderDetail
   approvals: ApprovalsPort
   payments: RefundPayments
   inventory: Pick<InventoryService, 'applyChanges'>
@@ -87,9 +88,8 @@ export function createRefundFlow(deps: {
       const pending = await deps.orderRefunds.pending(ctx, refundId)
       if (!pending) return
       const parts = await deps.payments.partsOfRefund(ctx, refundId)
-      await finish(ctx, { ...pending, parts }, { ...pending, shiftId: null })
+      const { restock, reason, approvedBy } = pending
+      await finish(ctx, { ...pending, parts }, { restock, reason, approvedBy, shiftId: null })
     },
   }
 }
-
-export type RefundFlow = ReturnType<typeof createRefundFlow>

@@ -119,5 +119,3 @@ export function createSellFlow(deps: {
     },
   }
 }
-
-export type SellFlow = ReturnType<typeof createSellFlow>

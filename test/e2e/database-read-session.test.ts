@@ -19,7 +19,7 @@ describe("a request's reads", () => {
   it('share one connection while they are in flight, and give it back after the last', async () => {
     const ctx = systemContext(app.runtime.database, merchant.orgId, [])
     const database = app.runtime.database
-    const before = database.poolStats().inUse
+    const inUseBefore = database.poolStats().inUse
     const reads = 5
     let started = 0
     let allStarted!: () => void
@@ -33,7 +33,7 @@ describe("a request's reads", () => {
           // Every read waits until all have started: each holds what it was given meanwhile.
           if (++started === reads) allStarted()
           await together
-          inUse.push(database.poolStats().inUse - before)
+          inUse.push(database.poolStats().inUse - inUseBefore)
           const { rows } = await q.query<{ n: number }>('SELECT $1::int AS n', [i])
           return rows[0].n
         }),
@@ -41,7 +41,7 @@ describe("a request's reads", () => {
     )
     assert.deepEqual(answers, [0, 1, 2, 3, 4])
     assert.deepEqual(inUse, [1, 1, 1, 1, 1], 'the five reads held one connection between them')
-    assert.equal(database.poolStats().inUse, before, 'the connection went back after the last read')
+    assert.equal(database.poolStats().inUse, inUseBefore, 'the connection went back after the last read')
   })
 
   it('answers each read its own failure, and the others theirs', async () => {

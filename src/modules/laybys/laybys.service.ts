@@ -138,7 +138,7 @@ export function createLaybysService(deps: LaybysDeps) {
       await deps.locations.assertExists(ctx, input.location_id, 'location_id')
     },
 
-    /** Opening: the lay-by recorded at the price agreed, its stock reserved (in the flow's transaction). */
+    /** Opening: the lay-by recorded at the price agreed (in the flow's transaction). */
     async record(ctx: RequestContext, input: CreateLaybyBody, priced: PricedOrder): Promise<LaybyRecord> {
       return ctx.db.tx(async (q) => {
         const row = await repo.insertLayby(q, ctx.orgId, {
@@ -245,17 +245,17 @@ export function createLaybysService(deps: LaybysDeps) {
     },
 
     /**
-     * The lay-by, locked, while its cancellation is under way; null once another finisher has released it (open
-     * again) or settled it (`cancelled`, answered as done).
+     * The lay-by, locked, while its cancellation is under way; otherwise null with its status (open again: another
+     * finisher released it; `cancelled`: another settled it, answered as done).
      */
     async lockCancelling(
       ctx: RequestContext,
       id: string,
-    ): Promise<{ row: LaybyRecord; done: null } | { row: null; done: Layby | null }> {
+    ): Promise<{ row: LaybyRecord; done: null } | { row: null; status: LaybyStatus; done: Layby | null }> {
       return ctx.db.tx(async (q) => {
         const row = await locked(q, ctx, id)
         if (row.status === 'cancelling') return { row, done: null }
-        return { row: null, done: row.status === 'cancelled' ? toLayby(row) : null }
+        return { row: null, status: row.status, done: row.status === 'cancelled' ? toLayby(row) : null }
       })
     },
 

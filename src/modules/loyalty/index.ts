@@ -7,5 +7,4 @@ export {
   createLoyaltyService,
   type LoyaltyService,
   type Redemption,
-  type RedemptionPrice,
 } from './loyalty.service.ts'

@@ -9,7 +9,6 @@ export {
   type CreateOrderBody,
   DiscountInput,
   OrderLineInput,
-  type OrderPayment,
   OrderSchema,
   type RefundBody,
   type StatusBody,
@@ -18,18 +17,13 @@ export {
   type Completion,
   createOrdersService,
   type OrdersService,
-  type VoidApproval,
-  type Voiding,
 } from './orders.service.ts'
 export type { Order } from './orders.views.ts'
 export type {
   ApprovalsPort,
-  CampaignsPort,
   CustomersPort,
   InventoryPort,
   LocationsPort,
-  PricingPort,
-  TaxPort,
 } from './ports.ts'
 export {
   ownDiscountPercent,
@@ -44,7 +38,4 @@ export {
 export {
   createOrderRefunds,
   type OrderRefunds,
-  type PendingRefund,
-  type RefundReservation,
-  type RefundTerms,
 } from './refunds.service.ts'

@@ -1,7 +1,6 @@
 import type { RequestContext } from '../../platform/http/context.ts'
 import type { ApprovalAction } from '../auth/index.ts'
 import type { CampaignsService } from '../campaigns/index.ts'
-import type { CatalogService } from '../catalog/index.ts'
 import type { CustomersService } from '../customers/index.ts'
 import type { InventoryService } from '../inventory/index.ts'
 import type { LocationsService } from '../locations/index.ts'
@@ -9,17 +8,14 @@ import type { OrgsService } from '../orgs/index.ts'
 import type { TaxService } from '../tax/index.ts'
 
 /**
- * What orders need from other domains, each the provider's own type or a slice of its service, so no shape is
- * copied here. services.ts wires the real services in.
+ * What orders need from the domains below them, and the reads pricing is computed from, each the provider's own
+ * type or a slice of its service, so no shape is copied here.
  */
-
-/** Catalog: what order lines cost now, with a bundle's components. */
-export type PricingPort = Pick<CatalogService['pricing'], 'quote'>
 
 export type { QuotedLine } from '../catalog/index.ts'
 
-/** Inventory: stock moves, and a sale's stock as one statement committed right behind (prepareSale). */
-export type InventoryPort = Pick<InventoryService, 'applyChanges' | 'prepareSale' | 'isSaleRefusal'>
+/** Inventory: the stock a void or a refund puts back. */
+export type InventoryPort = Pick<InventoryService, 'applyChanges'>
 
 export type LocationsPort = Pick<LocationsService, 'assertExists'>
 
@@ -27,11 +23,11 @@ export type CustomersPort = Pick<CustomersService, 'assertExists'>
 
 export type TaxPort = Pick<TaxService, 'rateTable'>
 
-/** The org settings pricing depends on. */
+/** The org settings pricing depends on (read by the price-sale flow). */
 export type OrgSettingsPort = Pick<OrgsService, 'pricingSettings'>
 
-/** Campaigns: prepared with the other pricing reads, claimed in the order's transaction. */
-export type CampaignsPort = Pick<CampaignsService, 'prepare' | 'claim'>
+/** Campaigns: what may apply to a cart, read by the price-sale flow with the other pricing reads. */
+export type CampaignsPort = Pick<CampaignsService, 'prepare'>
 
 /** Approvals at the till: a manager's PIN on the same till, checked against the store's rules. */
 export interface ApprovalsPort {

@@ -1,3 +1,4 @@
+import { allInOrder } from '../all-in-order.ts'
 import type { CommitNow } from './database.ts'
 
 /**
@@ -7,13 +8,10 @@ import type { CommitNow } from './database.ts'
  * (docs/architecture.md "Round trips"). Answers their results; when several fail, the first in argument order is
  * the cause (a refused statement aborts the transaction, so the ones after it fail too).
  */
-export async function finishWith<T extends readonly unknown[]>(
+export function finishWith<T extends readonly unknown[]>(
   commitNow: CommitNow | null,
   statements: { readonly [K in keyof T]: Promise<T[K]> },
 ): Promise<T> {
-  for (const statement of statements) statement.catch(() => {})
   commitNow?.()
-  const settled = await Promise.allSettled(statements)
-  for (const result of settled) if (result.status === 'rejected') throw result.reason
-  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T
+  return allInOrder<T>(...statements)
 }
