@@ -1,15 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
 import type { Config } from './config.ts'
+import { runFinishers } from './flows/index.ts'
 import { startAuditRetention } from './modules/audit/index.ts'
 import { startAutomationWorker } from './modules/automations/index.ts'
 import { startCampaignClock } from './modules/campaigns/index.ts'
 import { startEventRetention } from './modules/events/index.ts'
-import { stalledCancellations } from './modules/laybys/index.ts'
 import { startPointsExpiry } from './modules/loyalty/index.ts'
-import { stalledRefunds } from './modules/orders/index.ts'
 import { pendingCardAuthorizations } from './modules/payments/index.ts'
 import { startWebhookWorker } from './modules/webhooks/index.ts'
+import { stalledFlowRuns } from './platform/flows/flow-runs.ts'
 import { startIdempotencyPurge } from './platform/http/idempotency-purge.ts'
 import { mailerFor, startMailOutbox } from './platform/mail/index.ts'
 import { startStalledWork } from './platform/queue/stalled-work.ts'
@@ -42,17 +42,11 @@ export function startWorkers(
   const automations = startAutomationWorker(runtime, services, { log: log.child({ worker: 'automations' }) })
   const campaignClock = startCampaignClock(runtime.database, services.campaigns, log.child({ worker: 'campaigns' }))
   const pointsExpiry = startPointsExpiry(runtime.database, services.loyalty, log.child({ worker: 'loyalty' }))
-  const refunds = log.child({ worker: 'refunds' })
-  const refundsLeft = startStalledWork(
+  const flowsLog = log.child({ worker: 'flow-runs' })
+  const interruptedRuns = startStalledWork(
     runtime.database,
-    stalledRefunds(runtime.database, services.flows.refund, refunds),
-    refunds,
-  )
-  const laybys = log.child({ worker: 'laybys' })
-  const cancellationsLeft = startStalledWork(
-    runtime.database,
-    stalledCancellations(runtime.database, services.flows.laybys, laybys),
-    laybys,
+    stalledFlowRuns(runtime.database, runFinishers(services.flows), flowsLog),
+    flowsLog,
   )
   const cards = log.child({ worker: 'offline-cards' })
   const offlineCards = startStalledWork(
@@ -87,8 +81,7 @@ export function startWorkers(
         automations.stop(),
         campaignClock.stop(),
         pointsExpiry.stop(),
-        refundsLeft.stop(),
-        cancellationsLeft.stop(),
+        interruptedRuns.stop(),
         offlineCards.stop(),
       ])
     },

@@ -50,6 +50,7 @@ export interface FlowModules {
 }
 
 export { createCompleteSaleFlow } from './complete-sale.ts'
+export { runFinishers } from './run-finishers.ts'
 export { createTakePaymentFlow } from './take-payment.ts'
 
 /**

@@ -18,11 +18,16 @@ import {
   stockChangesOf,
 } from '../modules/orders/index.ts'
 import type { Payment, PaymentsService } from '../modules/payments/index.ts'
+import { beginRun, endRun, type FlowRun, runStep } from '../platform/flows/flow-runs.ts'
 import type { RequestContext } from '../platform/http/context.ts'
 import type { CompleteSale } from './complete-sale.ts'
 import type { PriceSale } from './price-sale.ts'
 
-type Asked = { reason: string | null; shiftId: string | null }
+/** A lay-by cancellation's run, keyed by the lay-by's id. */
+export const CANCELLATION_FLOW = 'layby-cancellation'
+/** What a cancellation was asked with: the run keeps it for the claimer that finishes one a crash interrupted. */
+export type CancellationRunInput = { reason: string | null; shiftId: string | null }
+type Asked = CancellationRunInput
 
 /**
  * Lay-bys (docs/commerce.md "Lay-bys"): opening (priced as a sale, its campaign uses claimed, its stock put aside,
@@ -107,18 +112,24 @@ export function createLaybyFlows(deps: {
    * cancellation refunds nothing twice); then the refunds settle, the campaign uses and the stock come back and the
    * lay-by is `cancelled`. A refusal in the middle puts it back as it was (409). The lay-by is locked and must still
    * be `cancelling` for either, so a request and the worker finishing the same cancellation settle or release it once.
+   * From the first step to the last the cancellation is a flow run (platform/flows/flow-runs.ts), the processor's
+   * answer its recorded step.
    */
-  async function cancelInSteps(ctx: RequestContext, id: string, asked: Asked | null, from?: ['cancelling']) {
-    const parts = await ctx.db.tx(async () => {
-      await laybys.startCancelling(ctx, id, asked, from)
-      return payments.reserveLaybyRefunds(ctx, id)
+  async function cancelInSteps(ctx: RequestContext, id: string, asked: Asked, from?: ['cancelling']) {
+    const { run, parts } = await ctx.db.tx(async () => {
+      await laybys.startCancelling(ctx, id, from)
+      return {
+        run: await beginRun(ctx, CANCELLATION_FLOW, id, asked),
+        parts: await payments.reserveLaybyRefunds(ctx, id),
+      }
     })
-    const outcome = await payments.executeLaybyRefunds(ctx, id, parts)
+    const outcome = await runStep(ctx, run, 'processor', () => payments.executeLaybyRefunds(ctx, id, parts))
     if (!outcome.ok) {
       await ctx.db.tx(async () => {
         // Open already: the other one finishing this cancellation was refused too, and has released it; cancelled: the
         // other one settled it, and this refusal changes nothing.
         const locked = await laybys.lockCancelling(ctx, id)
+        await endRun(ctx, run)
         if (locked.done) throw LaybyErrors.NOT_OPEN('a lay-by that is cancelled cannot change')
         const { row } = locked
         if (!row) return
@@ -129,17 +140,19 @@ export function createLaybyFlows(deps: {
     }
     return ctx.db.tx(async () => {
       const locked = await laybys.lockCancelling(ctx, id)
+      await endRun(ctx, run)
       // Cancelled already: the other one finishing this cancellation settled it; this one answers it as done.
       if (locked.done) return locked.done
       const { row } = locked
       if (!row) throw LaybyErrors.NOT_OPEN(`a lay-by that is ${locked.status} cannot change`)
-      await payments.settleLaybyRefunds(ctx, id, parts, row.cancel_shift_id)
+      await payments.settleLaybyRefunds(ctx, id, parts, run.input.shiftId)
       await deps.campaigns.release(ctx, id)
       await moveStock(ctx, row, 1, 'layby_release')
       return laybys.finishCancelling(
         ctx,
         row,
         parts.reduce((sum, part) => sum + part.amount, 0n),
+        run.input.reason,
       )
     })
   }
@@ -193,9 +206,13 @@ export function createLaybyFlows(deps: {
       return cancelInSteps(ctx, id, { reason: input.reason ?? null, shiftId: input.shift_id ?? null })
     },
 
-    /** Finishes a cancellation its request left `cancelling` (the worker, once no request can still be running). */
-    async resumeStalledCancel(ctx: RequestContext, id: string): Promise<void> {
-      await cancelInSteps(ctx, id, null, ['cancelling'])
+    /**
+     * Finishes a cancellation its request left `cancelling` (the worker's claimer, once no request can still be
+     * running it), as it was asked; a run whose lay-by is no longer `cancelling` was finished, and ends.
+     */
+    async resumeCancellation(ctx: RequestContext, run: FlowRun<Asked>): Promise<void> {
+      if (!(await laybys.lockCancelling(ctx, run.key)).row) return endRun(ctx, run)
+      await cancelInSteps(ctx, run.key, run.input, ['cancelling'])
     },
   }
 }

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import pg from 'pg'
-import { stalledCancellations } from '../../src/modules/laybys/index.ts'
-import { stalledRefunds } from '../../src/modules/orders/index.ts'
+import { runFinishers } from '../../src/flows/index.ts'
 import type { PaymentProcessor, ProcessorResult } from '../../src/modules/payments/index.ts'
+import { stalledFlowRuns } from '../../src/platform/flows/flow-runs.ts'
 import { NOT_STORED } from '../../src/platform/http/idempotency.ts'
 import { purgeExpiredKeys } from '../../src/platform/http/idempotency-store.ts'
 import { finishStalled } from '../../src/platform/queue/stalled-work.ts'
@@ -133,9 +133,19 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
   const keyRow = async (orgId: string, k: string) =>
     (
       await app.runtime.database.transaction(orgId, (q) =>
-        q.query('SELECT state, steps, work_committed FROM idempotency_keys WHERE org_id = $1 AND key = $2', [orgId, k]),
+        q.query('SELECT state, work_committed FROM idempotency_keys WHERE org_id = $1 AND key = $2', [orgId, k]),
       )
     ).rows[0]
+  /** The steps recorded under a key: its request's run (platform/flows/flow-runs.ts), if it has one. */
+  const requestRun = async (k: string) =>
+    (
+      await app.runtime.database.transaction(shop.merchant.orgId, (q) =>
+        q.query<{ steps: Record<string, unknown> }>(
+          `SELECT steps FROM flow_runs WHERE org_id = $1 AND flow = 'request' AND (key::jsonb) ->> 1 = $2`,
+          [shop.merchant.orgId, k],
+        ),
+      )
+    ).rows[0]?.steps
 
   const paymentsOf = async (orderId: string) =>
     (
@@ -175,8 +185,13 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     processor.loseNextAnswer = true
     const first = await shop.api.post('/api/v1/payments', card(orderId, 12), k)
     assert.equal(first.status, 500)
+    assert.deepEqual(Object.keys((await requestRun(k['idempotency-key'])) ?? {}), ['payment.id'])
     const retry = await shop.api.post('/api/v1/payments', card(orderId, 12), k)
     assert.equal(retry.status, 201, JSON.stringify(retry.body))
+    assert.deepEqual(Object.keys((await requestRun(k['idempotency-key'])) ?? {}).sort(), [
+      'payment.authorize',
+      'payment.id',
+    ])
     assert.equal(processor.calls - callsBefore, 2, 'the processor was asked again, with the same reference')
     assert.equal(processor.charges.get(retry.body.data.id), retry.body.data.processor_reference)
     assert.equal(await paymentsOf(orderId), 1)
@@ -325,19 +340,26 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     assert.equal(replay.body.data.id, first.body.data.id)
   })
 
-  it('keeps keys 24 hours: then they are deleted and a reuse is a new request', async () => {
+  it('keeps keys 24 hours: then they are deleted, with the steps of one left unanswered, and a reuse is a new request', async () => {
     const k = key()
     const body = { first_name: 'Day', email: `day-${Date.now()}@example.test` }
     const first = await shop.api.post('/api/v1/customers', body, k)
     assert.equal(first.status, 201)
+    // A payment whose answer was lost, never retried: its key keeps the payment's id as a step.
+    const unanswered = key()
+    processor.loseNextAnswer = true
+    assert.equal((await shop.api.post('/api/v1/payments', card(await order(3), 3), unanswered)).status, 500)
+    assert.ok(await requestRun(unanswered['idempotency-key']))
     await app.runtime.database.transaction(shop.merchant.orgId, (q) =>
-      q.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE org_id = $1 AND key = $2`, [
-        shop.merchant.orgId,
-        k['idempotency-key'],
-      ]),
+      q.query(
+        `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE org_id = $1 AND key = ANY ($2)`,
+        [shop.merchant.orgId, [k['idempotency-key'], unanswered['idempotency-key']]],
+      ),
     )
     await eventually(async () => assert.ok((await purgeExpiredKeys(app.runtime.database)) >= 0))
     assert.equal(await keyRow(shop.merchant.orgId, k['idempotency-key']), undefined)
+    assert.equal(await keyRow(shop.merchant.orgId, unanswered['idempotency-key']), undefined)
+    assert.equal(await requestRun(unanswered['idempotency-key']), undefined)
     const again = await shop.api.post('/api/v1/customers', { ...body, email: `day2-${Date.now()}@example.test` }, k)
     assert.equal(again.status, 201)
     assert.equal(again.headers['idempotent-replayed'], undefined)
@@ -353,7 +375,7 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     const finish = () =>
       finishStalled(
         app.runtime.database,
-        stalledRefunds(app.runtime.database, app.services.flows.refund, app.api.log),
+        stalledFlowRuns(app.runtime.database, runFinishers(app.services.flows), app.api.log),
         app.api.log,
         0,
       )
@@ -477,7 +499,7 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     const finish = () =>
       finishStalled(
         app.runtime.database,
-        stalledCancellations(app.runtime.database, app.services.flows.laybys, app.api.log),
+        stalledFlowRuns(app.runtime.database, runFinishers(app.services.flows), app.api.log),
         app.api.log,
         0,
       )

@@ -55,6 +55,46 @@ describe('the order of migrations', () => {
     assert.deepEqual(await schemaOf(upgraded.url), await schemaOf(fresh.url))
   })
 
+  it('carries refunds left pending and lay-bys left cancelling into flow runs on an upgraded database', async () => {
+    const db = await database()
+    await migrate(
+      db.url,
+      () => {},
+      migrationNames().filter((name) => name < '0158'),
+    )
+    const client = new pg.Client({ connectionString: db.url })
+    await client.connect()
+    try {
+      // Rows as a database of that time held them, without the orders, customers and orgs they point at.
+      await client.query('SET session_replication_role = replica')
+      await client.query(`INSERT INTO refunds (id, org_id, order_id, amount, reason, restock, status, created_at) VALUES
+        ('ref_left', 'org_a', 'ord_a', 500, '', false, 'pending', now() - interval '1 hour'),
+        ('ref_done', 'org_a', 'ord_a', 200, '', false, 'succeeded', now())`)
+      await client.query(`INSERT INTO laybys (id, org_id, customer_id, location_id, status, currency, lines, subtotal,
+          discount_total, tax_total, total, cancel_reason, cancel_shift_id) VALUES
+        ('lay_left', 'org_b', 'cus_b', 'loc_b', 'cancelling', 'USD', '[]', 0, 0, 0, 0, 'moved away', 'shf_b'),
+        ('lay_open', 'org_b', 'cus_b', 'loc_b', 'open', 'USD', '[]', 0, 0, 0, 0, NULL, NULL)`)
+      await migrate(db.url)
+      const runs = await client.query(
+        `SELECT org_id, flow, key, input, steps, created_at < now() - interval '59 minutes' AS dated FROM flow_runs
+         ORDER BY flow`,
+      )
+      assert.deepEqual(runs.rows, [
+        {
+          org_id: 'org_b',
+          flow: 'layby-cancellation',
+          key: 'lay_left',
+          input: { reason: 'moved away', shiftId: 'shf_b' },
+          steps: {},
+          dated: false,
+        },
+        { org_id: 'org_a', flow: 'refund', key: 'ref_left', input: { shiftId: null }, steps: {}, dated: true },
+      ])
+    } finally {
+      await client.end()
+    }
+  })
+
   it('refuses a migration numbered below one the database has applied', async () => {
     const db = await database()
     await migrate(db.url)

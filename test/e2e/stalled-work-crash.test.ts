@@ -2,8 +2,10 @@ import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { after, before, describe, it } from 'node:test'
-import { stalledCancellations } from '../../src/modules/laybys/index.ts'
-import { stalledRefunds } from '../../src/modules/orders/index.ts'
+import pg from 'pg'
+import { runFinishers } from '../../src/flows/index.ts'
+import { TestProcessor } from '../../src/modules/payments/index.ts'
+import { stalledFlowRuns } from '../../src/platform/flows/flow-runs.ts'
 import { finishStalled } from '../../src/platform/queue/stalled-work.ts'
 import { eventually } from '../support/eventually.ts'
 import { startTestApp, type TestApp } from '../support/harness.ts'
@@ -18,8 +20,18 @@ describe('refunds and lay-by cancellations survive a process killed at the proce
   let shop: Shop
   const children: ChildProcess[] = []
 
+  /** Counts the refunds this process's processor is asked for (the killed processes have their own). */
+  class CountingProcessor extends TestProcessor {
+    refunds = 0
+    override refund(request: Parameters<TestProcessor['refund']>[0]) {
+      this.refunds++
+      return super.refund(request)
+    }
+  }
+  const processor = new CountingProcessor()
+
   before(async () => {
-    app = await startTestApp()
+    app = await startTestApp({}, { processor })
     shop = await openShop(app)
   })
   after(async () => {
@@ -27,10 +39,16 @@ describe('refunds and lay-by cancellations survive a process killed at the proce
     await app.close()
   })
 
-  /** Runs the work in a process of its own, waits until it is at the processor, and kills it there. */
-  async function killedAtProcessor(work: string) {
+  /** Runs the work in a process of its own and waits until it is at the processor. */
+  async function atProcessor(work: string, env: Record<string, string> = {}) {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/killed-at-processor-process.ts'], {
-      env: { ...process.env, CRASH_DB_URL: app.runtime.ownerUrl, CRASH_ORG_ID: shop.merchant.orgId, CRASH_WORK: work },
+      env: {
+        ...process.env,
+        ...env,
+        CRASH_DB_URL: app.runtime.ownerUrl,
+        CRASH_ORG_ID: shop.merchant.orgId,
+        CRASH_WORK: work,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     children.push(child)
@@ -42,11 +60,39 @@ describe('refunds and lay-by cancellations survive a process killed at the proce
       assert.equal(child.exitCode, null, 'the process ended before the processor')
       assert.match(out, /at the processor/)
     }, 60_000)
+    return child
+  }
+  /** Runs the work in a process of its own, waits until it is at the processor, and kills it there. */
+  async function killedAtProcessor(work: string) {
+    const child = await atProcessor(work)
     child.kill('SIGKILL')
     await once(child, 'exit')
   }
-  const finishNow = (work: Parameters<typeof finishStalled>[1]) =>
-    finishStalled(app.runtime.database, work, app.api.log, 0)
+  async function paidOrder(amount: number): Promise<string> {
+    const product = await shop.product(amount, { stock: 3 })
+    const order = (
+      await shop.api.post('/api/v1/orders', {
+        location_id: shop.locationId,
+        lines: [{ product_id: product, quantity: 1 }],
+      })
+    ).body.data
+    const paid = await shop.api.post('/api/v1/payments', {
+      order_id: order.id,
+      amount,
+      method: 'card',
+      payment_method_token: 'pm_card_visa',
+      capture: true,
+    })
+    assert.equal(paid.status, 201)
+    return order.id
+  }
+  const finishNow = () =>
+    finishStalled(
+      app.runtime.database,
+      stalledFlowRuns(app.runtime.database, runFinishers(app.services.flows), app.api.log),
+      app.api.log,
+      0,
+    )
 
   it('leaves a refund pending with its amount reserved, and the worker settles it once', async () => {
     const product = await shop.product(25, { stock: 3 })
@@ -73,7 +119,7 @@ describe('refunds and lay-by cancellations survive a process killed at the proce
     )
     assert.equal(left.amount_refunded, 25, 'the amount stays reserved: nothing can refund it twice')
 
-    assert.ok((await finishNow(stalledRefunds(app.runtime.database, app.services.flows.refund, app.api.log))) >= 1)
+    assert.ok((await finishNow()) >= 1)
     const done = (await shop.api.get(`/api/v1/orders/${order.id}`)).body.data
     assert.equal(done.status, 'refunded')
     assert.deepEqual(
@@ -83,6 +129,43 @@ describe('refunds and lay-by cancellations survive a process killed at the proce
     assert.equal(done.payments[0].amount_refunded, 25)
     const events = await outbox(app, shop.merchant.orgId, 'order.refunded')
     assert.equal(events.filter((e) => e.id === order.id).length, 1)
+  })
+
+  it('finishes a refund killed after the processor answered from the answer its run recorded, calling no processor', async () => {
+    const orderId = await paidOrder(12)
+    const child = await atProcessor(`refund:${orderId}`, { CRASH_AFTER_ANSWER: '1' })
+    // The order held, the settlement cannot start: the process answers, records the answer and waits at the lock.
+    const holder = new pg.Client({ connectionString: app.runtime.ownerUrl })
+    await holder.connect()
+    try {
+      await holder.query('BEGIN')
+      await holder.query('SELECT 1 FROM orders WHERE org_id = $1 AND id = $2 FOR UPDATE', [
+        shop.merchant.orgId,
+        orderId,
+      ])
+      child.kill('SIGUSR2')
+      await eventually(async () => {
+        const runs = await holder.query<{ steps: Record<string, { ok: boolean }> }>(
+          `SELECT steps FROM flow_runs WHERE org_id = $1 AND flow = 'refund'`,
+          [shop.merchant.orgId],
+        )
+        assert.equal(runs.rows[0]?.steps.processor?.ok, true)
+      })
+      child.kill('SIGKILL')
+      await once(child, 'exit')
+    } finally {
+      await holder.query('ROLLBACK')
+      await holder.end()
+    }
+    assert.equal((await shop.api.get(`/api/v1/orders/${orderId}`)).body.data.refunds[0].status, 'pending')
+
+    const asked = processor.refunds
+    assert.ok((await finishNow()) >= 1)
+    const done = (await shop.api.get(`/api/v1/orders/${orderId}`)).body.data
+    assert.equal(done.status, 'refunded')
+    assert.equal(done.payments[0].amount_refunded, 12)
+    assert.equal(processor.refunds, asked, 'the recorded answer stood: the processor was not asked again')
+    assert.equal(await finishNow(), 0)
   })
 
   it('leaves a lay-by cancelling with its goods put aside, and the worker cancels it once', async () => {
@@ -101,8 +184,7 @@ describe('refunds and lay-by cancellations survive a process killed at the proce
     assert.equal((await shop.api.get(`/api/v1/laybys/${layby}`)).body.data.status, 'cancelling')
     assert.equal(await shop.level(product), 1, 'the goods stay put aside until the money is back')
 
-    const work = stalledCancellations(app.runtime.database, app.services.flows.laybys, app.api.log)
-    assert.ok((await finishNow(work)) >= 1)
+    assert.ok((await finishNow()) >= 1)
     const done = (await shop.api.get(`/api/v1/laybys/${layby}`)).body.data
     assert.equal(done.status, 'cancelled')
     assert.equal(done.payments[0].amount_refunded, 10)
@@ -112,6 +194,6 @@ describe('refunds and lay-by cancellations survive a process killed at the proce
       events.map((e) => e.reason),
       ['killed at the processor'],
     )
-    assert.equal(await finishNow(work), 0)
+    assert.equal(await finishNow(), 0)
   })
 })

@@ -14,7 +14,7 @@ const run = promisify(execFile)
 interface Served {
   process: ChildProcess
   exited: Promise<{ code: number | null; stderr: string }>
-  /** Waits for the start banner and answers it. */
+  /** Waits for the start banner and answers it; throws the server's error output if it ends before. */
   banner(): Promise<string>
 }
 
@@ -37,7 +37,11 @@ function serve(env: NodeJS.ProcessEnv, how: 'bin' | 'direct'): Served {
     process: child,
     exited: new Promise((done) => child.on('exit', (code) => done({ code, stderr }))),
     async banner() {
-      await eventually(async () => assert.match(stdout, /Database: [^\n]*\n/, stderr), 60_000)
+      await eventually(async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return
+        assert.match(stdout, /Database: [^\n]*\n/, stderr)
+      }, 60_000)
+      if (!/Database: [^\n]*\n/.test(stdout)) throw new Error(`opentill serve ended before serving: ${stderr}`)
       return stdout
     },
   }
@@ -72,6 +76,18 @@ describe('the embedded PostgreSQL under npm start and the opentill command', () 
     env.PORT = String(port)
     env.APP_PORT = String(await freeLoopbackPort())
   }
+  /** A server on fresh ports, started again on others if a port picked free was taken meanwhile. */
+  async function serveOnFreshPorts(how: 'bin' | 'direct'): Promise<{ served: Served; banner: string }> {
+    for (let attempt = 1; ; attempt++) {
+      await freshPorts()
+      const served = serve(env, how)
+      try {
+        return { served, banner: await served.banner() }
+      } catch (error) {
+        if (attempt === 3 || !/EADDRINUSE/.test(String(error))) throw error
+      }
+    }
+  }
   after(async () => {
     const left = runningServer(cluster)
     if (left) process.kill(left.pid, 'SIGKILL')
@@ -92,9 +108,7 @@ describe('the embedded PostgreSQL under npm start and the opentill command', () 
   })
 
   it('keeps a sale committed just before a kill -9 of the app and of its database server', async () => {
-    await freshPorts()
-    const first = serve(env, 'direct')
-    const banner = await first.banner()
+    const { served: first, banner } = await serveOnFreshPorts('direct')
     const password = /"password":"([^"]+)"/.exec(banner)?.[1]
     assert.ok(password, banner)
     assert.ok(banner.includes(`embedded PostgreSQL in ${dataDir}`), banner)
@@ -129,9 +143,7 @@ describe('the embedded PostgreSQL under npm start and the opentill command', () 
   })
 
   it('serves beside the command line, refuses a second server, answers an idempotent logout, and stops both on SIGTERM', async () => {
-    await freshPorts()
-    const served = serve(env, 'bin')
-    await served.banner()
+    const { served } = await serveOnFreshPorts('bin')
     const postmaster = runningServer(cluster)
     assert.ok(postmaster)
     try {

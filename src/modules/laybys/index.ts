@@ -1,6 +1,5 @@
 /** Lay-bys: goods reserved against a deposit, paid off over time, then collected or cancelled. */
 export { LaybyErrors } from './laybys.errors.ts'
-export { stalledCancellations } from './laybys.jobs.ts'
 export { laybyRoutes } from './laybys.routes.ts'
 export {
   type CancelLaybyBody,

@@ -7,7 +7,7 @@ import type { LaybyRow } from './laybys.tables.ts'
 /**
  * Every move a lay-by's status can make (docs/commerce.md "Lay-bys"): collected when paid, or cancelled in steps
  * (`cancelling` while its refunds are under way, open again when the processor refuses them). A cancellation a
- * crash interrupted starts again from `cancelling`, keeping what it was asked with.
+ * crash interrupted starts again from `cancelling`.
  */
 const LAYBY_MOVES: Readonly<Record<LaybyStatus, readonly LaybyStatus[]>> = {
   open: ['completed', 'cancelling'],
@@ -23,7 +23,7 @@ export function mayMove(from: LaybyStatus, to: LaybyStatus): boolean {
 /** A move and what it records with the status. */
 export type LaybyMove =
   | { to: 'completed'; orderId: string }
-  | { to: 'cancelling'; asked: { reason: string | null; shiftId: string | null } }
+  | { to: 'cancelling' }
   | { to: 'open' }
   | { to: 'cancelled' }
 
@@ -39,7 +39,7 @@ export async function moveLayby(q: Queryable, ctx: RequestContext, row: LaybyRow
     case 'cancelled':
       return repo.finish(q, ctx.orgId, row.id, 'cancelled', null)
     case 'cancelling':
-      return repo.startCancelling(q, ctx.orgId, row.id, move.asked)
+      return repo.startCancelling(q, ctx.orgId, row.id)
     case 'open':
       return repo.reopen(q, ctx.orgId, row.id)
   }

@@ -80,17 +80,12 @@ export async function finish(
   return result.rows[0]
 }
 
-/** Step 1 of a cancellation (docs/commerce.md "Lay-bys"): `cancelling`, with what it was asked with. */
-export async function startCancelling(
-  q: Queryable,
-  orgId: string,
-  id: string,
-  asked: { reason: string | null; shiftId: string | null },
-): Promise<LaybyRow> {
+/** Step 1 of a cancellation (docs/commerce.md "Lay-bys"): `cancelling`. */
+export async function startCancelling(q: Queryable, orgId: string, id: string): Promise<LaybyRow> {
   const result = await q.query<LaybyRow>(
-    `UPDATE laybys SET status = 'cancelling', cancel_reason = $3, cancel_shift_id = $4, version = version + 1,
-       updated_at = now() WHERE org_id = $1 AND id = $2 RETURNING ${laybyColumns}`,
-    [orgId, id, asked.reason, asked.shiftId],
+    `UPDATE laybys SET status = 'cancelling', version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 RETURNING ${laybyColumns}`,
+    [orgId, id],
   )
   return result.rows[0]
 }
@@ -98,18 +93,9 @@ export async function startCancelling(
 /** The processor refused the cancellation's refunds: the lay-by is open again, as it was. */
 export async function reopen(q: Queryable, orgId: string, id: string): Promise<LaybyRow> {
   const result = await q.query<LaybyRow>(
-    `UPDATE laybys SET status = 'open', cancel_reason = NULL, cancel_shift_id = NULL, version = version + 1,
-       updated_at = now() WHERE org_id = $1 AND id = $2 RETURNING ${laybyColumns}`,
+    `UPDATE laybys SET status = 'open', version = version + 1, updated_at = now()
+     WHERE org_id = $1 AND id = $2 RETURNING ${laybyColumns}`,
     [orgId, id],
   )
   return result.rows[0]
-}
-
-/** Claims lay-bys left `cancelling` past `olderThanS` across orgs, each for `leaseS` (a worker finishes them). */
-export async function claimStalledCancellations(q: Queryable, olderThanS: number, leaseS: number, batch: number) {
-  const result = await q.query<{ org_id: string; layby_id: string }>(
-    `SELECT org_id, layby_id FROM laybys_claim_stalled_cancellations(make_interval(secs => $1), make_interval(secs => $2), $3)`,
-    [olderThanS, leaseS, batch],
-  )
-  return result.rows
 }

@@ -225,22 +225,10 @@ export function createLaybysService(deps: LaybysDeps) {
       })
     },
 
-    /**
-     * A cancellation's first step (flows/layby.ts): the lay-by, locked, turns `cancelling` with what it was asked
-     * with (`asked` null when the worker resumes one: the interrupted request's reason and shift stand).
-     */
-    async startCancelling(
-      ctx: RequestContext,
-      id: string,
-      asked: { reason: string | null; shiftId: string | null } | null,
-      from?: readonly LaybyStatus[],
-    ): Promise<void> {
+    /** A cancellation's first step (flows/layby.ts): the lay-by, locked, turns `cancelling`. */
+    async startCancelling(ctx: RequestContext, id: string, from?: readonly LaybyStatus[]): Promise<void> {
       await ctx.db.tx(async (q) => {
-        const row = await lockedFor(q, ctx, id, 'cancelling', from)
-        await moveLayby(q, ctx, row, {
-          to: 'cancelling',
-          asked: asked ?? { reason: row.cancel_reason, shiftId: row.cancel_shift_id },
-        })
+        await moveLayby(q, ctx, await lockedFor(q, ctx, id, 'cancelling', from), { to: 'cancelling' })
       })
     },
 
@@ -264,14 +252,19 @@ export function createLaybysService(deps: LaybysDeps) {
       await ctx.db.tx((q) => moveLayby(q, ctx, row, { to: 'open' }))
     },
 
-    /** A cancellation's last step, its stock back: the lay-by cancelled, layby.cancelled. */
-    async finishCancelling(ctx: RequestContext, row: LaybyRecord, refunded: bigint): Promise<Layby> {
+    /** A cancellation's last step, its stock back: the lay-by cancelled, layby.cancelled with the reason asked. */
+    async finishCancelling(
+      ctx: RequestContext,
+      row: LaybyRecord,
+      refunded: bigint,
+      reason: string | null,
+    ): Promise<Layby> {
       return ctx.db.tx(async (q) => {
         const done = toLayby(await moveLayby(q, ctx, row, { to: 'cancelled' }))
         await emitEvent(q, ctx.orgId, 'layby.cancelled', {
           ...done,
           amount_refunded: toMajor(refunded, row.currency),
-          reason: row.cancel_reason ?? '',
+          reason: reason ?? '',
         })
         return done
       })

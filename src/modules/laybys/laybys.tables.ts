@@ -17,13 +17,10 @@ export interface LaybyRow {
   paid_total: string
   order_id: string | null
   note: string
-  /** What the cancellation under way was asked with, for the worker that finishes one left `cancelling`. */
-  cancel_reason: string | null
-  cancel_shift_id: string | null
   version: number
   created_at: Date
   updated_at: Date
 }
 
 export const laybyColumns =
-  'id, customer_id, location_id, status, currency, lines, subtotal, discount_total, tax_total, total, paid_total, order_id, note, cancel_reason, cancel_shift_id, version, created_at, updated_at'
+  'id, customer_id, location_id, status, currency, lines, subtotal, discount_total, tax_total, total, paid_total, order_id, note, version, created_at, updated_at'

@@ -1,7 +1,6 @@
 /** Orders: pricing and totals, status moves, refunds. */
 
 export { OrderErrors } from './orders.errors.ts'
-export { stalledRefunds } from './orders.jobs.ts'
 export { APPROVAL_ERRORS, orderRoutes } from './orders.routes.ts'
 export {
   ApprovalInput,

@@ -480,15 +480,6 @@ export async function refundById(q: Queryable, orgId: string, id: string, lock =
   return result.rows[0]
 }
 
-/** Claims refunds left pending past `olderThanS` across orgs, each for `leaseS` (a worker finishes them). */
-export async function claimStalledRefunds(q: Queryable, olderThanS: number, leaseS: number, batch: number) {
-  const result = await q.query<{ org_id: string; refund_id: string }>(
-    `SELECT org_id, refund_id FROM refunds_claim_stalled(make_interval(secs => $1), make_interval(secs => $2), $3)`,
-    [olderThanS, leaseS, batch],
-  )
-  return result.rows
-}
-
 export async function finishRefund(
   q: Queryable,
   orgId: string,

@@ -710,12 +710,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     async executeRefund(ctx, refundId, parts) {
-      const refs = new Map<string, string | null>()
+      const refs: Record<string, string | null> = {}
       for (const part of parts) {
         const p = (await ctx.db.read((q) => repo.paymentById(q, ctx.orgId, part.paymentId)))!
         const processor = tenderOf(p.method).processor
         if (!processor) {
-          refs.set(p.id, null)
+          refs[p.id] = null
           continue
         }
         // One refund can take from several processor payments: each part is its own idempotent call.
@@ -726,7 +726,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
           reference: `${refundId}:${p.id}`,
         })
         if (!result.ok) return { ok: false, reason: result.message }
-        refs.set(p.id, result.processorRef)
+        refs[p.id] = result.processorRef
       }
       return { ok: true, refs }
     },
@@ -734,7 +734,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     async settleRefund(ctx, refundId, parts, shiftId, refs) {
       await ctx.db.tx(async (q) => {
         for (const part of parts)
-          await repo.setPaymentRefundRef(q, ctx.orgId, refundId, part.paymentId, refs.get(part.paymentId) ?? null)
+          await repo.setPaymentRefundRef(q, ctx.orgId, refundId, part.paymentId, refs[part.paymentId] ?? null)
       })
       await settleParts(ctx, parts, shiftId, { type: 'refund', id: refundId })
     },

@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../db/database.ts'
+import { endRequestRun, forgetRequestSteps, recordRequestStep, requestSteps } from '../flows/flow-runs.ts'
 
 /** How long an attempt holds its key: longer than any request runs (a processor's timeout included). */
 const IDEMPOTENCY_LOCK_S = 60
@@ -10,8 +11,14 @@ export interface KeyRef {
   key: string
 }
 
+/**
+ * A claimed key and the steps its attempts recorded (a request's run, platform/flows/flow-runs.ts); `hasRun` says
+ * whether the run may exist, so that a key whose request called nothing out costs no statement of it.
+ */
+export type ClaimedKey = KeyRef & { steps: Record<string, unknown>; hasRun: boolean }
+
 type Claim =
-  | { kind: 'run'; steps: Record<string, unknown> }
+  | { kind: 'run'; steps: Record<string, unknown>; hasRun: boolean }
   | { kind: 'replay'; statusCode: number; contentType: string; body: string }
   | { kind: 'reused' }
   | { kind: 'in-progress' }
@@ -23,7 +30,6 @@ interface KeyRow {
   status_code: number | null
   content_type: string | null
   body: string | null
-  steps: Record<string, unknown>
   work_committed: boolean
   fresh: boolean
   locked: boolean
@@ -46,9 +52,9 @@ export function claimKey(database: Database, ref: KeyRef, fingerprint: string, r
        ON CONFLICT (org_id, client_id, key) DO NOTHING`,
       [...params, fingerprint, IDEMPOTENCY_LOCK_S],
     )
-    if (inserted.rowCount) return { kind: 'run', steps: {} }
+    if (inserted.rowCount) return { kind: 'run', steps: {}, hasRun: false }
     const found = await q.query<KeyRow>(
-      `SELECT fingerprint, state, status_code, content_type, body, steps, work_committed,
+      `SELECT fingerprint, state, status_code, content_type, body, work_committed,
               created_at > now() - interval '24 hours' AS fresh, COALESCE(locked_until > now(), false) AS locked
        FROM idempotency_keys WHERE ${WHERE_KEY} FOR UPDATE`,
       params,
@@ -56,15 +62,16 @@ export function claimKey(database: Database, ref: KeyRef, fingerprint: string, r
     const row = found.rows[0]
     if (!row) return { kind: 'in-progress' }
     if (!row.fresh) {
-      // An expired key the purge has not reached yet: a new request.
+      // An expired key the purge has not reached yet: a new request, without the old one's steps.
+      await endRequestRun(q, ref)
       await q.query(
-        `UPDATE idempotency_keys SET fingerprint = $4, state = 'in_progress', steps = '{}', work_committed = false,
+        `UPDATE idempotency_keys SET fingerprint = $4, state = 'in_progress', work_committed = false,
            status_code = NULL, content_type = NULL, body = NULL, created_at = now(),
            locked_until = now() + make_interval(secs => $5)
          WHERE ${WHERE_KEY}`,
         [...params, fingerprint, IDEMPOTENCY_LOCK_S],
       )
-      return { kind: 'run', steps: {} }
+      return { kind: 'run', steps: {}, hasRun: false }
     }
     if (row.fingerprint !== fingerprint) return { kind: 'reused' }
     if (row.state === 'completed')
@@ -75,7 +82,8 @@ export function claimKey(database: Database, ref: KeyRef, fingerprint: string, r
       ...params,
       IDEMPOTENCY_LOCK_S,
     ])
-    return { kind: 'run', steps: row.steps }
+    const steps = await requestSteps(q, ref)
+    return { kind: 'run', steps: steps ?? {}, hasRun: steps !== null }
   })
 }
 
@@ -99,15 +107,21 @@ export async function completeKey(
  * included), so its key is forgotten and a retry is a new request; so is one that committed nothing and recorded
  * no step. Otherwise the key is released at once, for a retry to resume or be told it was interrupted.
  */
-export async function releaseKey(database: Database, ref: KeyRef, refused: boolean): Promise<void> {
+export async function releaseKey(database: Database, ref: ClaimedKey, refused: boolean): Promise<void> {
   await database.transaction(ref.orgId, async (q) => {
-    const params = [ref.orgId, ref.scope, ref.key, refused]
+    // No other attempt runs while this one holds the key: the steps it knows are the key's.
+    const stepless = Object.keys(ref.steps).length === 0
     const forgotten = await q.query(
-      `DELETE FROM idempotency_keys WHERE ${WHERE_KEY} AND ($4 OR (NOT work_committed AND steps = '{}'::jsonb))`,
-      params,
+      `DELETE FROM idempotency_keys WHERE ${WHERE_KEY} AND ($4 OR (NOT work_committed AND $5))`,
+      [ref.orgId, ref.scope, ref.key, refused, stepless],
     )
     if (!forgotten.rowCount)
-      await q.query(`UPDATE idempotency_keys SET locked_until = now() WHERE ${WHERE_KEY}`, params.slice(0, 3))
+      await q.query(`UPDATE idempotency_keys SET locked_until = now() WHERE ${WHERE_KEY}`, [
+        ref.orgId,
+        ref.scope,
+        ref.key,
+      ])
+    else if (ref.hasRun) await endRequestRun(q, ref)
   })
 }
 
@@ -121,20 +135,22 @@ export function markWorkCommitted(q: Queryable, ref: KeyRef): Promise<unknown> {
 }
 
 /**
- * `ctx.once`: runs an outbound step once per key. A result an earlier attempt recorded is returned instead of
- * running it again; a new one is recorded before the request goes on. Without a key, the step just runs.
+ * `ctx.once`: runs an outbound step once per key, as a step of the request's run. A result an earlier attempt
+ * recorded is returned instead of running it again; a new one is recorded durably before the request goes on.
+ * Without a key, the step just runs.
  */
 export async function runOnce<T>(
   database: Database,
-  claimed: (KeyRef & { steps: Record<string, unknown> }) | undefined,
+  claimed: ClaimedKey | undefined,
   step: string,
   fn: () => Promise<T>,
 ): Promise<T> {
   if (!claimed) return fn()
   if (step in claimed.steps) return claimed.steps[step] as T
   const value = await fn()
-  await recordStep(database, claimed, step, value)
+  await database.transaction(claimed.orgId, (q) => recordRequestStep(q, claimed, step, value))
   claimed.steps[step] = value
+  claimed.hasRun = true
   return value
 }
 
@@ -144,32 +160,12 @@ export async function runOnce<T>(
  */
 export async function forgetSteps(
   database: Database,
-  claimed: (KeyRef & { steps: Record<string, unknown> }) | undefined,
+  claimed: ClaimedKey | undefined,
   steps: readonly string[],
 ): Promise<void> {
-  if (!claimed) return
-  await database.transaction(claimed.orgId, (q) =>
-    q.query(`UPDATE idempotency_keys SET steps = steps - $4::text[] WHERE ${WHERE_KEY}`, [
-      claimed.orgId,
-      claimed.scope,
-      claimed.key,
-      steps,
-    ]),
-  )
+  if (!claimed?.hasRun) return
+  await database.transaction(claimed.orgId, (q) => forgetRequestSteps(q, claimed, steps))
   for (const step of steps) delete claimed.steps[step]
-}
-
-/** Records the result of an outbound step durably, before anything else of the request can fail. */
-async function recordStep(database: Database, ref: KeyRef, step: string, value: unknown): Promise<void> {
-  await database.transaction(ref.orgId, (q) =>
-    q.query(`UPDATE idempotency_keys SET steps = steps || jsonb_build_object($4::text, $5::jsonb) WHERE ${WHERE_KEY}`, [
-      ref.orgId,
-      ref.scope,
-      ref.key,
-      step,
-      JSON.stringify(value ?? null),
-    ]),
-  )
 }
 
 /** Deletes one batch of keys past their 24 hours, across orgs; answers how many went. */

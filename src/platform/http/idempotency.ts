@@ -6,11 +6,6 @@ import { badRequest } from '../errors/app-error.ts'
 import { createError } from '../errors/codes.ts'
 import { claimKey, completeKey, type KeyRef, releaseKey } from './idempotency-store.ts'
 
-/** The key a request carries, once claimed; the steps an earlier attempt recorded come with it. */
-export interface IdempotentRequest extends KeyRef {
-  steps: Record<string, unknown>
-}
-
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
 
 const IDEMPOTENCY_KEY_IN_USE = createError('IDEMPOTENCY_KEY_IN_USE', 'conflict')
@@ -48,7 +43,7 @@ export const idempotency = fp(
       const claim = await claimKey(database, ref, fingerprintOf(request), resumable)
       switch (claim.kind) {
         case 'run':
-          request.idempotency = { ...ref, steps: claim.steps }
+          request.idempotency = { ...ref, steps: claim.steps, hasRun: claim.hasRun }
           return
         case 'replay':
           reply.header('idempotent-replayed', 'true').code(claim.statusCode).type(claim.contentType)

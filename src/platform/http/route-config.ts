@@ -1,5 +1,5 @@
 import type { RequestContext } from './context.ts'
-import type { IdempotentRequest } from './idempotency.ts'
+import type { ClaimedKey } from './idempotency-store.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -19,7 +19,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     ctx: RequestContext
-    /** The Idempotency-Key this request holds, once claimed. */
-    idempotency?: IdempotentRequest
+    /** The key a request carries, once claimed; the steps an earlier attempt recorded come with it. */
+    idempotency?: ClaimedKey
   }
 }

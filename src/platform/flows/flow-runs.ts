@@ -1,0 +1,163 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Database, Queryable } from '../db/database.ts'
+import type { RequestContext } from '../http/context.ts'
+import { systemContext } from '../http/system-context.ts'
+import type { StalledWork } from '../queue/stalled-work.ts'
+
+/**
+ * One run of a flow that calls out (a refund, a lay-by cancellation), recorded from the transaction of its first
+ * step to the transaction of its last (docs/architecture.md "Durable flow runs"). `input` is what the flow needs to
+ * finish without its request; `steps` the results of the outbound calls made so far. Both are JSON.
+ */
+export interface FlowRun<Input> {
+  readonly flow: string
+  readonly key: string
+  readonly input: Input
+  readonly steps: Record<string, unknown>
+}
+
+/**
+ * Records a run in the caller's transaction, so that it exists exactly when the flow's first step committed. A run
+ * already recorded under the key (a request taking over one a crash interrupted) takes the new input and keeps its
+ * steps.
+ */
+export function beginRun<Input>(ctx: RequestContext, flow: string, key: string, input: Input): Promise<FlowRun<Input>> {
+  return ctx.db.tx(async (q) => {
+    const result = await q.query<{ steps: Record<string, unknown> }>(
+      `INSERT INTO flow_runs (org_id, flow, key, input) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (org_id, flow, key) DO UPDATE SET input = EXCLUDED.input RETURNING steps`,
+      [ctx.orgId, flow, key, JSON.stringify(input)],
+    )
+    return { flow, key, input, steps: result.rows[0].steps }
+  })
+}
+
+/**
+ * Runs an outbound step of a run once: a result an earlier attempt recorded is answered instead of calling again,
+ * and a new one is recorded before the flow goes on. Called outside any transaction (no outbound call runs in one);
+ * the record is a statement of its own.
+ */
+export async function runStep<T>(ctx: RequestContext, run: FlowRun<unknown>, step: string, call: () => Promise<T>) {
+  if (step in run.steps) return run.steps[step] as T
+  const result = await call()
+  await ctx.db.tx((q) =>
+    q.query(
+      `UPDATE flow_runs SET steps = steps || jsonb_build_object($4::text, $5::jsonb)
+       WHERE org_id = $1 AND flow = $2 AND key = $3`,
+      [ctx.orgId, run.flow, run.key, step, JSON.stringify(result)],
+    ),
+  )
+  run.steps[step] = result
+  return result
+}
+
+/** Ends a run in the transaction of its last step (settled, or released after a refusal): it is done. */
+export async function endRun(ctx: RequestContext, run: Pick<FlowRun<unknown>, 'flow' | 'key'>): Promise<void> {
+  await ctx.db.tx((q) =>
+    q.query('DELETE FROM flow_runs WHERE org_id = $1 AND flow = $2 AND key = $3', [ctx.orgId, run.flow, run.key]),
+  )
+}
+
+/** A run the claimer took, with the org it belongs to. */
+export type ClaimedRun = FlowRun<unknown> & { readonly orgId: string }
+
+/**
+ * Claims runs of `flows` older than `olderThanS` across orgs (a SECURITY DEFINER function), each for `leaseS`: a
+ * run of a flow this process cannot finish (a newer instance's) is left to one that can.
+ */
+export async function claimStalledRuns(
+  q: Queryable,
+  flows: readonly string[],
+  olderThanS: number,
+  leaseS: number,
+  batch: number,
+): Promise<ClaimedRun[]> {
+  const result = await q.query<{
+    org_id: string
+    flow: string
+    key: string
+    input: unknown
+    steps: Record<string, unknown>
+  }>(
+    `SELECT org_id, flow, key, input, steps
+     FROM flow_runs_claim_stalled($1, make_interval(secs => $2), make_interval(secs => $3), $4)`,
+    [flows, olderThanS, leaseS, batch],
+  )
+  return result.rows.map((row) => ({
+    orgId: row.org_id,
+    flow: row.flow,
+    key: row.key,
+    input: row.input,
+    steps: row.steps,
+  }))
+}
+
+/** How the worker finishes a flow's interrupted runs: the scopes it acts with, and the flow's own resume. */
+export interface RunFinisher {
+  readonly scopes: readonly string[]
+  finish(ctx: RequestContext, run: FlowRun<unknown>): Promise<void>
+}
+
+/** The one claimer of interrupted runs, for the worker: each run goes to its flow's finisher, in the run's org. */
+export function stalledFlowRuns(
+  database: Database,
+  finishers: Readonly<Record<string, RunFinisher>>,
+  log: FastifyBaseLogger,
+): StalledWork<ClaimedRun> {
+  return {
+    name: 'flow run',
+    claim: (q, olderThanS, leaseS, batch) => claimStalledRuns(q, Object.keys(finishers), olderThanS, leaseS, batch),
+    async finish(run) {
+      const finisher = finishers[run.flow]!
+      await finisher.finish(systemContext(database, run.orgId, finisher.scopes, log), run)
+    },
+  }
+}
+
+/**
+ * A request's run: the outbound steps of a request that carries an Idempotency-Key (`ctx.once`,
+ * platform/http/idempotency-store.ts), keyed by the caller and the key. It has no finisher: the client's retry
+ * resumes it, and it goes with its key (forgotten, or purged after its 24 hours). Written at its first step, so that a keyed
+ * request that calls nothing out costs nothing here.
+ */
+export const REQUEST_FLOW = 'request'
+
+/** Which request a run belongs to: the org, the caller (client and user) and the Idempotency-Key. */
+export interface RequestRef {
+  readonly orgId: string
+  readonly scope: string
+  readonly key: string
+}
+
+// The caller and the key as one unambiguous text (both are free text), computed by PostgreSQL everywhere.
+const REQUEST_RUN = `org_id = $1 AND flow = '${REQUEST_FLOW}' AND key = jsonb_build_array($2::text, $3::text)::text`
+const refParams = (ref: RequestRef) => [ref.orgId, ref.scope, ref.key]
+
+/** The steps a request's earlier attempts recorded; null when none did. */
+export async function requestSteps(q: Queryable, ref: RequestRef): Promise<Record<string, unknown> | null> {
+  const result = await q.query<{ steps: Record<string, unknown> }>(
+    `SELECT steps FROM flow_runs WHERE ${REQUEST_RUN}`,
+    refParams(ref),
+  )
+  return result.rows[0]?.steps ?? null
+}
+
+/** Records a request's step, starting its run at the first. */
+export async function recordRequestStep(q: Queryable, ref: RequestRef, step: string, value: unknown): Promise<void> {
+  await q.query(
+    `INSERT INTO flow_runs (org_id, flow, key, input, steps)
+     VALUES ($1, '${REQUEST_FLOW}', jsonb_build_array($2::text, $3::text)::text, '{}', jsonb_build_object($4::text, $5::jsonb))
+     ON CONFLICT (org_id, flow, key) DO UPDATE SET steps = flow_runs.steps || EXCLUDED.steps`,
+    [...refParams(ref), step, JSON.stringify(value ?? null)],
+  )
+}
+
+/** Forgets steps of a request whose work was undone, so that a retry runs them anew. */
+export async function forgetRequestSteps(q: Queryable, ref: RequestRef, steps: readonly string[]): Promise<void> {
+  await q.query(`UPDATE flow_runs SET steps = steps - $4::text[] WHERE ${REQUEST_RUN}`, [...refParams(ref), steps])
+}
+
+/** Ends a request's run with its key. */
+export async function endRequestRun(q: Queryable, ref: RequestRef): Promise<void> {
+  await q.query(`DELETE FROM flow_runs WHERE ${REQUEST_RUN}`, refParams(ref))
+}
