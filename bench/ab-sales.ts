@@ -1,12 +1,13 @@
 // `npx tsx bench/ab-sales.ts <revision>`: the sales hot paths of this checkout (B) against another revision (A),
 // measured side by side on the PostgreSQL server with Redis: POST /orders (3 lines), POST /payments (a card
-// captured at once for an order's total, which completes it) and POST /orders/:id/refund (all of it back to the
+// captured at once for an order's total, which completes it, each with its Idempotency-Key) and POST /orders/:id/refund (all of it back to the
 // card). Each server runs bench/server.ts of its own tree in its own process on a fresh database and Redis
 // database; the two alternate within each round (which goes first alternates too), each load a fixed number of
 // requests at 50 connections; figures are medians of the rounds, with the app's CPU time per request.
 // Environment: DATABASE_URL, REDIS_URL as bench/run.ts; BENCH_ROUNDS (5); BENCH_REQUESTS (1,000 per load).
 import assert from 'node:assert/strict'
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { existsSync, symlinkSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
@@ -129,7 +130,9 @@ async function measure(s: Server, shop: Shop, load: Load, count = requests) {
         headers: s.api.headers,
         setupRequest: (req: any) => {
           firstSentAt ||= performance.now()
-          return { ...req, ...next[load]() }
+          // A till sends each payment with its own Idempotency-Key: its steps are recorded against it.
+          const headers = load === 'payments' ? { ...req.headers, 'idempotency-key': randomUUID() } : req.headers
+          return { ...req, headers, ...next[load]() }
         },
         onResponse: (status: number, body: string) => {
           lastAnsweredAt = performance.now()

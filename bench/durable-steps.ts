@@ -9,6 +9,7 @@
 // bare. On a fresh database on DATABASE_URL (default postgres://127.0.0.1:5432/test), dropped afterwards.
 import { DBOS } from '@dbos-inc/dbos-sdk'
 import type { FastifyBaseLogger } from 'fastify'
+import pg from 'pg'
 import pino from 'pino'
 import { loadConfig, withDefaultUser } from '../src/config.ts'
 import { readyDbosSchema } from '../src/modules/automations/dbos-schema.ts'
@@ -31,10 +32,14 @@ const runtime = await openRuntime(
 )
 const orgId = 'org_bench'
 // A row per run for the flow's two transactions to write, as a refund's reservation and settlement do.
-await runtime.database.unscoped(async (q) => {
-  await q.query('CREATE TABLE bench_work (org_id text NOT NULL, id integer NOT NULL, n integer NOT NULL DEFAULT 0)')
-  await q.query('INSERT INTO bench_work (org_id, id) SELECT $1, g FROM generate_series(0, $2) g', [orgId, runs])
-})
+const owner = new pg.Client({ connectionString: runtime.ownerUrl })
+await owner.connect()
+await owner.query(
+  'CREATE TABLE bench_work (org_id text NOT NULL, id integer NOT NULL, n integer NOT NULL DEFAULT 0, PRIMARY KEY (org_id, id))',
+)
+await owner.query('INSERT INTO bench_work (org_id, id) SELECT $1, g FROM generate_series(0, $2) g', [orgId, runs])
+await owner.query('GRANT SELECT, UPDATE ON bench_work TO opentill_app')
+await owner.end()
 const ctx: RequestContext = systemContext(runtime.database, orgId, [], log)
 const touch = (id: number) =>
   ctx.db.tx((q) => q.query('UPDATE bench_work SET n = n + 1 WHERE org_id = $1 AND id = $2', [orgId, id]))
