@@ -6,7 +6,7 @@ import type { HttpsReceiver } from './https-receiver.ts'
 /**
  * A mixed load on one or more `opentill serve` instances of one org (catalog reads, orders with stock, card and
  * gift card payments, refunds with and without restock, loyalty points, kitchen streams, webhooks), then an audit,
- * read as the database owner, that nothing acknowledged was lost or doubled. Used by test/e2e/mixed-load.test.ts
+ * read as the database owner, that nothing acknowledged was lost or doubled. Used by test/e2e/platform/mixed-load.test.ts
  * (a short run in CI) and bench/mixed-load.ts (the sustained run and its figures).
  */
 

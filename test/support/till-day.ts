@@ -16,7 +16,7 @@ import {
  * and a card, a refund, the loyalty lookup, the sales report as JSON and CSV. Strict TypeScript, no `any`, no
  * casts: every body and answer is typed from the OpenAPI document, every problem by its codes. It imports nothing
  * but the client and node:assert, so the packed client runs it from a project of its own too
- * (test/document/client-packed.test.ts); test/e2e/client-till-day.test.ts runs it against both engines.
+ * (test/document/client-packed.test.ts); test/e2e/platform/client-till-day.test.ts runs it against both engines.
  */
 export async function tillDay(client: OpenTillClient): Promise<void> {
   const { data: location } = await unwrap(client.POST('/api/v1/locations', { body: { name: 'Corner shop' } }))

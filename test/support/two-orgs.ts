@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { openShop, type Shop } from '../e2e/orders.fixtures.ts'
 import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from './harness.ts'
+import { openShop, type Shop } from './shop.ts'
 
 export type Api = ReturnType<typeof clientFor>
 
@@ -16,7 +16,7 @@ export async function appWithTwoMerchants(): Promise<{ app: TestApp; merchant: M
   return { app, merchant, api, other }
 }
 
-/** A fresh app with two open shops (see orders.fixtures.ts): `shop` acts, `other` is the second org. */
+/** A fresh app with two open shops (see shop.ts): `shop` acts, `other` is the second org. */
 export async function appWithTwoShops(): Promise<{ app: TestApp; shop: Shop; other: Shop }> {
   const app = await startTestApp()
   const shop = await openShop(app)

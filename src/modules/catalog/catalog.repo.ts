@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts'
-import type { ProductRow } from './products.tables.ts'
-import type { VariantRow } from './variants.tables.ts'
+import type { ProductRow } from './products/products.tables.ts'
+import type { VariantRow } from './variants/variants.tables.ts'
 
 /** The current version of a row, or undefined when the org has no such row. */
 export async function versionOf(q: Queryable, table: string, orgId: string, id: string): Promise<number | undefined> {

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { bumpCatalogAfterWrite } from '../../platform/cache/index.ts'
-import { bundleRoutes } from './bundles.routes.ts'
+import { bundleRoutes } from './bundles/bundles.routes.ts'
 import type { CatalogService } from './catalog.service.ts'
-import { categoryRoutes } from './categories.routes.ts'
-import { markdownRoutes } from './markdowns.routes.ts'
-import { modifierRoutes } from './modifiers.routes.ts'
-import { priceListRoutes } from './price-lists.routes.ts'
-import { productRoutes } from './products.routes.ts'
-import { soldOutRoutes } from './sold-out.routes.ts'
-import { variantRoutes } from './variants.routes.ts'
+import { categoryRoutes } from './categories/categories.routes.ts'
+import { markdownRoutes } from './markdowns/markdowns.routes.ts'
+import { modifierRoutes } from './modifiers/modifiers.routes.ts'
+import { priceListRoutes } from './price-lists/price-lists.routes.ts'
+import { productRoutes } from './products/products.routes.ts'
+import { soldOutRoutes } from './sold-out/sold-out.routes.ts'
+import { variantRoutes } from './variants/variants.routes.ts'
 
 /** Every catalog route; each resource has its own routes file. */
 export const catalogRoutes: FastifyPluginAsync<{ catalog: CatalogService }> = async (app, { catalog }) => {

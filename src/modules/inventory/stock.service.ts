@@ -191,7 +191,7 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
     }))
   }
 
-  const actorOf = (ctx: RequestContext): repo.MovementActor => ({
+  const movementActorOf = (ctx: RequestContext): repo.MovementActor => ({
     kind: ctx.actor.kind,
     userId: ctx.actor.userId,
     clientId: ctx.actor.clientId,
@@ -214,7 +214,7 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
         rest,
         entries.map(() => newId('imv')),
       )
-      return () => ctx.db.tx((q) => repo.applySale(q, ctx.orgId, actorOf(ctx), keys, movements))
+      return () => ctx.db.tx((q) => repo.applySale(q, ctx.orgId, movementActorOf(ctx), keys, movements))
     },
 
     /**
@@ -235,7 +235,7 @@ export function createStockService(deps: { orgs: OrgsPort; catalog: CatalogPort;
         const entries = await expand(ctx, changes)
         const { keys, keyOf, rest } = group(entries)
         const movementIds = entries.map(() => newId('imv'))
-        const actor = actorOf(ctx)
+        const actor = movementActorOf(ctx)
         const batch = await repo.applyBatch(
           q,
           ctx.orgId,

@@ -7,7 +7,7 @@ const migrationsDir = fileURLToPath(new URL('../../../db/migrations', import.met
 
 /**
  * Three migrations shipped after migrations numbered above them (0127, 0128), so databases of that time applied
- * them last; test/e2e/migrations-order.test.ts shows that order gives the same schema as the files' own. No other
+ * them last; test/e2e/platform/migrations-order.test.ts shows that order gives the same schema as the files' own. No other
  * migration may be numbered below one a database has applied (docs/architecture.md "Migrations").
  */
 export const LEGACY_OUT_OF_ORDER = ['0021_partner_plans', '0044_layby_cancelling', '0045_refunds_stalled']

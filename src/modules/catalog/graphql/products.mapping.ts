@@ -2,7 +2,7 @@ import type { FastifySchemaValidationError } from 'fastify'
 import type { TSchema } from 'typebox'
 import { fieldErrors } from '../../../platform/errors/validation.ts'
 import { buildValidator } from '../../../platform/http/validator.ts'
-import { CreateProductBody, type Product, type ProductInput, UpdateProductBody } from '../products.schemas.ts'
+import { CreateProductBody, type Product, type ProductInput, UpdateProductBody } from '../products/products.schemas.ts'
 import { userInputError } from './errors.ts'
 
 /** A product as the GraphQL schema shows it. */

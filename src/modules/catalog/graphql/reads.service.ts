@@ -1,13 +1,13 @@
 import type { RequestContext } from '../../../platform/http/context.ts'
 import { toMajor } from '../../../platform/money/money.ts'
 import type { OrgsService } from '../../orgs/index.ts'
-import type { Category as CategoriesServiceCategory } from '../categories.schemas.ts'
-import type { CategoryRow } from '../categories.tables.ts'
-import * as repo from '../graphql-loaders.repo.ts'
-import type { ModifierGroup as ModifiersServiceGroup } from '../modifiers.schemas.ts'
-import type { LoaderGroupRow } from '../modifiers.tables.ts'
-import type { Product } from '../products.schemas.ts'
-import { toProduct } from '../products.service.ts'
+import type { Category as CategoriesServiceCategory } from '../categories/categories.schemas.ts'
+import type { CategoryRow } from '../categories/categories.tables.ts'
+import type { ModifierGroup as ModifiersServiceGroup } from '../modifiers/modifiers.schemas.ts'
+import type { LoaderGroupRow } from '../modifiers/modifiers.tables.ts'
+import type { Product } from '../products/products.schemas.ts'
+import { toProduct } from '../products/products.service.ts'
+import * as repo from './loaders.repo.ts'
 
 export interface Category {
   id: string
