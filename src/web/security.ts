@@ -15,7 +15,7 @@ const BASE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 /** The policy of a page that runs this origin's scripts and styles (and nothing inline but styles). */
-export const SCRIPTED_CSP =
+const SCRIPTED_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 export function installSecurityHeaders(app: FastifyInstance): void {

@@ -7,7 +7,7 @@ import { createServices, type ServiceOptions, type Services } from '../../src/se
 import { createServerDatabase, type ServerDatabase } from './server-database.ts'
 
 /** The SECRETS_KEY of test apps (32 bytes, base64). */
-export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64')
+const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64')
 
 export interface TestApp {
   api: FastifyInstance

@@ -45,7 +45,7 @@ export interface LoadResult {
   kitchenMissed: number
 }
 
-export function jsonClient(base: string, token?: string) {
+function jsonClient(base: string, token?: string) {
   return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
     const res = await fetch(`${base}${path}`, {
       method,

@@ -124,7 +124,7 @@ export class Browser {
   }
 }
 
-export function unescapeHtml(value: string): string {
+function unescapeHtml(value: string): string {
   return value
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")

@@ -16,7 +16,7 @@ let current: { grant: Grant; expiresAt: number } | undefined
 let pending: Promise<Grant> | undefined
 
 /** Off to the sign-in page, back here afterwards. */
-export function signInAgain(): never {
+function signInAgain(): never {
   window.location.assign(`/login?return_to=${encodeURIComponent(window.location.pathname + window.location.search)}`)
   throw new Error('signed out')
 }

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox'
 import { type Dated, PageQuery, Timestamp } from '../../platform/http/schemas.ts'
 
 /** The stable codes of what the audit log records (docs/people-and-settings.md "Audit log"). */
-export const AUDIT_ACTIONS = [
+const AUDIT_ACTIONS = [
   'order.voided',
   'order.discounted',
   'order.refunded',

@@ -2,7 +2,6 @@
 export { startAuditRetention } from './audit.jobs.ts'
 export { auditRoutes } from './audit.routes.ts'
 export {
-  type AuditService,
   actingUser,
   changedFields,
   createAuditService,

@@ -22,7 +22,7 @@ export interface AuthorDirectory {
 }
 
 /** Why a rule does not run: its author can no longer act for the org. */
-export interface Stopped {
+interface Stopped {
   code: 'AUTOMATION_AUTHOR_DEACTIVATED' | 'AUTOMATION_AUTHOR_REVOKED' | 'AUTOMATION_AUTHOR_MISSING'
   message: string
 }

@@ -277,7 +277,7 @@ export const TriggerResultSchema = Type.Object({
 })
 export type TriggerResult = Static<typeof TriggerResultSchema>
 
-export const CatalogPathSchema = Type.Object({
+const CatalogPathSchema = Type.Object({
   path: Type.String({ description: 'a dot path into the data, `*` for every element of a list' }),
   type: Type.Union([Type.Literal('string'), Type.Literal('number'), Type.Literal('boolean'), Type.Literal('list')], {
     description: 'list: an array of values, which `contains` tests',

@@ -42,7 +42,7 @@ const SCALARS = new Set(['string', 'number', 'integer', 'boolean'])
 const MAX_DEPTH = 4
 
 /** The paths a condition can test in data of `schema`: each scalar, each array of scalars, arrays through `*`. */
-export function pathsOf(schema: JsonSchema, prefix = '', depth = 0): CatalogPath[] {
+function pathsOf(schema: JsonSchema, prefix = '', depth = 0): CatalogPath[] {
   const branches = schema.anyOf ? schema.anyOf.filter((s) => s.type !== 'null') : [schema]
   const paths: CatalogPath[] = []
   for (const branch of branches) {

@@ -5,4 +5,3 @@ export {
   type AutomationsService,
   createAutomationsService,
 } from './automations.service.ts'
-export { conditionsHold, holds, valuesAt } from './conditions.ts'

@@ -3,7 +3,6 @@
 export { CampaignErrors } from './campaigns.errors.ts'
 export { moveDueCampaigns, startCampaignClock } from './campaigns.jobs.ts'
 export { campaignRoutes } from './campaigns.routes.ts'
-export type { Application, CartLine, Skip } from './campaigns.rules.ts'
 export { AppliedCampaignSchema, CampaignSchema, SkippedCampaignSchema } from './campaigns.schemas.ts'
 export {
   type CampaignPricing,

@@ -1,3 +1,3 @@
 /** Installed integrations and the webhook endpoints registered under them. */
 export { integrationRoutes } from './integrations.routes.ts'
-export { createIntegrationsService, type IntegrationsService } from './integrations.service.ts'
+export { createIntegrationsService } from './integrations.service.ts'

@@ -2,6 +2,5 @@
 
 export { InventoryErrors } from './inventory.errors.ts'
 export { inventoryRoutes } from './inventory.routes.ts'
-export type { Level, Movement, Transfer } from './inventory.schemas.ts'
 export { LevelSchema, TransferSchema } from './inventory.schemas.ts'
 export { createInventoryService, type InventoryService } from './inventory.service.ts'

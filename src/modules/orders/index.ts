@@ -21,7 +21,6 @@ export type { Order } from './orders.views.ts'
 export type {
   ApprovalsPort,
   CustomersPort,
-  InventoryPort,
   LocationsPort,
 } from './ports.ts'
 export {

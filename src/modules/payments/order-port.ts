@@ -11,7 +11,7 @@ export interface RefundPart {
  * What the processor answered a refund: each payment's processor reference (null for tenders with nothing to call),
  * or the refusal. JSON, so that a flow run records it as a step.
  */
-export type RefundOutcome = { ok: true; refs: Record<string, string | null> } | { ok: false; reason: string }
+type RefundOutcome = { ok: true; refs: Record<string, string | null> } | { ok: false; reason: string }
 
 /**
  * The payments side of an order (the flows use it): reading what was paid, and refunding in three steps so the

@@ -8,7 +8,7 @@ export const TENDER_FIELDS = ['payment_method_token', 'gift_card_code', 'shift_i
 export type TenderField = (typeof TENDER_FIELDS)[number]
 
 /** What a tender's money movement points back to in another ledger (a gift card's, a drawer's). */
-export interface MoneyReference {
+interface MoneyReference {
   type: string
   id: string
 }

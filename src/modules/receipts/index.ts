@@ -1,3 +1,3 @@
 /** Receipts of orders: HTML, text and PDF, and by e-mail; above the sales modules, which it reads through their indexes. */
 export { receiptRoutes } from './receipts.routes.ts'
-export { createReceiptsService, type ReceiptsService } from './receipts.service.ts'
+export { createReceiptsService } from './receipts.service.ts'

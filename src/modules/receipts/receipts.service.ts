@@ -18,8 +18,8 @@ import { renderText } from './render-text.ts'
 import { RECEIPT_LANGUAGES, stringsFor } from './strings.ts'
 
 /** Receipts e-mailed per order, ever, and per org in a day: enough for a customer, too few to send mail at will. */
-export const EMAILS_PER_ORDER = 3
-export const EMAILS_PER_ORG_PER_DAY = 500
+const EMAILS_PER_ORDER = 3
+const EMAILS_PER_ORG_PER_DAY = 500
 
 interface ReceiptsDeps {
   /** The order with its payments (the order-detail flow). */

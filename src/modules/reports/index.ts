@@ -1,4 +1,3 @@
 /** Reports: sales, payments, refunds, tax and discounts from aggregates kept in step by triggers; stock and balances. */
 export { reportRoutes } from './reports.routes.ts'
-export type { Report } from './reports.schemas.ts'
-export { createReportsService, type ReportsService } from './reports.service.ts'
+export { createReportsService } from './reports.service.ts'

@@ -120,7 +120,7 @@ function reportOf<R extends TSchema, T extends TSchema>(
 const grouped = (by: string[]) => (by.length === 1 ? Type.Literal(by[0]) : Type.Union(by.map((b) => Type.Literal(b))))
 
 /** GET /reports/sales, one shape per `group_by`: a client narrows on it. */
-export const SalesReportSchema = Type.Union(
+const SalesReportSchema = Type.Union(
   [
     reportOf('sales', Type.Object({ period: Type.String(), ...WithRefunds }), SalesTotals, {
       group_by: grouped(['day', 'hour', 'week', 'month']),
@@ -153,13 +153,13 @@ export const SalesReportSchema = Type.Union(
   { $id: 'SalesReport' },
 )
 
-export const PaymentsReportSchema = Type.Object(
+const PaymentsReportSchema = Type.Object(
   reportOf('payments', Type.Object({ method: Type.String(), ...PaymentFigures }), Type.Object(PaymentFigures))
     .properties,
   { $id: 'PaymentsReport' },
 )
 
-export const RefundsReportSchema = Type.Object(
+const RefundsReportSchema = Type.Object(
   reportOf(
     'refunds',
     Type.Object({ day: Type.String(), refunds: Int, amount: Money, quantity: Int }),
@@ -168,7 +168,7 @@ export const RefundsReportSchema = Type.Object(
   { $id: 'RefundsReport' },
 )
 
-export const TaxReportSchema = Type.Object(
+const TaxReportSchema = Type.Object(
   reportOf(
     'tax',
     Type.Object({ tax_rate: Type.Number({ description: 'percent' }), taxable: Money, tax: Money }),
@@ -177,7 +177,7 @@ export const TaxReportSchema = Type.Object(
   { $id: 'TaxReport' },
 )
 
-export const DiscountsReportSchema = Type.Object(
+const DiscountsReportSchema = Type.Object(
   reportOf(
     'discounts',
     Type.Object({
@@ -193,7 +193,7 @@ export const DiscountsReportSchema = Type.Object(
   { $id: 'DiscountsReport' },
 )
 
-export const InventoryReportSchema = Type.Object(
+const InventoryReportSchema = Type.Object(
   reportOf(
     'inventory',
     Type.Object({
@@ -210,7 +210,7 @@ export const InventoryReportSchema = Type.Object(
 )
 
 const LoyaltyFigures = { members: Int, points_outstanding: Int, value: Money }
-export const LoyaltyReportSchema = Type.Object(
+const LoyaltyReportSchema = Type.Object(
   reportOf(
     'loyalty',
     Type.Object({
@@ -225,7 +225,7 @@ export const LoyaltyReportSchema = Type.Object(
 )
 
 const GiftCardFigures = Type.Object({ cards: Int, balance_outstanding: Money })
-export const GiftCardsReportSchema = Type.Object(reportOf('gift_cards', GiftCardFigures, GiftCardFigures).properties, {
+const GiftCardsReportSchema = Type.Object(reportOf('gift_cards', GiftCardFigures, GiftCardFigures).properties, {
   $id: 'GiftCardsReport',
 })
 
@@ -259,7 +259,7 @@ const UnknownWhenNull = (what: string) =>
   })
 
 /** GET /reports/staff: what each member of staff, or each register, sold, refunded and voided. */
-export const StaffReportSchema = Type.Union(
+const StaffReportSchema = Type.Union(
   [
     reportOf('staff', Type.Object({ user_id: UnknownWhenNull('user'), ...StaffFigures }), Type.Object(StaffFigures), {
       group_by: grouped(['user']),

@@ -3,10 +3,8 @@ import type { Redis } from 'ioredis'
 import { type CatalogVersions, MemoryCatalogVersions, RedisCatalogVersions } from './catalog-versions.ts'
 import { ByteLru } from './lru.ts'
 
-export { type CatalogVersions, MemoryCatalogVersions, RedisCatalogVersions } from './catalog-versions.ts'
 export { KeptUnderCatalogVersion } from './kept.ts'
-export { graphqlKey, restKey } from './keys.ts'
-export { ByteLru } from './lru.ts'
+export { graphqlKey } from './keys.ts'
 export { bumpCatalogAfterWrite, responseCache, serveCached } from './response-cache.ts'
 
 /** Enough for thousands of 17 kB pages; each process holds its own. */

@@ -120,7 +120,7 @@ export function stalledFlowRuns(
  * resumes it, and it goes with its key (forgotten, or purged after its 24 hours). Written at its first step, so that a keyed
  * request that calls nothing out costs nothing here.
  */
-export const REQUEST_FLOW = 'request'
+const REQUEST_FLOW = 'request'
 
 /** Which request a run belongs to: the org, the caller (client and user) and the Idempotency-Key. */
 export interface RequestRef {

@@ -13,7 +13,7 @@ export function neutralised(cell: string): string {
 }
 
 /** Rows (a report's, the audit log's) as RFC 4180 CSV with a header row (the rows' own field names, in order). */
-export function toCsv(rows: readonly Record<string, unknown>[], columns?: readonly string[]): string {
+function toCsv(rows: readonly Record<string, unknown>[], columns?: readonly string[]): string {
   const header = columns ?? (rows[0] ? Object.keys(rows[0]) : [])
   return stringify(rows as Record<string, unknown>[], {
     header: true,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { createError } from '../errors/codes.ts'
 
 /** How deep a JSON body may nest: far more than any request of the API needs (docs/api-conventions.md). */
-export const MAX_JSON_DEPTH = 64
+const MAX_JSON_DEPTH = 64
 
 export const BODY_TOO_DEEP = createError('BODY_TOO_DEEP', 'bad-request')
 
@@ -10,7 +10,7 @@ export const BODY_TOO_DEEP = createError('BODY_TOO_DEEP', 'bad-request')
  * The deepest nesting of arrays and objects in a JSON text, counted without recursion and given up as soon as it
  * passes `limit` (the text need not be valid: the parser judges that after).
  */
-export function jsonDepthExceeds(text: string, limit: number): boolean {
+function jsonDepthExceeds(text: string, limit: number): boolean {
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {

@@ -11,7 +11,7 @@ type Condition = NonNullable<RuleBody['conditions']>['rules'][number]
 export type Op = Condition['op']
 type Action = RuleBody['actions'][number]
 
-export const OPS: Op[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'exists']
+const OPS: Op[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'exists']
 
 /** The operators that make sense for a value of this kind (a list is tested with contains, or for its presence). */
 export function opsFor(type: string | undefined): Op[] {

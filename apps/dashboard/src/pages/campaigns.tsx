@@ -11,7 +11,7 @@ import { strings } from '../strings/index.ts'
 
 const t = strings.campaigns
 export type Campaign = components['schemas']['Campaign']
-export const STATUSES = ['draft', 'scheduled', 'active', 'paused', 'ended'] as const
+const STATUSES = ['draft', 'scheduled', 'active', 'paused', 'ended'] as const
 type Status = (typeof STATUSES)[number]
 
 export interface CampaignsSearch {

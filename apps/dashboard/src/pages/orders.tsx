@@ -23,7 +23,7 @@ export interface OrdersSearch {
   to?: string
 }
 
-export const ORDER_STATUSES = ['open', 'completed', 'voided', 'partially_refunded', 'refunded'] as const
+const ORDER_STATUSES = ['open', 'completed', 'voided', 'partially_refunded', 'refunded'] as const
 type Status = (typeof ORDER_STATUSES)[number]
 const isStatus = (s: string | undefined): s is Status => ORDER_STATUSES.includes(s as Status)
 

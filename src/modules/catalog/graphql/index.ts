@@ -2,4 +2,3 @@
 
 export { documentGraphqlRoutes } from './openapi.ts'
 export { catalogGraphql } from './plugin.ts'
-export { MAX_LIMIT } from './schema.ts'
