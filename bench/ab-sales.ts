@@ -72,7 +72,9 @@ async function start(name: string, tree: string, redisDb: number): Promise<Serve
 /** A shop of each server: a location whose 60 products are stocked, and the orders made, paid and refunded. */
 async function shopOf(s: Server) {
   const location = (await s.api.call('POST', '/api/v1/locations', { name: 'A/B store' })).data.id
-  const products: string[] = (await s.api.call('GET', `/api/v1/products?limit=${PRODUCTS}`)).data.map((p: any) => p.id)
+  const products: string[] = (await s.api.call('GET', `/api/v1/products?limit=${PRODUCTS}`)).data.map(
+    (p: { id: string }) => p.id,
+  )
   for (const id of products)
     await s.api.call('POST', '/api/v1/inventory/adjust', {
       product_id: id,
@@ -128,7 +130,7 @@ async function measure(s: Server, shop: Shop, load: Load, count = requests) {
       {
         method: 'POST',
         headers: s.api.headers,
-        setupRequest: (req: any) => {
+        setupRequest: (req) => {
           firstSentAt ||= performance.now()
           // A till sends each payment with its own Idempotency-Key: its steps are recorded against it.
           const headers = load === 'payments' ? { ...req.headers, 'idempotency-key': randomUUID() } : req.headers
@@ -143,7 +145,7 @@ async function measure(s: Server, shop: Shop, load: Load, count = requests) {
         },
       },
     ],
-  } as any)
+  })
   const elapsedS = (lastAnsweredAt - firstSentAt) / 1000
   const failures = result.non2xx + result.errors + result.timeouts
   assert.equal(failures, 0, `${s.name} ${load}: ${failures} failed requests of ${result.requests.total}`)

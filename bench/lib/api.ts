@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import type { JsonBody } from '../../test/support/harness.ts'
 import type { BenchTarget } from './types.ts'
 
 /** The seeded owner's JSON calls against the app under test; a call that fails stops the benchmark. */
@@ -10,7 +11,7 @@ export function apiOf(t: Pick<BenchTarget, 'apiUrl' | 'token'>) {
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     })
-    const json = (await res.json()) as any
+    const json = (await res.json()) as JsonBody
     assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
     return json
   }

@@ -1,5 +1,12 @@
 // The part of autocannon's API the benchmarks use (the package ships no types).
 declare module 'autocannon' {
+  /** One request of a sequence, as `setupRequest` gets it and answers it. */
+  interface Request {
+    method?: string
+    path?: string
+    headers?: Record<string, string>
+    body?: string
+  }
   interface Options {
     url: string
     method?: string
@@ -7,6 +14,12 @@ declare module 'autocannon' {
     body?: string
     connections?: number
     duration?: number
+    /** Stops after this many requests instead of after `duration`. */
+    amount?: number
+    requests?: (Request & {
+      setupRequest?: (request: Request) => Request
+      onResponse?: (status: number, body: string) => void
+    })[]
   }
   interface Histogram {
     average: number

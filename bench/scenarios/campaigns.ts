@@ -108,8 +108,8 @@ export default async function campaigns(t: BenchTarget): Promise<BenchRow[]> {
       url: t.apiUrl,
       connections: CONNECTIONS,
       duration: durationS,
-      requests: [{ method: 'POST', path, headers, setupRequest: (req: any) => ({ ...req, body: body() }) }],
-    } as any)
+      requests: [{ method: 'POST', path, headers, setupRequest: (req) => ({ ...req, body: body() }) }],
+    })
     const failures = result.non2xx + result.errors + result.timeouts
     if (failures > 0) {
       throw new Error(

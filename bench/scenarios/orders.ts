@@ -46,7 +46,7 @@ export default async function orders(t: BenchTarget): Promise<BenchRow[]> {
   const { headers, call } = apiOf(t)
   const location = (await call('POST', '/api/v1/locations', { name: `Bench store ${randomBytes(3).toString('hex')}` }))
     .data.id
-  const products = (await call('GET', `/api/v1/products?limit=${PRODUCTS}`)).data.map((p: any) => p.id as string)
+  const products = (await call('GET', `/api/v1/products?limit=${PRODUCTS}`)).data.map((p: { id: string }) => p.id)
   for (const id of products) {
     await call('POST', '/api/v1/inventory/adjust', {
       product_id: id,
@@ -73,9 +73,9 @@ export default async function orders(t: BenchTarget): Promise<BenchRow[]> {
       connections: CONNECTIONS,
       duration: durationS,
       requests: [
-        { method: 'POST', path: '/api/v1/orders', headers, setupRequest: (req: any) => ({ ...req, body: body() }) },
+        { method: 'POST', path: '/api/v1/orders', headers, setupRequest: (req) => ({ ...req, body: body() }) },
       ],
-    } as any)
+    })
     const failures = result.non2xx + result.errors + result.timeouts
     if (failures > 0) throw new Error(`orders: ${failures} failed requests of ${result.requests.total}`)
     const cpuAfter = cpuTimeUs(t.serverPid)

@@ -14,10 +14,6 @@ export const LOGIN_CSRF_COOKIE = 'opentill_login_csrf'
 const BASE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-/** The policy of a page that runs this origin's scripts and styles (and nothing inline but styles). */
-const SCRIPTED_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'"
-
 export function installSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (_request, reply, payload) => {
     // A page that runs scripts of this origin (the Reports charts) sets its own, as strict otherwise.

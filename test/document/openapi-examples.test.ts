@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test'
 import { Ajv } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { EXAMPLES_FILE } from '../../src/platform/http/openapi-document.ts'
-import { type Call, clientFor, createMerchant, startTestApp, type TestApp } from '../support/harness.ts'
+import { type Call, clientFor, createMerchant, type JsonBody, startTestApp, type TestApp } from '../support/harness.ts'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
@@ -125,7 +125,7 @@ describe('the OpenAPI examples', () => {
     const ajv = addFormats(new Ajv({ strict: false, allErrors: true }))
     ajv.addSchema(document, 'openapi')
     let shown = 0
-    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, any>>))
+    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>))
       for (const [method, operation] of Object.entries(methods)) {
         const pointer = `openapi#/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}`
         const body = operation.requestBody?.content?.['application/json']
@@ -134,7 +134,7 @@ describe('the OpenAPI examples', () => {
           assert.ok(valid, `${operation.operationId} request example: ${ajv.errorsText()}`)
           shown++
         }
-        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, JsonBody>)) {
           const content = response.content?.['application/json']
           if (content?.example === undefined) continue
           const valid = ajv.validate(

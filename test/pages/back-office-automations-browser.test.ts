@@ -136,7 +136,7 @@ describe('the back office Automations pages, in headless Chromium', { skip: skip
       .click()
     await page.getByRole('heading', { level: 1, name: 'Automations' }).waitFor()
     await page.getByText('No automations yet.').waitFor()
-    const logged = (await api.get('/api/v1/audit-log?record_id=' + rule.id)).body.data.map(
+    const logged = (await api.get(`/api/v1/audit-log?record_id=${rule.id}`)).body.data.map(
       (e: { action: string }) => e.action,
     )
     assert.deepEqual(logged, ['automation.deleted', 'automation.updated', 'automation.created'])

@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net'
 import { ClientError, GraphQLClient } from 'graphql-request'
 import pg from 'pg'
-import type { TestApp } from './harness.ts'
+import type { JsonBody, TestApp } from './harness.ts'
 
 export interface GraphqlAnswer {
   status: number
-  data: any
-  errors?: { message: string; path?: (string | number)[]; locations?: unknown[]; extensions?: Record<string, any> }[]
+  data: JsonBody
+  errors?: { message: string; path?: (string | number)[]; locations?: unknown[]; extensions?: JsonBody }[]
 }
 
 /** Listens on a loopback port so that tests talk to the GraphQL API over real HTTP, as a client would. */
@@ -24,7 +24,7 @@ export function graphqlClient(url: string, token?: string) {
   })
   return async (query: string, variables?: Record<string, unknown>): Promise<GraphqlAnswer> => {
     try {
-      const result = await client.rawRequest<any>(query, variables)
+      const result = await client.rawRequest<JsonBody>(query, variables)
       return { status: result.status, data: result.data, errors: result.errors as GraphqlAnswer['errors'] }
     } catch (error) {
       if (error instanceof ClientError) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import pg from 'pg'
 import { eventually } from './eventually.ts'
+import type { JsonBody } from './harness.ts'
 import type { HttpsReceiver } from './https-receiver.ts'
 
 /**
@@ -46,7 +47,7 @@ export interface LoadResult {
 }
 
 function jsonClient(base: string, token?: string) {
-  return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
+  return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: JsonBody }> => {
     const res = await fetch(`${base}${path}`, {
       method,
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { systemContext } from '../../src/platform/http/system-context.ts'
-import { clientFor, createMerchant, type Merchant, type TestApp } from './harness.ts'
+import { clientFor, createMerchant, type JsonBody, type Merchant, type TestApp } from './harness.ts'
 
 export type Api = ReturnType<typeof clientFor>
 
@@ -55,7 +55,7 @@ export async function openShop(app: TestApp, options: { currency?: string } = {}
       let sum = 0
       let cursor: string | null = null
       do {
-        const res: { body: any } = await api.get(
+        const res: { body: JsonBody } = await api.get(
           `/api/v1/inventory/movements?product_id=${productId}&location_id=${locationId}&limit=200${cursor ? `&cursor=${cursor}` : ''}`,
         )
         for (const m of res.body.data) sum += m.quantity
@@ -81,10 +81,10 @@ export async function payInFull(api: Api, orderId: string, amount: number) {
 }
 
 /** The outbox rows of an org, read straight from the table (the events API serves only settled snapshots). */
-export async function outbox(app: TestApp, orgId: string, type: string): Promise<any[]> {
+export async function outbox(app: TestApp, orgId: string, type: string): Promise<JsonBody[]> {
   const ctx = systemContext(app.runtime.database, orgId, [])
   const result = await ctx.db.read((q) =>
-    q.query<{ data: any }>('SELECT data FROM events WHERE org_id = $1 AND type = $2 ORDER BY id', [orgId, type]),
+    q.query<{ data: JsonBody }>('SELECT data FROM events WHERE org_id = $1 AND type = $2 ORDER BY id', [orgId, type]),
   )
   return result.rows.map((r) => r.data)
 }

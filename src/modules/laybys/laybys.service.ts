@@ -11,15 +11,7 @@ import type { Payment, PaymentTarget } from '../payments/index.ts'
 import { mayMove, moveLayby } from './layby-status.ts'
 import { LaybyErrors } from './laybys.errors.ts'
 import * as repo from './laybys.repo.ts'
-import type {
-  CancelLaybyBody,
-  CompleteLaybyBody,
-  CreateLaybyBody,
-  Layby,
-  LaybyListQuery,
-  LaybyStatus,
-  TenderBody,
-} from './laybys.schemas.ts'
+import type { CompleteLaybyBody, CreateLaybyBody, Layby, LaybyListQuery, LaybyStatus } from './laybys.schemas.ts'
 import type { LaybyRow } from './laybys.tables.ts'
 
 /** The priced lines a lay-by keeps (JSON: bigints as strings), so its order is built at the price agreed. */

@@ -58,7 +58,7 @@ describe('campaign limits under concurrency', () => {
     })
     const results = await Promise.all(Array.from({ length: 20 }, () => order()))
     const discounted = results.filter(
-      (r) => r.status === 201 && r.body.data.discounts.some((d: any) => d.campaign_id === c.id),
+      (r) => r.status === 201 && r.body.data.discounts.some((d: { campaign_id: string }) => d.campaign_id === c.id),
     )
     assert.equal(discounted.length, 5)
     for (const r of results.filter((x) => x.status !== 201))

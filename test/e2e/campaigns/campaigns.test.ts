@@ -38,7 +38,7 @@ describe('campaigns', () => {
     const got = await shop.api.get(`/api/v1/campaigns/${made.id}`)
     assert.deepEqual(got.body.data, made)
     const list = await shop.api.get('/api/v1/campaigns?status=draft&limit=200')
-    assert.ok(list.body.data.some((c: any) => c.id === made.id))
+    assert.ok(list.body.data.some((c: { id: string }) => c.id === made.id))
     const patched = await shop.api.patch(
       `/api/v1/campaigns/${made.id}`,
       {
@@ -178,7 +178,12 @@ describe('campaigns', () => {
     const c = calc.body.data
     // Cakes 18.00 less 10 % = 16.20; coffee 9.00; tax 10 % on each line.
     assert.deepEqual(
-      c.lines.map((l: any) => [l.line_subtotal, l.line_discount, l.line_tax, l.line_total]),
+      c.lines.map((l: { line_subtotal: number; line_discount: number; line_tax: number; line_total: number }) => [
+        l.line_subtotal,
+        l.line_discount,
+        l.line_tax,
+        l.line_total,
+      ]),
       [
         [9, 0, 0.9, 9.9],
         [18, 1.8, 1.62, 17.82],
@@ -189,16 +194,20 @@ describe('campaigns', () => {
     ])
     assert.equal(c.total, 27.72)
     assert.deepEqual(
-      c.campaigns.applied.map((a: any) => [a.campaign_id, a.amount]),
+      c.campaigns.applied.map((a: { campaign_id: string; amount: number }) => [a.campaign_id, a.amount]),
       [[tenOff.id, 1.8]],
     )
-    const why = Object.fromEntries(c.campaigns.not_applied.map((n: any) => [n.name, n.reason]))
+    const why = Object.fromEntries(
+      c.campaigns.not_applied.map((n: { name: string; reason: string }) => [n.name, n.reason]),
+    )
     assert.equal(why['Big spender'], 'minimum spend 50.00 not reached')
     assert.equal(why.Elsewhere, 'not at this location')
     // A campaign for products the order does not have is left out unless asked for.
     assert.equal(why.Hats, undefined)
     const all = await s.api.post('/api/v1/orders/calculate?explain=all', body)
-    const whyAll = Object.fromEntries(all.body.data.campaigns.not_applied.map((n: any) => [n.name, n.reason]))
+    const whyAll = Object.fromEntries(
+      all.body.data.campaigns.not_applied.map((n: { name: string; reason: string }) => [n.name, n.reason]),
+    )
     assert.equal(whyAll.Hats, 'no eligible product in the order')
     const made = await s.api.post('/api/v1/orders', body)
     assert.equal(made.status, 201, JSON.stringify(made.body))
@@ -318,8 +327,8 @@ describe('campaigns', () => {
     })
     const bulk = await s.api.post(`/api/v1/campaigns/${c.id}/vouchers`, { count: 25, max_uses: 3 })
     assert.equal(bulk.status, 201)
-    assert.equal(new Set(bulk.body.data.map((v: any) => v.code)).size, 25)
-    assert.ok(bulk.body.data.every((v: any) => /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/.test(v.code)))
+    assert.equal(new Set(bulk.body.data.map((v: { code: string }) => v.code)).size, 25)
+    assert.ok(bulk.body.data.every((v: { code: string }) => /^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/.test(v.code)))
     const body = { location_id: s.locationId, customer_id: customerId, lines: [{ product_id: item, quantity: 1 }] }
     const anonymous = await s.api.post('/api/v1/orders/calculate', { ...body, customer_id: null })
     assert.equal(anonymous.body.data.campaigns.not_applied[0].code, 'customer_required')

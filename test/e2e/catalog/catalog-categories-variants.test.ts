@@ -86,7 +86,7 @@ describe('catalog categories and variants', () => {
     const orders = [3, 1, 2, 1, 3, 2]
     for (const [i, sort_order] of orders.entries())
       await category({ name: `child ${i}`, parent_id: parent.id, sort_order })
-    const seen: any[] = []
+    const seen: { id: string; sort_order: number }[] = []
     let cursor: string | null = null
     let pages = 0
     do {
@@ -106,8 +106,8 @@ describe('catalog categories and variants', () => {
     assert.equal(new Set(seen.map((c) => c.id)).size, 6)
 
     const roots = await api.get('/api/v1/categories?parent_id=null&limit=200')
-    assert.ok(roots.body.data.every((c: any) => c.parent_id === null))
-    assert.ok(roots.body.data.some((c: any) => c.id === parent.id))
+    assert.ok(roots.body.data.every((c: { parent_id: string; id: string }) => c.parent_id === null))
+    assert.ok(roots.body.data.some((c: { id: string }) => c.id === parent.id))
     assert.equal((await api.get('/api/v1/categories?cursor=bogus')).status, 400)
   })
 
@@ -153,7 +153,7 @@ describe('catalog categories and variants', () => {
       const list = await api.get(`/api/v1/products/${productId}/variants`)
       assert.equal(list.status, 200)
       assert.deepEqual(
-        list.body.data.map((x: any) => x.sku),
+        list.body.data.map((x: { sku: string }) => x.sku),
         ['TEE-L', 'TEE-S'],
       )
 
@@ -168,7 +168,7 @@ describe('catalog categories and variants', () => {
       assert.equal(archived.body.data.is_active, false)
       const active = await api.get(`/api/v1/products/${productId}/variants?is_active=true`)
       assert.deepEqual(
-        active.body.data.map((x: any) => x.sku),
+        active.body.data.map((x: { sku: string }) => x.sku),
         ['TEE-S'],
       )
       assert.equal((await api.get(`/api/v1/variants/${v.id}`)).body.data.name, 'L')

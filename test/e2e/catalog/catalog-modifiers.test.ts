@@ -30,7 +30,11 @@ describe('catalog modifier groups and options', () => {
     assert.equal(milk.min_selections, 1)
     assert.equal(milk.max_selections, 1)
     assert.deepEqual(
-      milk.options.map((o: any) => [o.name, o.price_adjustment, o.is_default]),
+      milk.options.map((o: { name: string; price_adjustment: number; is_default: boolean }) => [
+        o.name,
+        o.price_adjustment,
+        o.is_default,
+      ]),
       [
         ['Whole', 0, true],
         ['Oat', 0.8, false],
@@ -40,7 +44,7 @@ describe('catalog modifier groups and options', () => {
     const got = await api.get(`/api/v1/modifiers/${milk.id}`)
     assert.equal(got.status, 200)
     assert.equal(got.body.data.options.length, 3)
-    assert.ok(got.body.data.options.every((o: any) => o.group_id === milk.id))
+    assert.ok(got.body.data.options.every((o: { group_id: string }) => o.group_id === milk.id))
   })
 
   it('refuses min_selections above max_selections on create and on update, naming max_selections', async () => {
@@ -114,16 +118,16 @@ describe('catalog modifier groups and options', () => {
     const put = await api.put(`/api/v1/products/${product.id}/modifiers`, { modifier_group_ids: [b.id, a.id] })
     assert.equal(put.status, 200, JSON.stringify(put.body))
     assert.deepEqual(
-      put.body.data.map((g: any) => g.id),
+      put.body.data.map((g: { id: string }) => g.id),
       [b.id, a.id],
     )
     const attached = await api.get(`/api/v1/products/${product.id}/modifiers`)
     assert.deepEqual(
-      attached.body.data.map((g: any) => g.id),
+      attached.body.data.map((g: { id: string }) => g.id),
       [b.id, a.id],
     )
     const filtered = await api.get(`/api/v1/modifiers?product_id=${product.id}`)
-    assert.deepEqual(filtered.body.data.map((g: any) => g.id).sort(), [a.id, b.id].sort())
+    assert.deepEqual(filtered.body.data.map((g: { id: string }) => g.id).sort(), [a.id, b.id].sort())
 
     const unknown = await api.put(`/api/v1/products/${product.id}/modifiers`, {
       modifier_group_ids: [a.id, 'modg_nope'],
@@ -137,7 +141,7 @@ describe('catalog modifier groups and options', () => {
     assert.equal((await api.delete(`/api/v1/modifiers/${b.id}`)).status, 204)
     assert.equal((await api.get(`/api/v1/modifiers/${b.id}`)).status, 404)
     assert.deepEqual(
-      (await api.get(`/api/v1/products/${product.id}/modifiers`)).body.data.map((g: any) => g.id),
+      (await api.get(`/api/v1/products/${product.id}/modifiers`)).body.data.map((g: { id: string }) => g.id),
       [a.id],
     )
     const cleared = await api.put(`/api/v1/products/${product.id}/modifiers`, { modifier_group_ids: [] })
@@ -152,7 +156,7 @@ describe('catalog modifier groups and options', () => {
     assert.equal(first.body.pagination.hasMore, true)
     const second = await fresh.get(`/api/v1/modifiers?limit=2&cursor=${first.body.pagination.nextCursor}`)
     assert.deepEqual(
-      second.body.data.map((g: any) => g.name),
+      second.body.data.map((g: { name: string }) => g.name),
       ['G2', 'G3'],
     )
     assert.deepEqual(second.body.pagination, { nextCursor: null, hasMore: false })

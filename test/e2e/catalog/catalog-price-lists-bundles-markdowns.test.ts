@@ -9,11 +9,11 @@ describe('catalog price lists, bundles and markdowns', () => {
   let app: TestApp
   let api: Api
   let other: Api
-  let coffee: any
-  let tea: any
-  let cake: any
-  let large: any
-  let category: any
+  let coffee: { id: string }
+  let tea: { id: string }
+  let cake: { id: string }
+  let large: { id: string }
+  let category: { id: string }
   let ctx: RequestContext
   before(async () => {
     const started = await appWithTwoMerchants()
@@ -54,7 +54,7 @@ describe('catalog price lists, bundles and markdowns', () => {
       assert.equal((await api.get(`/api/v1/price-lists/${list.id}`)).body.data.name, 'Happy hour')
       const byLocation = await api.get('/api/v1/price-lists?location_id=loc_main')
       assert.deepEqual(
-        byLocation.body.data.map((l: any) => l.id),
+        byLocation.body.data.map((l: { id: string }) => l.id),
         [list.id],
       )
 
@@ -111,7 +111,9 @@ describe('catalog price lists, bundles and markdowns', () => {
       assert.equal(again.status, 201)
       assert.equal(again.headers['idempotent-replayed'], 'true')
       assert.equal(again.body.data.id, first.body.data.id)
-      const named = (await api.get('/api/v1/price-lists?limit=200')).body.data.filter((l: any) => l.name === 'Once')
+      const named = (await api.get('/api/v1/price-lists?limit=200')).body.data.filter(
+        (l: { name: string }) => l.name === 'Once',
+      )
       assert.equal(named.length, 1)
       const changed = await api.post(
         '/api/v1/price-lists',
@@ -127,7 +129,7 @@ describe('catalog price lists, bundles and markdowns', () => {
       const first = await fresh.get('/api/v1/price-lists?limit=2')
       const second = await fresh.get(`/api/v1/price-lists?limit=2&cursor=${first.body.pagination.nextCursor}`)
       assert.deepEqual(
-        [...first.body.data, ...second.body.data].map((l: any) => l.name),
+        [...first.body.data, ...second.body.data].map((l: { name: string }) => l.name),
         ['L0', 'L1', 'L2', 'L3'],
       )
       assert.deepEqual(second.body.pagination, { nextCursor: null, hasMore: false })
@@ -166,7 +168,7 @@ describe('catalog price lists, bundles and markdowns', () => {
       assert.equal((await api.get(`/api/v1/bundles/${bundle.id}`)).body.data.product_id, box.id)
       const listed = await api.get(`/api/v1/bundles?product_id=${box.id}`)
       assert.deepEqual(
-        listed.body.data.map((b: any) => b.id),
+        listed.body.data.map((b: { id: string }) => b.id),
         [bundle.id],
       )
 
@@ -277,7 +279,7 @@ describe('catalog price lists, bundles and markdowns', () => {
       const first = await fresh.get('/api/v1/bundles?limit=2')
       const second = await fresh.get(`/api/v1/bundles?limit=2&cursor=${first.body.pagination.nextCursor}`)
       assert.deepEqual(
-        [...first.body.data, ...second.body.data].map((b: any) => b.id),
+        [...first.body.data, ...second.body.data].map((b: { id: string }) => b.id),
         ids,
       )
       assert.deepEqual(second.body.pagination, { nextCursor: null, hasMore: false })
@@ -331,12 +333,12 @@ describe('catalog price lists, bundles and markdowns', () => {
       assert.equal((await api.get(`/api/v1/markdowns/${amount.body.data.id}`)).body.data.value, 1.5)
       const byProduct = await api.get(`/api/v1/markdowns?product_id=${cake.id}`)
       assert.deepEqual(
-        byProduct.body.data.map((m: any) => m.id),
+        byProduct.body.data.map((m: { id: string }) => m.id),
         [amount.body.data.id],
       )
       const byCategory = await api.get(`/api/v1/markdowns?category_id=${category.id}`)
       assert.deepEqual(
-        byCategory.body.data.map((m: any) => m.id),
+        byCategory.body.data.map((m: { id: string }) => m.id),
         [pct.body.data.id],
       )
 
@@ -396,7 +398,7 @@ describe('catalog price lists, bundles and markdowns', () => {
       const first = await fresh.get('/api/v1/markdowns?limit=2')
       const second = await fresh.get(`/api/v1/markdowns?limit=2&cursor=${first.body.pagination.nextCursor}`)
       assert.deepEqual(
-        [...first.body.data, ...second.body.data].map((m: any) => m.name),
+        [...first.body.data, ...second.body.data].map((m: { name: string }) => m.name),
         ['M0', 'M1', 'M2', 'M3'],
       )
       assert.deepEqual(second.body.pagination, { nextCursor: null, hasMore: false })

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import type { AppError } from '../../../src/platform/errors/app-error.ts'
 import type { RequestContext } from '../../../src/platform/http/context.ts'
 import { systemContext } from '../../../src/platform/http/system-context.ts'
 import { clientFor, createMerchant, startTestApp, type TestApp } from '../../support/harness.ts'
@@ -67,12 +68,12 @@ describe('catalog pricing: quote()', () => {
     const archived = await product('Gone', 'Q-GONE', 1)
     await api.delete(`/api/v1/products/${archived.id}`)
     const field = async (lines: Parameters<typeof quote>[1]) => {
-      const error: any = await quote(ctx, lines).then(
+      const error: AppError = await quote(ctx, lines).then(
         () => assert.fail('expected a 422'),
         (e) => e,
       )
       assert.equal(error.status, 422)
-      return error.errors[0].field
+      return error.errors?.[0].field
     }
     assert.equal(
       await field([
@@ -235,13 +236,13 @@ describe('catalog pricing: quote()', () => {
     assert.equal(chosen.unitPrice, 500n, 'modifiers are listed apart from the unit price')
 
     const refused = async (ids: string[], code: string) => {
-      const error: any = await quote(ctx, [{ productId: latte.id, quantity: 1, modifierOptionIds: ids }]).then(
+      const error: AppError = await quote(ctx, [{ productId: latte.id, quantity: 1, modifierOptionIds: ids }]).then(
         () => assert.fail('expected a 422'),
         (e) => e,
       )
       assert.equal(error.status, 422)
-      assert.equal(error.errors[0].field, 'lines.0.modifiers')
-      assert.equal(error.errors[0].code, code)
+      assert.equal(error.errors?.[0].field, 'lines.0.modifiers')
+      assert.equal(error.errors?.[0].code, code)
     }
     await refused([], 'too_few_selections')
     await refused([whole.id, oat.id], 'too_many_selections')
@@ -251,10 +252,10 @@ describe('catalog pricing: quote()', () => {
 
     // A product without groups takes no options at all.
     const plain = await product('Water', 'Q-WAT', 2)
-    const error: any = await quote(ctx, [{ productId: plain.id, quantity: 1, modifierOptionIds: [shot.id] }]).catch(
-      (e) => e,
-    )
-    assert.equal(error.errors[0].field, 'lines.0.modifiers')
+    const error: AppError = await quote(ctx, [
+      { productId: plain.id, quantity: 1, modifierOptionIds: [shot.id] },
+    ]).catch((e) => e)
+    assert.equal(error.errors?.[0].field, 'lines.0.modifiers')
   })
 
   it("joins the caller's open transaction, seeing its uncommitted writes", async () => {

@@ -75,7 +75,7 @@ describe('customers', () => {
     assert.equal(page.body.pagination.hasMore, true)
     const rest = await shop.api.get(`/api/v1/customers?q=ze&cursor=${page.body.pagination.nextCursor}`)
     assert.deepEqual(
-      [...page.body.data, ...rest.body.data].map((c: any) => c.first_name),
+      [...page.body.data, ...rest.body.data].map((c: { first_name: string }) => c.first_name),
       ['Zed', 'Zelda'],
     )
     assert.equal((await shop.api.get('/api/v1/customers?q=zora@')).body.data.length, 1)
@@ -122,7 +122,7 @@ describe('customers', () => {
     )
     const orders = await shop.api.get(`/api/v1/customers/${c.id}/orders`)
     assert.deepEqual(
-      orders.body.data.map((o: any) => o.id),
+      orders.body.data.map((o: { id: string }) => o.id),
       [order.id],
     )
     assert.equal((await shop.api.get('/api/v1/customers/cus_missing/orders')).status, 404)

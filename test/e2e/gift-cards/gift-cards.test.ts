@@ -31,12 +31,20 @@ describe('gift cards', () => {
     const ledger = await shop.api.get(`/api/v1/gift-cards/${card.id}/ledger?limit=1`)
     assert.equal(ledger.status, 200)
     assert.deepEqual(
-      ledger.body.data.map((e: any) => [e.kind, e.amount, e.balance_after]),
+      ledger.body.data.map((e: { kind: string; amount: number; balance_after: number }) => [
+        e.kind,
+        e.amount,
+        e.balance_after,
+      ]),
       [['issue', 25, 25]],
     )
     const next = await shop.api.get(`/api/v1/gift-cards/${card.id}/ledger?cursor=${ledger.body.pagination.nextCursor}`)
     assert.deepEqual(
-      next.body.data.map((e: any) => [e.kind, e.amount, e.balance_after]),
+      next.body.data.map((e: { kind: string; amount: number; balance_after: number }) => [
+        e.kind,
+        e.amount,
+        e.balance_after,
+      ]),
       [['load', 10.5, 35.5]],
     )
     assert.equal((await shop.api.post(`/api/v1/gift-cards/${card.id}/load`, { amount: 0 })).status, 422)
@@ -76,7 +84,7 @@ describe('gift cards', () => {
     assert.equal(redeemed.filter((e) => e.id === card.id).length, 3)
     const ledger = (await shop.api.get(`/api/v1/gift-cards/${card.id}/ledger`)).body.data
     assert.equal(
-      ledger.reduce((a: number, e: any) => a + e.amount, 0),
+      ledger.reduce((a: number, e: { amount: number }) => a + e.amount, 0),
       0,
     )
   })

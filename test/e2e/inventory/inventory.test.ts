@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { systemContext } from '../../../src/platform/http/system-context.ts'
-import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../../support/harness.ts'
+import {
+  clientFor,
+  createMerchant,
+  type JsonBody,
+  type Merchant,
+  startTestApp,
+  type TestApp,
+} from '../../support/harness.ts'
 
 describe('inventory levels, adjustments, transfers and alerts', () => {
   let app: TestApp
@@ -22,7 +29,7 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
   const eventsOf = async (type: string) =>
     (
       await app.runtime.database.transaction(merchant.orgId, (q) =>
-        q.query<{ data: any }>('SELECT data FROM events WHERE org_id = $1 AND type = $2 ORDER BY id', [
+        q.query<{ data: JsonBody }>('SELECT data FROM events WHERE org_id = $1 AND type = $2 ORDER BY id', [
           merchant.orgId,
           type,
         ]),
@@ -184,7 +191,7 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     await adjust({ product_id: productId, location_id: shop, quantity: 1, reason: 'received' })
     const levels = (await api.get(`/api/v1/inventory/levels?product_id=${productId}`)).body.data
     assert.deepEqual(
-      levels.map((l: any) => [l.variant_id, l.on_hand]).sort(),
+      levels.map((l: { variant_id: string; on_hand: number }) => [l.variant_id, l.on_hand]).sort(),
       [
         [null, 1],
         [variantId, 4],
@@ -192,7 +199,7 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     )
     const byVariant = await api.get(`/api/v1/inventory/levels?variant_id=${variantId}`)
     assert.deepEqual(
-      byVariant.body.data.map((l: any) => l.on_hand),
+      byVariant.body.data.map((l: { on_hand: number }) => l.on_hand),
       [4],
     )
     const short = await adjust({
@@ -281,7 +288,12 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     assert.deepEqual((await api.get(`/api/v1/inventory/transfers/${transfer.id}`)).body.data, transfer)
     const ledger = await api.get(`/api/v1/inventory/movements?reference_type=transfer&reference_id=${transfer.id}`)
     assert.deepEqual(
-      ledger.body.data.map((m: any) => [m.product_id, m.location_id, m.quantity, m.reason]),
+      ledger.body.data.map((m: { product_id: string; location_id: string; quantity: number; reason: string }) => [
+        m.product_id,
+        m.location_id,
+        m.quantity,
+        m.reason,
+      ]),
       [
         [a, shop, -6, 'transfer_out'],
         [a, store2, 6, 'transfer_in'],
@@ -379,7 +391,7 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
     assert.equal(set.body.data.status, 'in_stock')
     const alertsFor = async () =>
       (await api.get(`/api/v1/inventory/alerts?location_id=${shop}&limit=200`)).body.data.filter(
-        (l: any) => l.product_id === productId,
+        (l: { product_id: string }) => l.product_id === productId,
       )
 
     assert.deepEqual(await alertsFor(), [])
@@ -453,7 +465,8 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
           { productId: set, locationId: shop, quantity: -1, reason: 'sale', field: 'lines.3' },
         ]),
       ),
-      (error: any) => error.status === 409 && error.errors[0].field === 'lines.3',
+      (error: { status: number; errors: { field: string }[] }) =>
+        error.status === 409 && error.errors[0].field === 'lines.3',
     )
     assert.equal(await onHand(cup, shop), 4)
     const direct = await adjust({ product_id: set, location_id: shop, quantity: 1, reason: 'received' })
@@ -489,16 +502,16 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
       (await api.get(`/api/v1/inventory/movements?product_id=${productId}&${query}`)).body.data
     assert.equal((await list('')).length, 4)
     assert.deepEqual(
-      (await list('order=newest')).map((m: any) => m.id),
-      (await list('')).map((m: any) => m.id).reverse(),
+      (await list('order=newest')).map((m: { id: string }) => m.id),
+      (await list('')).map((m: { id: string }) => m.id).reverse(),
     )
     assert.equal((await list(`location_id=${store2}`)).length, 1)
     assert.deepEqual(
-      (await list('reason=damaged')).map((m: any) => m.quantity),
+      (await list('reason=damaged')).map((m: { quantity: number }) => m.quantity),
       [-1],
     )
     assert.deepEqual(
-      (await list('from=2024-02-01T00:00:00Z&to=2024-03-31T00:00:00Z')).map((m: any) => m.reason),
+      (await list('from=2024-02-01T00:00:00Z&to=2024-03-31T00:00:00Z')).map((m: { reason: string }) => m.reason),
       ['damaged', 'received'],
     )
     const seen: string[] = []
@@ -507,7 +520,7 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
       const page = await api.get(
         `/api/v1/inventory/movements?product_id=${productId}&limit=3${cursor ? `&cursor=${cursor}` : ''}`,
       )
-      seen.push(...page.body.data.map((m: any) => m.id))
+      seen.push(...page.body.data.map((m: { id: string }) => m.id))
       cursor = page.body.pagination.nextCursor
     } while (cursor)
     assert.equal(seen.length, 4)
@@ -526,8 +539,8 @@ describe('inventory levels, adjustments, transfers and alerts', () => {
         `/api/v1/inventory/levels?location_id=${store2}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
       )
       assert.equal(page.status, 200)
-      assert.ok(page.body.data.every((l: any) => l.location_id === store2))
-      seen.push(...page.body.data.map((l: any) => l.product_id))
+      assert.ok(page.body.data.every((l: { location_id: string; product_id: string }) => l.location_id === store2))
+      seen.push(...page.body.data.map((l: { product_id: string }) => l.product_id))
       cursor = page.body.pagination.nextCursor
     } while (cursor)
     for (const id of ids) assert.ok(seen.includes(id))

@@ -82,7 +82,7 @@ describe('lay-bys', () => {
     assert.equal(await shop.ledgerSum(productId), 2)
     const after = (await shop.api.get(`/api/v1/laybys/${layby.id}`)).body.data
     assert.deepEqual(
-      after.payments.map((p: any) => [p.status, p.amount_refunded]),
+      after.payments.map((p: { status: string; amount_refunded: number }) => [p.status, p.amount_refunded]),
       [
         ['refunded', 20],
         ['refunded', 10],
@@ -118,7 +118,9 @@ describe('lay-bys', () => {
     assert.equal(list.body.data.length, 1)
     assert.equal(list.body.pagination.hasMore, true)
     const cancelled = await shop.api.get('/api/v1/laybys?status=cancelled')
-    assert.ok(cancelled.body.data.length >= 1 && cancelled.body.data.every((l: any) => l.status === 'cancelled'))
+    assert.ok(
+      cancelled.body.data.length >= 1 && cancelled.body.data.every((l: { status: string }) => l.status === 'cancelled'),
+    )
     assert.equal((await shop.api.get(`/api/v1/laybys?customer_id=${customerId}&limit=200`)).body.data.length, 2)
   })
 

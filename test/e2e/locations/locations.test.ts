@@ -111,7 +111,7 @@ describe('locations', () => {
     await app.services.locations.assertExists(ctx, body.data.id, 'location_id')
     await assert.rejects(
       app.services.locations.assertExists(ctx, 'loc_missing', 'lines.0.location_id'),
-      (error: any) => {
+      (error: { status: number; errors: { field: string }[] }) => {
         assert.equal(error.status, 422)
         assert.equal(error.errors[0].field, 'lines.0.location_id')
         return true

@@ -82,7 +82,7 @@ describe('a day of trade with a tiered member', () => {
       ],
       voucher_codes: ['tenoff'],
     })
-    assert.deepEqual(calc.body.data.campaigns.applied.map((a: any) => a.name).sort(), [
+    assert.deepEqual(calc.body.data.campaigns.applied.map((a: { name: string }) => a.name).sort(), [
       '10% off with a voucher',
       'Double points for Gold at weekends',
     ])
@@ -98,7 +98,10 @@ describe('a day of trade with a tiered member', () => {
     assert.equal(second.tax_total, 1.26)
     assert.equal(second.total, 13.86)
     assert.equal(second.loyalty_points_earned, 37)
-    assert.equal(second.discounts.find((d: any) => d.rule_type === 'points_multiplier').points_multiplier, 2)
+    assert.equal(
+      second.discounts.find((d: { rule_type: string }) => d.rule_type === 'points_multiplier').points_multiplier,
+      2,
+    )
 
     // 3. The voucher is spent: a third use is refused and nothing changes.
     const again = await s.api.post('/api/v1/orders', {
@@ -154,7 +157,7 @@ describe('a day of trade with a tiered member', () => {
     assert.equal(stats.discount_given, 1.4)
     assert.equal(stats.revenue, 13.86)
     const vouchers = (await s.api.get(`/api/v1/campaigns/${tenOff.id}/vouchers`)).body.data
-    assert.equal(vouchers.find((v: any) => v.id === voucher.id).uses, 1)
+    assert.equal(vouchers.find((v: { id: string }) => v.id === voucher.id).uses, 1)
     const doubleStats = (await s.api.get(`/api/v1/campaigns/${doublePoints.body.data.id}/stats`)).body.data
     assert.equal(doubleStats.orders, 2)
     assert.equal(doubleStats.discount_given, 0)

@@ -140,7 +140,12 @@ describe('loyalty', () => {
     assert.equal(m.balance, 40)
     assert.equal(m.lifetime_points, 40)
     assert.deepEqual(
-      m.history.map((h: any) => [h.kind, h.points, h.balance_after, h.order_id]),
+      m.history.map((h: { kind: string; points: number; balance_after: number; order_id: string }) => [
+        h.kind,
+        h.points,
+        h.balance_after,
+        h.order_id,
+      ]),
       [
         ['accrual', 18, 40, second.id],
         ['accrual', 22, 22, first.id],
@@ -290,7 +295,11 @@ describe('loyalty', () => {
     assert.equal(m.balance, 0)
     assert.equal(m.lifetime_points, 100)
     assert.deepEqual(
-      m.history.map((h: any) => [h.kind, h.points, h.balance_after]),
+      m.history.map((h: { kind: string; points: number; balance_after: number }) => [
+        h.kind,
+        h.points,
+        h.balance_after,
+      ]),
       [
         ['expiry', -100, 0],
         ['adjustment', 100, 100],
@@ -314,7 +323,7 @@ describe('loyalty', () => {
       reward: { type: 'order_discount', order_id: 'ord_none' },
     })
     assert.equal(tooMuch.status, 409)
-    const kinds = (await member(s, c)).history.map((h: any) => [h.kind, h.points])
+    const kinds = (await member(s, c)).history.map((h: { kind: string; points: number }) => [h.kind, h.points])
     assert.deepEqual(kinds.slice(0, 3), [
       ['adjustment', 25],
       ['adjustment', 40],

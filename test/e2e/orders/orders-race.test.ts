@@ -38,7 +38,10 @@ describe('orders under concurrency', () => {
     assert.equal(await shop.level(productId), 0)
     assert.equal(await shop.ledgerSum(productId), 0)
     const orders = await shop.api.get('/api/v1/orders?limit=200')
-    assert.equal(orders.body.data.filter((o: any) => o.lines[0].product_id === productId).length, 10)
+    assert.equal(
+      orders.body.data.filter((o: { lines: { product_id: string }[] }) => o.lines[0].product_id === productId).length,
+      10,
+    )
   })
 
   it('creates one order from parallel POSTs that share an Idempotency-Key', async () => {
@@ -56,7 +59,10 @@ describe('orders under concurrency', () => {
     assert.equal(replay.body.data.id, created[0].body.data.id)
     assert.equal(await shop.level(productId), 19)
     const orders = await shop.api.get('/api/v1/orders?limit=200')
-    assert.equal(orders.body.data.filter((o: any) => o.lines[0].product_id === productId).length, 1)
+    assert.equal(
+      orders.body.data.filter((o: { lines: { product_id: string }[] }) => o.lines[0].product_id === productId).length,
+      1,
+    )
   })
 
   it('never refunds more than was captured when refunds race refunds', async () => {
@@ -79,9 +85,12 @@ describe('orders under concurrency', () => {
     assert.ok(results.every((r) => r.status === 201 || r.status === 409))
     const final = (await shop.api.get(`/api/v1/orders/${order.id}`)).body.data
     assert.equal(final.amount_refunded, ok * 7)
-    const refundedByPayments = final.payments.reduce((a: number, p: any) => a + Math.round(p.amount_refunded * 100), 0)
+    const refundedByPayments = final.payments.reduce(
+      (a: number, p: { amount_refunded: number; amount: number }) => a + Math.round(p.amount_refunded * 100),
+      0,
+    )
     assert.equal(refundedByPayments, ok * 700)
-    assert.ok(final.payments.every((p: any) => p.amount_refunded <= p.amount))
+    assert.ok(final.payments.every((p: { amount_refunded: number; amount: number }) => p.amount_refunded <= p.amount))
   })
 
   it('never lets racing line refunds return a unit twice', async () => {

@@ -34,7 +34,12 @@ describe('orders', () => {
     assert.equal(order.discount_total, 4.1)
     // Line discounts are spread by largest remainder; tax is rounded half-up per line.
     assert.deepEqual(
-      order.lines.map((l: any) => [l.line_subtotal, l.line_discount, l.line_tax, l.line_total]),
+      order.lines.map((l: { line_subtotal: number; line_discount: number; line_tax: number; line_total: number }) => [
+        l.line_subtotal,
+        l.line_discount,
+        l.line_tax,
+        l.line_total,
+      ]),
       [
         [39.98, 4.0, 5.4, 41.38],
         [1.05, 0.1, 0.14, 1.09],
@@ -104,7 +109,7 @@ describe('orders', () => {
       const res = await shop.api.post('/api/v1/orders', body)
       assert.equal(res.status, 422, `${field}: ${JSON.stringify(res.body)}`)
       assert.ok(
-        res.body.errors.some((e: any) => e.field === field),
+        res.body.errors.some((e: { field: string }) => e.field === field),
         `${field}: ${JSON.stringify(res.body.errors)}`,
       )
     }
@@ -140,7 +145,7 @@ describe('orders', () => {
     const page1 = await shop.api.get(`/api/v1/orders?location_id=${loc2}&limit=2`)
     assert.equal(page1.status, 200)
     assert.deepEqual(
-      page1.body.data.map((o: any) => o.id),
+      page1.body.data.map((o: { id: string }) => o.id),
       ids.slice(0, 2),
     )
     assert.equal(page1.body.pagination.hasMore, true)
@@ -148,7 +153,7 @@ describe('orders', () => {
       `/api/v1/orders?location_id=${loc2}&limit=2&cursor=${page1.body.pagination.nextCursor}`,
     )
     assert.deepEqual(
-      page2.body.data.map((o: any) => o.id),
+      page2.body.data.map((o: { id: string }) => o.id),
       ids.slice(2),
     )
     assert.equal(page2.body.pagination.hasMore, false)
@@ -158,7 +163,7 @@ describe('orders', () => {
     assert.equal(open.body.data.length, 3)
     assert.equal(
       (await shop.api.get('/api/v1/orders?status=completed&limit=200')).body.data.every(
-        (o: any) => o.status === 'completed',
+        (o: { status: string }) => o.status === 'completed',
       ),
       true,
     )
@@ -187,7 +192,7 @@ describe('orders', () => {
     assert.equal(done.amount_paid, order.total)
     assert.equal(done.payments.length, 1)
     assert.deepEqual(
-      done.status_history.map((h: any) => [h.from_status, h.to_status]),
+      done.status_history.map((h: { from_status: string; to_status: string }) => [h.from_status, h.to_status]),
       [
         [null, 'open'],
         ['open', 'completed'],

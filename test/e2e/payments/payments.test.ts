@@ -140,7 +140,7 @@ describe('payments', () => {
     assert.equal(done.status, 'completed')
     assert.equal(done.amount_paid, 50)
     assert.deepEqual(
-      done.payments.map((p: any) => [p.method, p.status]),
+      done.payments.map((p: { method: string; status: string }) => [p.method, p.status]),
       [
         ['card', 'voided'],
         ['gift_card', 'captured'],
@@ -172,7 +172,7 @@ describe('payments', () => {
       const res = await shop.api.post('/api/v1/payments', body)
       assert.equal(res.status, 422, `${field}: ${JSON.stringify(res.body)}`)
       assert.ok(
-        res.body.errors.some((e: any) => e.field === field),
+        res.body.errors.some((e: { field: string }) => e.field === field),
         `${field}: ${JSON.stringify(res.body.errors)}`,
       )
     }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import Fastify from 'fastify'
 import { authenticate } from '../../../src/platform/http/authenticate.ts'
-import { startTestApp, type TestApp } from '../../support/harness.ts'
+import { type JsonBody, startTestApp, type TestApp } from '../../support/harness.ts'
 
 describe('the API contract', () => {
   let app: TestApp
@@ -46,7 +46,10 @@ describe('the API contract', () => {
   it("lists the error codes of every problem answer, the route's own and the platform's", async () => {
     const doc = (await app.api.inject({ method: 'GET', url: '/openapi.json' })).json()
     /** The codes a problem answer declares: the enum on `code` of its application/problem+json schema. */
-    const problemCodes = (response: any): string[] =>
+    type ProblemResponse = {
+      content?: Record<string, { schema?: { allOf?: { properties?: { code?: { enum?: string[] } } }[] } }>
+    }
+    const problemCodes = (response: ProblemResponse | undefined): string[] =>
       response?.content?.['application/problem+json']?.schema?.allOf?.[1]?.properties?.code?.enum ?? []
     const codesOf = (path: string, method: string, status: number) =>
       problemCodes(doc.paths[path][method].responses[status])
@@ -65,10 +68,10 @@ describe('the API contract', () => {
     assert.ok(codesOf('/api/v1/orders', 'post', 409).includes('INSUFFICIENT_STOCK'))
     assert.ok(codesOf('/api/v1/products', 'get', 503).includes('DATABASE_UNAVAILABLE'))
     // Every problem answer of the API names its codes.
-    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, JsonBody>>)) {
       if (!path.startsWith('/api/v1/') || path.startsWith('/api/v1/oauth/')) continue
       for (const [method, op] of Object.entries(methods)) {
-        for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+        for (const [status, response] of Object.entries(op.responses as Record<string, JsonBody>)) {
           if (Number(status) < 400) continue
           assert.ok(problemCodes(response).length > 0, `${method} ${path} ${status} names its codes`)
           assert.equal(response.content['application/json'], undefined, 'a problem is served as problem+json')
@@ -82,10 +85,11 @@ describe('the API contract', () => {
     // Before: no operationId, limit required on every list, Idempotency-Key, If-Match and rate-limit headers
     // undeclared, problems documented as application/json, "Default Response" everywhere (issue 23).
     const doc = (await app.api.inject({ method: 'GET', url: '/openapi.json' })).json()
-    const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
-      Object.entries(methods)
-        .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
-        .map(([method, op]) => ({ path, method, op })),
+    const operations = Object.entries(doc.paths as Record<string, Record<string, JsonBody>>).flatMap(
+      ([path, methods]) =>
+        Object.entries(methods)
+          .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+          .map(([method, op]) => ({ path, method, op })),
     )
     const ids = operations.map((o) => o.op.operationId)
     assert.ok(
@@ -97,10 +101,10 @@ describe('the API contract', () => {
     assert.equal(op('/api/v1/products', 'get').operationId, 'listProducts')
     assert.equal(op('/api/v1/orders/{id}/refund', 'post').operationId, 'refundOrder')
     assert.equal(op('/api/v1/payments/{id}/capture', 'post').operationId, 'capturePayment')
-    const limit = op('/api/v1/products', 'get').parameters.find((p: any) => p.name === 'limit')
+    const limit = op('/api/v1/products', 'get').parameters.find((p: { name: string }) => p.name === 'limit')
     assert.equal(limit.required, false)
     assert.equal(limit.schema.default, 50)
-    const refs = (o: any) => (o.parameters ?? []).map((p: any) => p.$ref).filter(Boolean)
+    const refs = (o: { parameters?: { $ref?: string }[] }) => (o.parameters ?? []).map((p) => p.$ref).filter(Boolean)
     assert.ok(refs(op('/api/v1/orders', 'post')).includes('#/components/parameters/IdempotencyKey'))
     assert.ok(refs(op('/api/v1/products/{id}', 'patch')).includes('#/components/parameters/IfMatch'))
     assert.deepEqual(op('/api/v1/orders', 'post')['x-required-scopes'], ['orders:write'])
@@ -123,7 +127,7 @@ describe('the API contract', () => {
     )
     assert.equal(doc.info.license.identifier, 'MIT')
     for (const { path, method, op: o } of operations)
-      for (const [status, response] of Object.entries(o.responses as Record<string, any>))
+      for (const [status, response] of Object.entries(o.responses as Record<string, JsonBody>))
         assert.notEqual(response.description, 'Default Response', `${method} ${path} ${status}`)
   })
 

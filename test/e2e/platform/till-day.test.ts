@@ -100,7 +100,9 @@ describe('a day of trade at one till', () => {
 
     // The day's figures.
     const orders = (await api.get(`/api/v1/orders?location_id=${locationId}&limit=200`)).body.data
-    const full = await Promise.all(orders.map(async (o: any) => (await api.get(`/api/v1/orders/${o.id}`)).body.data))
+    const full = await Promise.all(
+      orders.map(async (o: { id: string }) => (await api.get(`/api/v1/orders/${o.id}`)).body.data),
+    )
     let captured = 0
     let refunded = 0
     let cashIn = 0
@@ -108,27 +110,29 @@ describe('a day of trade at one till', () => {
     for (const o of full) {
       assert.equal(cents(o.subtotal) - cents(o.discount_total) + cents(o.tax_total), cents(o.total))
       assert.equal(
-        o.lines.reduce((a: number, l: any) => a + cents(l.line_total), 0),
+        o.lines.reduce((a: number, l: { line_total: number }) => a + cents(l.line_total), 0),
         cents(o.total),
       )
-      const paid = o.payments.filter((p: any) => ['captured', 'partially_refunded', 'refunded'].includes(p.status))
+      const paid = o.payments.filter((p: { status: string; amount: number }) =>
+        ['captured', 'partially_refunded', 'refunded'].includes(p.status),
+      )
       assert.equal(
-        paid.reduce((a: number, p: any) => a + cents(p.amount), 0),
+        paid.reduce((a: number, p: { amount: number }) => a + cents(p.amount), 0),
         cents(o.amount_captured),
       )
       assert.equal(
-        paid.reduce((a: number, p: any) => a + cents(p.amount_refunded), 0),
+        paid.reduce((a: number, p: { amount_refunded: number }) => a + cents(p.amount_refunded), 0),
         cents(o.amount_refunded),
       )
       assert.equal(
-        o.refunds.reduce((a: number, r: any) => a + cents(r.amount), 0),
+        o.refunds.reduce((a: number, r: { amount: number }) => a + cents(r.amount), 0),
         cents(o.amount_refunded),
       )
       if (o.status === 'completed' || o.status === 'partially_refunded')
         assert.equal(cents(o.amount_captured), cents(o.total))
       captured += cents(o.amount_captured)
       refunded += cents(o.amount_refunded)
-      for (const p of paid.filter((x: any) => x.method === 'cash')) {
+      for (const p of paid.filter((x: { method: string }) => x.method === 'cash')) {
         cashIn += cents(p.amount)
         cashOut += cents(p.amount_refunded)
       }

@@ -98,7 +98,11 @@ describe('registers and shifts', () => {
 
     const ledger = await api.get(`/api/v1/shifts/${shiftId}/cash`)
     assert.deepEqual(
-      ledger.body.data.map((m: any) => [m.kind, m.amount, m.reference?.id ?? null]),
+      ledger.body.data.map((m: { kind: string; amount: number; reference: { id: string } | null }) => [
+        m.kind,
+        m.amount,
+        m.reference?.id ?? null,
+      ]),
       [
         ['in', 20.05, null],
         ['out', 15.1, null],
@@ -141,7 +145,7 @@ describe('registers and shifts', () => {
           reference: { type: 'order', id: 'o' },
         }),
       ),
-      (error: any) => error.status === 409,
+      (error: { status: number }) => error.status === 409,
     )
     await assert.rejects(
       app.services.registers.recordCashMovement(ctx(), {
@@ -150,7 +154,7 @@ describe('registers and shifts', () => {
         amount: 100n,
         reference: { type: 'order', id: 'o' },
       }),
-      (error: any) => error.status === 404,
+      (error: { status: number }) => error.status === 404,
     )
     assert.equal(
       (await api.post('/api/v1/shifts/shf_missing/cash', { kind: 'in', amount: 1, reason: 'x' })).status,
@@ -196,7 +200,7 @@ describe('registers and shifts', () => {
     do {
       const page = await api.get(`/api/v1/shifts?register_id=${registerId}&limit=2${cursor ? `&cursor=${cursor}` : ''}`)
       assert.equal(page.status, 200)
-      seen.push(...page.body.data.map((s: any) => s.id))
+      seen.push(...page.body.data.map((s: { id: string }) => s.id))
       cursor = page.body.pagination.nextCursor
     } while (cursor)
     assert.equal(seen.length, 4)
@@ -205,7 +209,7 @@ describe('registers and shifts', () => {
       const page = await api.get(
         `/api/v1/shifts?register_id=${registerId}&order=newest&limit=3${cursor ? `&cursor=${cursor}` : ''}`,
       )
-      newest.push(...page.body.data.map((s: any) => s.id))
+      newest.push(...page.body.data.map((s: { id: string }) => s.id))
       cursor = page.body.pagination.nextCursor
     } while (cursor)
     assert.deepEqual(newest, [...seen].reverse())

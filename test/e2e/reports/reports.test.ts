@@ -148,17 +148,27 @@ describe('reports add up to the orders, to the cent', () => {
     const report = (await s.api.get(`/api/v1/reports/sales?group_by=day&${range()}`)).body.data
     assert.equal(report.currency, 'USD')
     const got = Object.fromEntries(
-      report.rows.map((r: any) => [
-        r.period,
-        {
-          orders: r.orders,
-          gross: cents(r.gross_sales),
-          discounts: cents(r.discounts),
-          tax: cents(r.tax),
-          total: cents(r.total),
-          refunded: cents(r.refunded),
-        },
-      ]),
+      report.rows.map(
+        (r: {
+          period: string
+          orders: number
+          gross_sales: number
+          discounts: number
+          tax: number
+          total: number
+          refunded: number
+        }) => [
+          r.period,
+          {
+            orders: r.orders,
+            gross: cents(r.gross_sales),
+            discounts: cents(r.discounts),
+            tax: cents(r.tax),
+            total: cents(r.total),
+            refunded: cents(r.refunded),
+          },
+        ],
+      ),
     )
     assert.deepEqual(got, Object.fromEntries([...expected].sort()))
     assert.equal(
@@ -195,7 +205,10 @@ describe('reports add up to the orders, to the cent', () => {
     const report = (await s.api.get(`/api/v1/reports/sales?group_by=hour&${range()}`)).body.data
     assert.equal(report.group_by, 'hour')
     const got = Object.fromEntries(
-      report.rows.map((r: any) => [r.period, { orders: r.orders, total: cents(r.total), refunded: cents(r.refunded) }]),
+      report.rows.map((r: { period: string; orders: number; total: number; refunded: number }) => [
+        r.period,
+        { orders: r.orders, total: cents(r.total), refunded: cents(r.refunded) },
+      ]),
     )
     assert.deepEqual(got, Object.fromEntries([...expected].sort()))
     const byDay = (await s.api.get(`/api/v1/reports/sales?${range()}`)).body.data.totals
@@ -209,7 +222,7 @@ describe('reports add up to the orders, to the cent', () => {
       assert.equal(cents(report.totals.total), cents(byDay.total), by)
       assert.equal(cents(report.totals.tax), cents(byDay.tax), by)
       assert.equal(
-        report.rows.reduce((a: number, r: any) => a + cents(r.total), 0),
+        report.rows.reduce((a: number, r: { total: number }) => a + cents(r.total), 0),
         cents(byDay.total),
         by,
       )
@@ -221,11 +234,16 @@ describe('reports add up to the orders, to the cent', () => {
     )
     const products = (await s.api.get(`/api/v1/reports/sales?group_by=product&${range()}`)).body.data.rows
     assert.deepEqual(
-      Object.fromEntries(products.map((r: any) => [r.product_id, [r.quantity, cents(r.total)]])),
+      Object.fromEntries(
+        products.map((r: { product_id: string; quantity: number; total: number }) => [
+          r.product_id,
+          [r.quantity, cents(r.total)],
+        ]),
+      ),
       Object.fromEntries(lines.map((l) => [l.product_id, [Number(l.quantity), Number(l.total)]])),
     )
     const categories = (await s.api.get(`/api/v1/reports/sales?group_by=category&${range()}`)).body.data.rows
-    assert.deepEqual(categories.map((r: any) => r.name).sort(), ['Bakery', 'Uncategorised'])
+    assert.deepEqual(categories.map((r: { name: string }) => r.name).sort(), ['Bakery', 'Uncategorised'])
   })
 
   it('payments by method, refunds, tax and discounts equal the raw payments, refunds, lines and redemptions', async () => {
@@ -236,7 +254,11 @@ describe('reports add up to the orders, to the cent', () => {
     )
     const byMethod = (await s.api.get(`/api/v1/reports/payments?${range()}`)).body.data.rows
     assert.deepEqual(
-      byMethod.map((r: any) => [r.method, cents(r.captured), cents(r.refunded)]),
+      byMethod.map((r: { method: string; captured: number; refunded: number }) => [
+        r.method,
+        cents(r.captured),
+        cents(r.refunded),
+      ]),
       payments.map((p) => [p.method, Number(p.captured), Number(p.refunded)]),
     )
     const refunds = await raw<{ amount: string; n: string }>(
@@ -251,7 +273,7 @@ describe('reports add up to the orders, to the cent', () => {
     )
     const taxReport = (await s.api.get(`/api/v1/reports/tax?${range()}`)).body.data.rows
     assert.deepEqual(
-      taxReport.map((r: any) => [r.tax_rate, cents(r.tax)]),
+      taxReport.map((r: { tax_rate: string; tax: number }) => [r.tax_rate, cents(r.tax)]),
       tax.map((t) => [t.rate / 10_000, Number(t.tax)]),
     )
     const discounts = await raw<{ discount: string }>(

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import pg from 'pg'
 import { ulid } from 'ulidx'
 import { eventually } from '../../support/eventually.ts'
-import { scratchServerDatabase } from '../../support/harness.ts'
+import { type JsonBody, scratchServerDatabase } from '../../support/harness.ts'
 import { OpentillProcesses, prepareOrg } from '../../support/processes.ts'
 
 /**
@@ -55,7 +55,7 @@ describe('offline sales across a server killed in the middle of their batch', ()
         headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       })
-      return { status: res.status, body: (await res.json()) as any }
+      return { status: res.status, body: (await res.json()) as JsonBody }
     }
     const login = await call(first.url, 'POST', '/api/v1/auth/login', undefined, {
       email: credentials.email,

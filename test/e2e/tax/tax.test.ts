@@ -70,7 +70,11 @@ describe('tax rates', () => {
     ])
     // bread: 7.50 x 12.5 % = 0.9375 -> 0.94; wine: 19.99 x 15.25 % = 3.048475 -> 3.05
     assert.deepEqual(
-      result.lines.map((l: any) => [l.tax_rate, l.line_tax, l.line_total]),
+      result.lines.map((l: { tax_rate: string; line_tax: number; line_total: number }) => [
+        l.tax_rate,
+        l.line_tax,
+        l.line_total,
+      ]),
       [
         [12.5, 0.94, 8.44],
         [15.25, 3.05, 23.04],
@@ -93,6 +97,6 @@ describe('tax rates', () => {
     const rate = (await shop.api.post('/api/v1/tax-rates', { name: 'Mine', rate: 1 })).body.data
     assert.equal((await other.api.get(`/api/v1/tax-rates/${rate.id}`)).status, 404)
     assert.equal((await other.api.patch(`/api/v1/tax-rates/${rate.id}`, { rate: 50 })).status, 404)
-    assert.ok((await other.api.get('/api/v1/tax-rates')).body.data.every((r: any) => r.id !== rate.id))
+    assert.ok((await other.api.get('/api/v1/tax-rates')).body.data.every((r: { id: string }) => r.id !== rate.id))
   })
 })
