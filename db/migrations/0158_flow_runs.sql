@@ -38,7 +38,7 @@ REVOKE ALL ON FUNCTION flow_runs_claim_stalled(text[], interval, interval, integ
 GRANT EXECUTE ON FUNCTION flow_runs_claim_stalled(text[], interval, interval, integer) TO opentill_app;
 
 -- Work an upgraded database holds half-done becomes runs, dated as before, so that the claimer finishes it; the
--- steps of keyed requests still in progress become their runs (platform/flows/flow-runs.ts "request").
+-- steps of keyed requests still in progress become their runs (platform/flows/request-runs.ts).
 INSERT INTO flow_runs (org_id, flow, key, input, created_at)
   SELECT org_id, 'refund', id, jsonb_build_object('shiftId', NULL), created_at FROM refunds WHERE status = 'pending';
 INSERT INTO flow_runs (org_id, flow, key, input, created_at)

@@ -3,12 +3,13 @@ import fp from 'fastify-plugin'
 import type { VerifiedAccess } from '../crypto/access-tokens.ts'
 import { orgDb } from '../db/org-db.ts'
 import { forbidden, unauthorized } from '../errors/app-error.ts'
+import { forgetRequestSteps, runRequestStep } from '../flows/request-runs.ts'
 import type { Admission } from '../rate-limit/admission.ts'
 import { tooManyRequests } from '../rate-limit/enforce.ts'
 import type { OrgLimitOf } from '../rate-limit/gcra.ts'
 import type { Runtime } from '../runtime.ts'
 import type { RequestContext } from './context.ts'
-import { forgetSteps, markWorkCommitted, runOnce } from './idempotency-store.ts'
+import { markWorkCommitted } from './idempotency-store.ts'
 
 /** The registration options: the process runtime and where each org's rate limit comes from. */
 interface AuthenticateOptions {
@@ -52,8 +53,8 @@ export function contextOf(
       const claimed = request.idempotency
       return claimed && ((q) => markWorkCommitted(q, claimed))
     }),
-    once: (step, fn) => runOnce(runtime.database, request.idempotency, step, fn),
-    forget: (steps) => forgetSteps(runtime.database, request.idempotency, steps),
+    once: (step, fn) => runRequestStep(runtime.database, request.idempotency, step, fn),
+    forget: (steps) => forgetRequestSteps(runtime.database, request.idempotency, steps),
     catalogVersion: request.catalogVersion,
     credentialExpiresAt: claims.exp,
   }

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../db/database.ts'
-import { endRequestRun, forgetRequestSteps, recordRequestStep, requestSteps } from '../flows/flow-runs.ts'
+import { endRequestRun, type RequestRun, requestSteps } from '../flows/request-runs.ts'
 
 /** How long an attempt holds its key: longer than any request runs (a processor's timeout included). */
 const IDEMPOTENCY_LOCK_S = 60
@@ -11,11 +11,8 @@ export interface KeyRef {
   key: string
 }
 
-/**
- * A claimed key and the steps its attempts recorded (a request's run, platform/flows/flow-runs.ts); `hasRun` says
- * whether the run may exist, so that a key whose request called nothing out costs no statement of it.
- */
-export type ClaimedKey = KeyRef & { steps: Record<string, unknown>; hasRun: boolean }
+/** A claimed key, with the steps its attempts recorded: its request's run (platform/flows/request-runs.ts). */
+export type ClaimedKey = RequestRun
 
 type Claim =
   | { kind: 'run'; steps: Record<string, unknown>; hasRun: boolean }
@@ -132,40 +129,6 @@ export function markWorkCommitted(q: Queryable, ref: KeyRef): Promise<unknown> {
     ref.scope,
     ref.key,
   ])
-}
-
-/**
- * `ctx.once`: runs an outbound step once per key, as a step of the request's run. A result an earlier attempt
- * recorded is returned instead of running it again; a new one is recorded durably before the request goes on.
- * Without a key, the step just runs.
- */
-export async function runOnce<T>(
-  database: Database,
-  claimed: ClaimedKey | undefined,
-  step: string,
-  fn: () => Promise<T>,
-): Promise<T> {
-  if (!claimed) return fn()
-  if (step in claimed.steps) return claimed.steps[step] as T
-  const value = await fn()
-  await database.transaction(claimed.orgId, (q) => recordRequestStep(q, claimed, step, value))
-  claimed.steps[step] = value
-  claimed.hasRun = true
-  return value
-}
-
-/**
- * Forgets steps an attempt recorded, once what they did was undone (an authorization given back): a retry runs
- * them anew instead of resuming what no longer holds.
- */
-export async function forgetSteps(
-  database: Database,
-  claimed: ClaimedKey | undefined,
-  steps: readonly string[],
-): Promise<void> {
-  if (!claimed?.hasRun) return
-  await database.transaction(claimed.orgId, (q) => forgetRequestSteps(q, claimed, steps))
-  for (const step of steps) delete claimed.steps[step]
 }
 
 /** Deletes one batch of keys past their 24 hours, across orgs; answers how many went. */
