@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openEmbeddedServer } from '../src/platform/db/embedded.ts'
-import { ensureDashboardBuilt } from './build-dashboard.ts'
+import { ensureDashboardBuilt } from './build-dashboard.mjs'
 import { planTestRun } from './test-plan.ts'
 import { createMigratedTemplate } from './test-template.ts'
 

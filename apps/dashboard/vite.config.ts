@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 
-/** The back office: built into dist/ at install time or when its sources change (scripts/build-dashboard.ts). */
+/** The back office: built into dist/ at install time or when its sources change (scripts/build-dashboard.mjs). */
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/dashboard/',

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { fromRoot } from '../platform/paths.ts'
 import type { Runtime } from '../platform/runtime.ts'
 import type { Services } from '../services.ts'
 import { currentSession, toSignIn } from './context.ts'
 import { html, page } from './html.ts'
 
-/** Where `npm run dashboard:build` (scripts/build-dashboard.ts) puts the back office. */
-const BUILD = fileURLToPath(new URL('../../apps/dashboard/dist/', import.meta.url))
+/** Where `npm run dashboard:build` (scripts/build-dashboard.mjs) puts the back office. */
+const BUILD = `${fromRoot('apps', 'dashboard', 'dist')}/`
 
 /**
  * The back office (apps/dashboard): a single-page app on the public API through @opentill/client. Its page is

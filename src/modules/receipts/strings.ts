@@ -1,16 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fromRoot } from '../../platform/paths.ts'
 
 /**
  * A receipt's words come from one catalog per language, a JSON file in ./strings named by its BCP 47 tag
  * (`en.json`, `fr.json`): a receipt in another language is one more file. A key a file lacks falls back to English.
  */
-const DIR = new URL('./strings/', import.meta.url)
+const DIR = fromRoot('src', 'modules', 'receipts', 'strings')
 const DEFAULT_LANGUAGE = 'en'
 
 const catalogs = new Map<string, Record<string, string>>(
   readdirSync(DIR)
     .filter((file) => file.endsWith('.json'))
-    .map((file) => [file.slice(0, -'.json'.length), JSON.parse(readFileSync(new URL(file, DIR), 'utf8'))]),
+    .map((file) => [file.slice(0, -'.json'.length), JSON.parse(readFileSync(join(DIR, file), 'utf8'))]),
 )
 
 const english = catalogs.get(DEFAULT_LANGUAGE)!

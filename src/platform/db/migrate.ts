@@ -1,9 +1,9 @@
 import { readdirSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { runner } from 'node-pg-migrate'
 import pg from 'pg'
+import { fromRoot } from '../paths.ts'
 
-const migrationsDir = fileURLToPath(new URL('../../../db/migrations', import.meta.url))
+const migrationsDir = fromRoot('db', 'migrations')
 
 /**
  * Three migrations shipped after migrations numbered above them (0127, 0128), so databases of that time applied

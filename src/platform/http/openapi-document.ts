@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { errorKinds } from '../errors/app-error.ts'
+import { fromRoot } from '../paths.ts'
 import { ANY_TOKEN } from './authenticate.ts'
 
 /**
@@ -211,7 +212,7 @@ function completeResponse(status: string, response: Json, limited: boolean, code
  * Real requests and answers of the main operations, by operationId, recorded by test/document/openapi-examples.test.ts
  * (which fails when an answer's shape leaves its example behind).
  */
-export const EXAMPLES_FILE = new URL('./openapi-examples.json', import.meta.url).pathname
+export const EXAMPLES_FILE = fromRoot('src', 'platform', 'http', 'openapi-examples.json')
 
 function examples(): Record<string, { request?: unknown; response: unknown }> {
   return JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8'))

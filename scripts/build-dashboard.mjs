@@ -12,14 +12,14 @@ const stamp = join(app, 'dist/.sources-hash')
 const SOURCES = [app, join(root, 'packages/client/src'), join(root, 'package-lock.json')]
 
 /** The files under a path (itself, if it is one), leaving out builds and installed packages. */
-function files(path: string): string[] {
+function files(path) {
   if (!statSync(path).isDirectory()) return [path]
   return readdirSync(path).flatMap((name) =>
     name === 'dist' || name === 'node_modules' ? [] : files(join(path, name)),
   )
 }
 
-function sourcesHash(): string {
+function sourcesHash() {
   const hash = createHash('sha256')
   for (const file of SOURCES.flatMap(files).sort()) {
     hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0')
@@ -28,7 +28,7 @@ function sourcesHash(): string {
 }
 
 /** Builds the back office unless its build is of the sources as they are now. */
-export async function ensureDashboardBuilt({ force = false } = {}): Promise<void> {
+export async function ensureDashboardBuilt({ force = false } = {}) {
   const hash = sourcesHash()
   if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return
   const started = Date.now()

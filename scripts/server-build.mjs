@@ -1,0 +1,73 @@
+// The bundle `npm start` and the `opentill` command run (build/opentill.mjs): the server's TypeScript compiled by
+// esbuild into one file, again whenever its sources changed since the last build, so that a start loads one file
+// rather than compiling and resolving hundreds of modules through tsx (docs/operations.md "Starting"). Plain
+// JavaScript, so that bin/opentill.js can check it before anything else is loaded. `--force` builds anyway.
+import { createHash } from 'node:crypto'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const dir = join(root, 'build')
+const bundle = join(dir, 'opentill.mjs')
+const stamp = join(dir, '.sources-hash')
+const SOURCES = [join(root, 'src'), join(root, 'package-lock.json'), join(root, 'tsconfig.json')]
+
+/** The TypeScript files under a path (itself, if it is a file). */
+function files(path) {
+  if (!statSync(path).isDirectory()) return [path]
+  return readdirSync(path).flatMap((name) => {
+    const child = join(path, name)
+    return statSync(child).isDirectory() ? files(child) : child.endsWith('.ts') ? [child] : []
+  })
+}
+
+function sourcesHash() {
+  const hash = createHash('sha256')
+  for (const file of SOURCES.flatMap(files).sort())
+    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0')
+  return hash.digest('hex')
+}
+
+/** The bundle's path, built first unless it is of the sources as they are now. */
+export async function serverBuild({ force = false } = {}) {
+  const hash = sourcesHash()
+  if (!force && existsSync(bundle) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return bundle
+  const { build } = await import('esbuild')
+  mkdirSync(dir, { recursive: true })
+  // Built aside and moved in, map first: a process starting meanwhile reads the old bundle or the new, never half.
+  const aside = mkdtempSync(join(dir, '.building-'))
+  try {
+    await build({
+      entryPoints: [join(root, 'src/cli.ts')],
+      outfile: join(aside, 'opentill.mjs'),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      // Dependencies load from node_modules, as they would from the sources.
+      packages: 'external',
+      sourcemap: 'linked',
+      logLevel: 'warning',
+    })
+    renameSync(join(aside, 'opentill.mjs.map'), `${bundle}.map`)
+    renameSync(join(aside, 'opentill.mjs'), bundle)
+    writeFileSync(stamp, hash)
+  } finally {
+    rmSync(aside, { recursive: true, force: true })
+  }
+  return bundle
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  await serverBuild({ force: process.argv.includes('--force') })
