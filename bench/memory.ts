@@ -44,6 +44,7 @@ try {
     WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32',
     BASE_URL: 'https://api.load.example',
     APP_URL: 'https://app.load.example',
+    METRICS_TOKEN: 'bench',
     SECRETS_KEY: randomBytes(32).toString('base64'),
     NODE_EXTRA_CA_CERTS: ca,
   }

@@ -21,7 +21,7 @@ SELECT enable_org_rls('flow_runs');
 -- Claims the runs of the flows the calling worker can finish (the runs of requests have none: their client's retry
 -- resumes them, docs/api-conventions.md "Idempotency").
 CREATE FUNCTION flow_runs_claim_stalled(flows text[], older_than interval, lease interval, batch integer)
-  RETURNS TABLE (org_id text, flow text, key text, input jsonb, steps jsonb)
+  RETURNS TABLE (org_id text, flow text, key text, input jsonb, steps jsonb, started_at text)
   LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public AS $$
   UPDATE flow_runs r SET claimed_until = now() + lease
   FROM (
@@ -32,7 +32,7 @@ CREATE FUNCTION flow_runs_claim_stalled(flows text[], older_than interval, lease
     FOR UPDATE SKIP LOCKED
   ) due
   WHERE r.org_id = due.org_id AND r.flow = due.flow AND r.key = due.key
-  RETURNING r.org_id, r.flow, r.key, r.input, r.steps
+  RETURNING r.org_id, r.flow, r.key, r.input, r.steps, r.created_at::text
 $$;
 REVOKE ALL ON FUNCTION flow_runs_claim_stalled(text[], interval, interval, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION flow_runs_claim_stalled(text[], interval, interval, integer) TO opentill_app;

@@ -129,10 +129,11 @@ export function createLaybyFlows(deps: {
         // Open already: the other one finishing this cancellation was refused too, and has released it; cancelled: the
         // other one settled it, and this refusal changes nothing.
         const locked = await laybys.lockCancelling(ctx, id)
-        await endRun(ctx, run)
+        const ended = await endRun(ctx, run)
         if (locked.done) throw LaybyErrors.NOT_OPEN('a lay-by that is cancelled cannot change')
         const { row } = locked
-        if (!row) return
+        // Not this run's to release: another finisher released it, and the lay-by may be cancelling again since.
+        if (!row || !ended) return
         await payments.releaseLaybyRefunds(ctx, id, parts)
         await laybys.reopen(ctx, row)
       })
@@ -140,11 +141,13 @@ export function createLaybyFlows(deps: {
     }
     return ctx.db.tx(async () => {
       const locked = await laybys.lockCancelling(ctx, id)
-      await endRun(ctx, run)
+      const ended = await endRun(ctx, run)
       // Cancelled already: the other one finishing this cancellation settled it; this one answers it as done.
       if (locked.done) return locked.done
       const { row } = locked
       if (!row) throw LaybyErrors.NOT_OPEN(`a lay-by that is ${locked.status} cannot change`)
+      // Cancelling again, under a run begun after this one ended (refused, then asked again): not this one's to settle.
+      if (!ended) throw LaybyErrors.NOT_OPEN('another cancellation of this lay-by is under way')
       await payments.settleLaybyRefunds(ctx, id, parts, run.input.shiftId)
       await deps.campaigns.release(ctx, id)
       await moveStock(ctx, row, 1, 'layby_release')
@@ -211,7 +214,10 @@ export function createLaybyFlows(deps: {
      * running it), as it was asked; a run whose lay-by is no longer `cancelling` was finished, and ends.
      */
     async resumeCancellation(ctx: RequestContext, run: FlowRun<Asked>): Promise<void> {
-      if (!(await laybys.lockCancelling(ctx, run.key)).row) return endRun(ctx, run)
+      if (!(await laybys.lockCancelling(ctx, run.key)).row) {
+        await endRun(ctx, run)
+        return
+      }
       await cancelInSteps(ctx, run.key, run.input, ['cancelling'])
     },
   }

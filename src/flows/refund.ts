@@ -101,7 +101,10 @@ export function createRefundFlow(deps: {
      */
     async resume(ctx: RequestContext, run: FlowRun<RefundRunInput>): Promise<void> {
       const pending = await deps.orderRefunds.pending(ctx, run.key)
-      if (!pending) return endRun(ctx, run)
+      if (!pending) {
+        await endRun(ctx, run)
+        return
+      }
       const parts = await deps.payments.partsOfRefund(ctx, run.key)
       const { restock, reason, approvedBy } = pending
       await finish(ctx, run, { ...pending, parts }, { restock, reason, approvedBy, shiftId: run.input.shiftId })

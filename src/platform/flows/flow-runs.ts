@@ -14,6 +14,11 @@ export interface FlowRun<Input> {
   readonly key: string
   readonly input: Input
   readonly steps: Record<string, unknown>
+  /**
+   * When the run began: with its key, which run it is. A run that ended and began again under the same key (a lay-by
+   * cancellation refused, then asked again) is another, and a finisher still holding the first touches nothing of it.
+   */
+  readonly startedAt: string
 }
 
 /**
@@ -23,12 +28,14 @@ export interface FlowRun<Input> {
  */
 export function beginRun<Input>(ctx: RequestContext, flow: string, key: string, input: Input): Promise<FlowRun<Input>> {
   return ctx.db.tx(async (q) => {
-    const result = await q.query<{ steps: Record<string, unknown> }>(
+    const result = await q.query<{ steps: Record<string, unknown>; started_at: string }>(
       `INSERT INTO flow_runs (org_id, flow, key, input) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (org_id, flow, key) DO UPDATE SET input = EXCLUDED.input RETURNING steps`,
+       ON CONFLICT (org_id, flow, key) DO UPDATE SET input = EXCLUDED.input
+       RETURNING steps, created_at::text AS started_at`,
       [ctx.orgId, flow, key, JSON.stringify(input)],
     )
-    return { flow, key, input, steps: result.rows[0].steps }
+    const [row] = result.rows
+    return { flow, key, input, steps: row.steps, startedAt: row.started_at }
   })
 }
 
@@ -43,19 +50,28 @@ export async function runStep<T>(ctx: RequestContext, run: FlowRun<unknown>, ste
   await ctx.db.tx((q) =>
     q.query(
       `UPDATE flow_runs SET steps = steps || jsonb_build_object($4::text, $5::jsonb)
-       WHERE org_id = $1 AND flow = $2 AND key = $3`,
-      [ctx.orgId, run.flow, run.key, step, JSON.stringify(result)],
+       WHERE org_id = $1 AND flow = $2 AND key = $3 AND created_at = $6::timestamptz`,
+      [ctx.orgId, run.flow, run.key, step, JSON.stringify(result), run.startedAt],
     ),
   )
   run.steps[step] = result
   return result
 }
 
-/** Ends a run in the transaction of its last step (settled, or released after a refusal): it is done. */
-export async function endRun(ctx: RequestContext, run: Pick<FlowRun<unknown>, 'flow' | 'key'>): Promise<void> {
-  await ctx.db.tx((q) =>
-    q.query('DELETE FROM flow_runs WHERE org_id = $1 AND flow = $2 AND key = $3', [ctx.orgId, run.flow, run.key]),
+/**
+ * Ends a run in the transaction of its last step (settled, or released after a refusal): it is done. Answers whether
+ * this ended it: false when another finisher already had (then a new run may hold the key, and is not this one's).
+ */
+export async function endRun(ctx: RequestContext, run: FlowRun<unknown>): Promise<boolean> {
+  const ended = await ctx.db.tx((q) =>
+    q.query('DELETE FROM flow_runs WHERE org_id = $1 AND flow = $2 AND key = $3 AND created_at = $4::timestamptz', [
+      ctx.orgId,
+      run.flow,
+      run.key,
+      run.startedAt,
+    ]),
   )
+  return (ended.rowCount ?? 0) > 0
 }
 
 /** A run the claimer took, with the org it belongs to. */
@@ -78,8 +94,9 @@ export async function claimStalledRuns(
     key: string
     input: unknown
     steps: Record<string, unknown>
+    started_at: string
   }>(
-    `SELECT org_id, flow, key, input, steps
+    `SELECT org_id, flow, key, input, steps, started_at
      FROM flow_runs_claim_stalled($1, make_interval(secs => $2), make_interval(secs => $3), $4)`,
     [flows, olderThanS, leaseS, batch],
   )
@@ -89,6 +106,7 @@ export async function claimStalledRuns(
     key: row.key,
     input: row.input,
     steps: row.steps,
+    startedAt: row.started_at,
   }))
 }
 

@@ -45,8 +45,8 @@ describe('flow runs', () => {
   })
 
   it('keeps each org to its runs: another org can neither end nor see one', async () => {
-    await beginRun(ctxOf(a), 'test-orgs', 'shared-key', {})
-    await endRun(ctxOf(b), { flow: 'test-orgs', key: 'shared-key' })
+    const run = await beginRun(ctxOf(a), 'test-orgs', 'shared-key', {})
+    assert.equal(await endRun(ctxOf(b), run), false)
     const seen = await ctxOf(b).db.read((q) => q.query(`SELECT 1 FROM flow_runs WHERE flow = 'test-orgs'`))
     assert.equal(seen.rowCount, 0)
     const claimed = ofTest(await claimAll(0), 'test-orgs')
@@ -54,16 +54,16 @@ describe('flow runs', () => {
       claimed.map((r) => [r.orgId, r.key]),
       [[a.orgId, 'shared-key']],
     )
-    await endRun(ctxOf(a), { flow: 'test-orgs', key: 'shared-key' })
+    assert.equal(await endRun(ctxOf(a), run), true)
     assert.deepEqual(ofTest(await claimAll(0), 'test-orgs'), [])
   })
 
   it('claims a run only once no request can be running it, and once per lease', async () => {
-    await beginRun(ctxOf(a), 'test-lease', 'k', {})
+    const run = await beginRun(ctxOf(a), 'test-lease', 'k', {})
     assert.deepEqual(ofTest(await claimAll(600), 'test-lease'), [], 'a run younger than a request may run is left')
     assert.equal(ofTest(await claimAll(0), 'test-lease').length, 1)
     assert.deepEqual(ofTest(await claimAll(0), 'test-lease'), [], 'leased to the first claimer')
-    await endRun(ctxOf(a), { flow: 'test-lease', key: 'k' })
+    await endRun(ctxOf(a), run)
   })
 
   it('hands each run to its flow in its org, and leaves the runs of flows it does not finish', async () => {

@@ -4,9 +4,10 @@ import { after, before, describe, it } from 'node:test'
 import pg from 'pg'
 import { runFinishers } from '../../../src/flows/index.ts'
 import type { PaymentProcessor, ProcessorResult } from '../../../src/modules/payments/index.ts'
-import { stalledFlowRuns } from '../../../src/platform/flows/flow-runs.ts'
+import { claimStalledRuns, stalledFlowRuns } from '../../../src/platform/flows/flow-runs.ts'
 import { NOT_STORED } from '../../../src/platform/http/idempotency.ts'
 import { purgeExpiredKeys } from '../../../src/platform/http/idempotency-store.ts'
+import { systemContext } from '../../../src/platform/http/system-context.ts'
 import { finishStalled } from '../../../src/platform/queue/stalled-work.ts'
 import { eventually } from '../../support/eventually.ts'
 import { startTestApp, type TestApp } from '../../support/harness.ts'
@@ -80,10 +81,26 @@ class SteeredProcessor implements PaymentProcessor {
   loseNextRefundAnswer = false
   /** Money given back, by reference: a repeated reference is answered as the first time, as an idempotency key is. */
   readonly refunded = new Map<string, string>()
+  private readonly refundGates: { arrived: () => void; opened: Promise<void> }[] = []
+  /** Holds the next refund call alone: `called` settles when it arrives, `release()` lets it answer. */
+  holdNextRefund(): { called: Promise<void>; release: () => void } {
+    let arrived!: () => void
+    let open!: () => void
+    const called = new Promise<void>((r) => {
+      arrived = r
+    })
+    this.refundGates.push({ arrived, opened: new Promise((r) => (open = r)) })
+    return { called, release: () => open() }
+  }
   async refund(request: { reference: string }): Promise<ProcessorResult> {
     this.refunds++
     this.called?.()
     await this.hold
+    const gate = this.refundGates.shift()
+    if (gate) {
+      gate.arrived()
+      await gate.opened
+    }
     if (this.refusals > 0) {
       this.refusals--
       return { ok: false, code: 'refund_failed', message: 'the processor refused the refund' }
@@ -542,6 +559,69 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
     assert.equal((await laybyOf(raced)).payments[0].amount_refunded, 10)
     assert.equal(await shop.level(product), 2)
     assert.equal((await cancelledEvents(raced)).length, 1)
+  })
+})
+
+describe('a lay-by cancellation refused, then asked again, while the worker still finishes the first', () => {
+  const processor = new SteeredProcessor()
+  let app: TestApp
+  let shop: Shop
+  before(async () => {
+    app = await startTestApp({}, { processor })
+    shop = await openShop(app)
+  })
+  after(() => app.close())
+
+  it("leaves the second cancellation alone when the first's late finisher is refused", async () => {
+    const customer = await shop.api.post('/api/v1/customers', { first_name: 'Twice', email: 'twice@x.example' })
+    const opened = await shop.api.post('/api/v1/laybys', {
+      customer_id: customer.body.data.id,
+      location_id: shop.locationId,
+      lines: [{ product_id: await shop.product(40, { stock: 1 }), quantity: 1 }],
+      deposit: { amount: 10, method: 'card', payment_method_token: 'pm_card_visa' },
+    })
+    assert.equal(opened.status, 201, JSON.stringify(opened.body))
+    const id = opened.body.data.id as string
+    const laybyOf = async () => (await shop.api.get(`/api/v1/laybys/${id}`)).body.data
+    const key = () => ({ 'idempotency-key': `k-${randomBytes(6).toString('hex')}` })
+
+    // The first cancellation waits at the processor; the worker takes its run over and waits there too.
+    const first = processor.holdNextRefund()
+    const cancelling = shop.api.post(`/api/v1/laybys/${id}/cancel`, { reason: 'first' }, key())
+    await first.called
+    const [run] = (
+      await app.runtime.database.unscoped((q) => claimStalledRuns(q, ['layby-cancellation'], 0, 300, 50))
+    ).filter((r) => r.key === id)
+    assert.ok(run)
+    const late = processor.holdNextRefund()
+    const worker = runFinishers(app.services.flows)['layby-cancellation'].finish(
+      systemContext(app.runtime.database, shop.merchant.orgId, ['orders:write']),
+      run,
+    )
+    await late.called
+
+    // The processor refuses the first: the lay-by is open again, its run ended.
+    processor.refusals = 1
+    first.release()
+    assert.equal((await cancelling).status, 409)
+    assert.equal((await laybyOf()).status, 'open')
+
+    // Asked again: a new run, waiting at the processor.
+    const second = processor.holdNextRefund()
+    const again = shop.api.post(`/api/v1/laybys/${id}/cancel`, { reason: 'second' }, key())
+    await second.called
+
+    // The worker's late refusal belongs to the first run: it releases nothing of the second.
+    processor.refusals = 1
+    late.release()
+    await assert.rejects(worker, { code: /PROCESSOR_REFUSED/ })
+    assert.equal((await laybyOf()).status, 'cancelling')
+
+    second.release()
+    const answered = await again
+    assert.equal(answered.status, 200, JSON.stringify(answered.body))
+    assert.equal(answered.body.data.status, 'cancelled')
+    assert.equal((await laybyOf()).payments[0].amount_refunded, 10)
   })
 })
 
