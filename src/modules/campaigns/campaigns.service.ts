@@ -458,7 +458,8 @@ export function createCampaignsService(deps: CampaignsDeps) {
       },
     ): Promise<(lines: readonly CartLine[], currency: string) => CampaignPricing> {
       const at = input.at ?? clock()
-      const [defs, timezone] = await Promise.all([liveDefs(ctx), deps.locations.timezoneOf(ctx, input.locationId)])
+      // Kept per process: a sale of an org without campaigns reads nothing more.
+      const defs = await liveDefs(ctx)
       if (defs.length === 0 && input.voucherCodes.length === 0) {
         return () => ({ applications: [], skipped: [], presented: [] })
       }
@@ -466,7 +467,9 @@ export function createCampaignsService(deps: CampaignsDeps) {
       const limited = live.filter((d) => d.usageLimit !== null).map((d) => d.id)
       const customerId = input.customerId
       const needs = (test: (d: CampaignDef) => unknown) => customerId !== null && live.some(test)
-      const [vouchers, usage, tags, tier, uses] = await Promise.all([
+      // What the cart's campaigns need besides the cart, read at once (one round trip on the request's connection).
+      const [timezone, vouchers, usage, tags, tier, uses] = await Promise.all([
+        deps.locations.timezoneOf(ctx, input.locationId),
         input.voucherCodes.length
           ? ctx.db.read((q) =>
               repo.vouchersByCode(
