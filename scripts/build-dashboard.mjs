@@ -1,35 +1,19 @@
 // Builds the back office (apps/dashboard) into apps/dashboard/dist when its sources, or the typed client it is built
 // with, changed since the last build: `npm install` (prepare), `npm start` (prestart) and `npm test` call it, and a
 // start with nothing changed costs one hash of the sources. `--force` builds anyway.
-import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { sourcesHash } from './sources-hash.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const app = join(root, 'apps/dashboard')
 const stamp = join(app, 'dist/.sources-hash')
 const SOURCES = [app, join(root, 'packages/client/src'), join(root, 'package-lock.json')]
 
-/** The files under a path (itself, if it is one), leaving out builds and installed packages. */
-function files(path) {
-  if (!statSync(path).isDirectory()) return [path]
-  return readdirSync(path).flatMap((name) =>
-    name === 'dist' || name === 'node_modules' ? [] : files(join(path, name)),
-  )
-}
-
-function sourcesHash() {
-  const hash = createHash('sha256')
-  for (const file of SOURCES.flatMap(files).sort()) {
-    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0')
-  }
-  return hash.digest('hex')
-}
-
 /** Builds the back office unless its build is of the sources as they are now. */
 export async function ensureDashboardBuilt({ force = false } = {}) {
-  const hash = sourcesHash()
+  const hash = sourcesHash(root, SOURCES)
   if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return
   const started = Date.now()
   const { build } = await import('vite')

@@ -2,20 +2,10 @@
 // esbuild into one file, again whenever its sources changed since the last build, so that a start loads one file
 // rather than compiling and resolving hundreds of modules through tsx (docs/operations.md "Starting"). Plain
 // JavaScript, so that bin/opentill.js can check it before anything else is loaded. `--force` builds anyway.
-import { createHash } from 'node:crypto'
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
-import { join, relative } from 'node:path'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { sourcesHash } from './sources-hash.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dir = join(root, 'build')
@@ -23,25 +13,9 @@ const bundle = join(dir, 'opentill.mjs')
 const stamp = join(dir, '.sources-hash')
 const SOURCES = [join(root, 'src'), join(root, 'package-lock.json'), join(root, 'tsconfig.json')]
 
-/** The TypeScript files under a path (itself, if it is a file). */
-function files(path) {
-  if (!statSync(path).isDirectory()) return [path]
-  return readdirSync(path).flatMap((name) => {
-    const child = join(path, name)
-    return statSync(child).isDirectory() ? files(child) : child.endsWith('.ts') ? [child] : []
-  })
-}
-
-function sourcesHash() {
-  const hash = createHash('sha256')
-  for (const file of SOURCES.flatMap(files).sort())
-    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0')
-  return hash.digest('hex')
-}
-
 /** The bundle's path, built first unless it is of the sources as they are now. */
 export async function serverBuild({ force = false } = {}) {
-  const hash = sourcesHash()
+  const hash = sourcesHash(root, SOURCES, (file) => file.endsWith('.ts'))
   if (!force && existsSync(bundle) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return bundle
   const { build } = await import('esbuild')
   mkdirSync(dir, { recursive: true })

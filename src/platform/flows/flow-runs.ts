@@ -39,6 +39,10 @@ export function beginRun<Input>(ctx: RequestContext, flow: string, key: string, 
   })
 }
 
+// The run itself, not another begun under its key since: $1 to $4 of every statement on it.
+const THIS_RUN = 'org_id = $1 AND flow = $2 AND key = $3 AND created_at = $4::timestamptz'
+const thisRun = (ctx: RequestContext, run: FlowRun<unknown>) => [ctx.orgId, run.flow, run.key, run.startedAt]
+
 /**
  * Runs an outbound step of a run once: a result an earlier attempt recorded is answered instead of calling again,
  * and a new one is recorded before the flow goes on. Called outside any transaction (no outbound call runs in one);
@@ -48,11 +52,11 @@ export async function runStep<T>(ctx: RequestContext, run: FlowRun<unknown>, ste
   if (step in run.steps) return run.steps[step] as T
   const result = await call()
   await ctx.db.tx((q) =>
-    q.query(
-      `UPDATE flow_runs SET steps = steps || jsonb_build_object($4::text, $5::jsonb)
-       WHERE org_id = $1 AND flow = $2 AND key = $3 AND created_at = $6::timestamptz`,
-      [ctx.orgId, run.flow, run.key, step, JSON.stringify(result), run.startedAt],
-    ),
+    q.query(`UPDATE flow_runs SET steps = steps || jsonb_build_object($5::text, $6::jsonb) WHERE ${THIS_RUN}`, [
+      ...thisRun(ctx, run),
+      step,
+      JSON.stringify(result),
+    ]),
   )
   run.steps[step] = result
   return result
@@ -63,14 +67,7 @@ export async function runStep<T>(ctx: RequestContext, run: FlowRun<unknown>, ste
  * this ended it: false when another finisher already had (then a new run may hold the key, and is not this one's).
  */
 export async function endRun(ctx: RequestContext, run: FlowRun<unknown>): Promise<boolean> {
-  const ended = await ctx.db.tx((q) =>
-    q.query('DELETE FROM flow_runs WHERE org_id = $1 AND flow = $2 AND key = $3 AND created_at = $4::timestamptz', [
-      ctx.orgId,
-      run.flow,
-      run.key,
-      run.startedAt,
-    ]),
-  )
+  const ended = await ctx.db.tx((q) => q.query(`DELETE FROM flow_runs WHERE ${THIS_RUN}`, thisRun(ctx, run)))
   return (ended.rowCount ?? 0) > 0
 }
 

@@ -19,13 +19,15 @@ interface RequestRef {
 }
 
 /**
- * A request's run as its attempt holds it: the steps recorded so far; `hasRun` says whether its row may exist, so
- * that a keyed request that calls nothing out costs no statement of it.
+ * A request's run as its attempt holds it: the steps recorded so far. Its row exists exactly while it holds a step
+ * (written at the first, deleted when the last is forgotten), so a request with none costs no statement of it.
  */
 export interface RequestRun extends RequestRef {
   steps: Record<string, unknown>
-  hasRun: boolean
 }
+
+/** Whether the run's row exists: it has steps. */
+export const hasSteps = (run: RequestRun): boolean => Object.keys(run.steps).length > 0
 
 const refParams = (ref: RequestRef) => [ref.orgId, ref.scope, ref.key]
 
@@ -45,7 +47,6 @@ export async function runRequestStep<T>(
   const value = await call()
   await database.transaction(run.orgId, (q) => recordRequestStep(q, run, step, value))
   run.steps[step] = value
-  run.hasRun = true
   return value
 }
 
@@ -58,20 +59,21 @@ export async function forgetRequestSteps(
   run: RequestRun | undefined,
   steps: readonly string[],
 ): Promise<void> {
-  if (!run?.hasRun) return
-  await database.transaction(run.orgId, (q) =>
-    q.query(`UPDATE flow_runs SET steps = steps - $4::text[] WHERE ${REQUEST_RUN}`, [...refParams(run), steps]),
-  )
+  if (!run || !steps.some((step) => step in run.steps)) return
   for (const step of steps) delete run.steps[step]
+  await database.transaction(run.orgId, async (q) => {
+    if (!hasSteps(run)) return endRequestRun(q, run)
+    await q.query(`UPDATE flow_runs SET steps = steps - $4::text[] WHERE ${REQUEST_RUN}`, [...refParams(run), steps])
+  })
 }
 
-/** The steps a request's earlier attempts recorded; null when none did. */
-export async function requestSteps(q: Queryable, ref: RequestRef): Promise<Record<string, unknown> | null> {
+/** The steps a request's earlier attempts recorded. */
+export async function requestSteps(q: Queryable, ref: RequestRef): Promise<Record<string, unknown>> {
   const result = await q.query<{ steps: Record<string, unknown> }>(
     `SELECT steps FROM flow_runs WHERE ${REQUEST_RUN}`,
     refParams(ref),
   )
-  return result.rows[0]?.steps ?? null
+  return result.rows[0]?.steps ?? {}
 }
 
 /** Records a request's step, starting its run at the first. */

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../db/database.ts'
-import { endRequestRun, type RequestRun, requestSteps } from '../flows/request-runs.ts'
+import { endRequestRun, hasSteps, type RequestRun, requestSteps } from '../flows/request-runs.ts'
 
 /** How long an attempt holds its key: longer than any request runs (a processor's timeout included). */
 const IDEMPOTENCY_LOCK_S = 60
@@ -15,7 +15,7 @@ export interface KeyRef {
 export type ClaimedKey = RequestRun
 
 type Claim =
-  | { kind: 'run'; steps: Record<string, unknown>; hasRun: boolean }
+  | { kind: 'run'; steps: Record<string, unknown> }
   | { kind: 'replay'; statusCode: number; contentType: string; body: string }
   | { kind: 'reused' }
   | { kind: 'in-progress' }
@@ -49,7 +49,7 @@ export function claimKey(database: Database, ref: KeyRef, fingerprint: string, r
        ON CONFLICT (org_id, client_id, key) DO NOTHING`,
       [...params, fingerprint, IDEMPOTENCY_LOCK_S],
     )
-    if (inserted.rowCount) return { kind: 'run', steps: {}, hasRun: false }
+    if (inserted.rowCount) return { kind: 'run', steps: {} }
     const found = await q.query<KeyRow>(
       `SELECT fingerprint, state, status_code, content_type, body, work_committed,
               created_at > now() - interval '24 hours' AS fresh, COALESCE(locked_until > now(), false) AS locked
@@ -68,7 +68,7 @@ export function claimKey(database: Database, ref: KeyRef, fingerprint: string, r
          WHERE ${WHERE_KEY}`,
         [...params, fingerprint, IDEMPOTENCY_LOCK_S],
       )
-      return { kind: 'run', steps: {}, hasRun: false }
+      return { kind: 'run', steps: {} }
     }
     if (row.fingerprint !== fingerprint) return { kind: 'reused' }
     if (row.state === 'completed')
@@ -79,8 +79,7 @@ export function claimKey(database: Database, ref: KeyRef, fingerprint: string, r
       ...params,
       IDEMPOTENCY_LOCK_S,
     ])
-    const steps = await requestSteps(q, ref)
-    return { kind: 'run', steps: steps ?? {}, hasRun: steps !== null }
+    return { kind: 'run', steps: await requestSteps(q, ref) }
   })
 }
 
@@ -107,10 +106,9 @@ export async function completeKey(
 export async function releaseKey(database: Database, ref: ClaimedKey, refused: boolean): Promise<void> {
   await database.transaction(ref.orgId, async (q) => {
     // No other attempt runs while this one holds the key: the steps it knows are the key's.
-    const stepless = Object.keys(ref.steps).length === 0
     const forgotten = await q.query(
       `DELETE FROM idempotency_keys WHERE ${WHERE_KEY} AND ($4 OR (NOT work_committed AND $5))`,
-      [ref.orgId, ref.scope, ref.key, refused, stepless],
+      [ref.orgId, ref.scope, ref.key, refused, !hasSteps(ref)],
     )
     if (!forgotten.rowCount)
       await q.query(`UPDATE idempotency_keys SET locked_until = now() WHERE ${WHERE_KEY}`, [
@@ -118,7 +116,7 @@ export async function releaseKey(database: Database, ref: ClaimedKey, refused: b
         ref.scope,
         ref.key,
       ])
-    else if (ref.hasRun) await endRequestRun(q, ref)
+    else if (hasSteps(ref)) await endRequestRun(q, ref)
   })
 }
 

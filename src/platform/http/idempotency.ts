@@ -43,7 +43,7 @@ export const idempotency = fp(
       const claim = await claimKey(database, ref, fingerprintOf(request), resumable)
       switch (claim.kind) {
         case 'run':
-          request.idempotency = { ...ref, steps: claim.steps, hasRun: claim.hasRun }
+          request.idempotency = { ...ref, steps: claim.steps }
           return
         case 'replay':
           reply.header('idempotent-replayed', 'true').code(claim.statusCode).type(claim.contentType)

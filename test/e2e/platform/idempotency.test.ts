@@ -252,6 +252,7 @@ describe('Idempotency-Key: the key first, the work on its own, the answer last',
       assert.equal((await shop.api.post('/api/v1/payments', card(orderId, 14), k)).status, 500)
       await workingInserts('payments')
       assert.equal(processor.refunds, given + 1, 'the authorization was given back')
+      assert.equal(await requestRun(k['idempotency-key']), undefined, 'its steps forgotten, its run is gone')
       const retry = await shop.api.post('/api/v1/payments', card(orderId, 14), k)
       assert.equal(retry.status, 201, JSON.stringify(retry.body))
       assert.equal(processor.charges.size, charged + 2, 'the retry authorized anew, under a new payment id')
