@@ -24,7 +24,18 @@ export function graphqlKey(
   variables: unknown,
   operationName: string | undefined,
 ): string {
-  return `gql\n${orgId}\n${version}\n${[...scopes].sort().join(' ')}\n${operationName ?? ''}\n${canonicalJson(variables ?? null)}\n${query}`
+  return `gql\n${orgId}\n${version}\n${scopeKey(scopes)}\n${operationName ?? ''}\n${canonicalJson(variables ?? null)}\n${query}`
+}
+
+/** A set of scopes in sorted order, kept per set: a verified token's set serves all of its requests. */
+const scopeKeys = new WeakMap<ReadonlySet<string>, string>()
+function scopeKey(scopes: ReadonlySet<string>): string {
+  let key = scopeKeys.get(scopes)
+  if (key === undefined) {
+    key = [...scopes].sort().join(' ')
+    scopeKeys.set(scopes, key)
+  }
+  return key
 }
 
 /** JSON with sorted keys, so the same variables in another key order are one answer. */

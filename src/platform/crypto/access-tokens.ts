@@ -20,6 +20,8 @@ interface AccessClaims {
 
 export interface VerifiedAccess extends AccessClaims {
   exp: number
+  /** The scopes as a set, built once per token rather than per request. */
+  scopeSet: ReadonlySet<string>
 }
 
 interface Payload extends JWTPayload {
@@ -86,11 +88,13 @@ export class AccessTokens {
       return null
     }
     if (!payload.sub || !payload.sid || !payload.exp || typeof payload.client_id !== 'string') return null
+    const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : []
     const verified: VerifiedAccess = {
       sub: payload.sub,
       // A token without an org is verified but scoped to nothing; the GraphQL API names this case.
       orgId: typeof payload.org_id === 'string' ? payload.org_id : '',
-      scopes: typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [],
+      scopes,
+      scopeSet: new Set(scopes),
       sid: payload.sid,
       clientId: payload.client_id,
       actorKind: payload.act === 'app' ? 'app' : 'user',

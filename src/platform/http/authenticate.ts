@@ -45,7 +45,7 @@ export function contextOf(
       clientId: claims.clientId,
       registerId: claims.registerId ?? null,
     },
-    scopes: new Set(claims.scopes),
+    scopes: claims.scopeSet,
     sessionId: claims.sid,
     requestId: String(request.id),
     log: request.log,

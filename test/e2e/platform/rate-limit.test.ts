@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import { Redis } from 'ioredis'
 import { MERCHANT_SCOPES } from '../../../src/modules/auth/index.ts'
+import { type Revocations, revokedKey } from '../../../src/platform/crypto/revocations.ts'
 import { systemContext } from '../../../src/platform/http/system-context.ts'
+import { createAdmissions } from '../../../src/platform/rate-limit/admission.ts'
 import { gcra, MemoryRateLimitStore, RedisRateLimitStore } from '../../../src/platform/rate-limit/index.ts'
 import {
   type Call,
@@ -194,6 +196,57 @@ describe('the GCRA bucket', () => {
       const refused = await a.take('k', limit)
       assert.equal(refused.allowed, false)
       assert.ok(refused.retryAfterMs > 900 && refused.retryAfterMs <= 1000)
+    } finally {
+      redis.disconnect()
+    }
+  })
+
+  it('admits the requests of one turn in one script call, each as if alone', {
+    skip: process.env.REDIS_URL ? false : 'REDIS_URL is not set',
+  }, async () => {
+    const redis = new Redis(process.env.REDIS_URL!)
+    try {
+      const namespace = `test-${randomBytes(6).toString('hex')}`
+      // The script reads the marks in Redis itself; this port only says they are restored.
+      const marksInRedis: Revocations = {
+        restored: async () => {},
+        isRevoked: async () => false,
+        revoke: async () => {},
+      }
+      const admissions = createAdmissions({
+        redis,
+        deploymentName: namespace,
+        revocations: marksInRedis,
+        rateLimitStore: new MemoryRateLimitStore(),
+        catalogCache: null,
+      })
+      await redis.set(revokedKey(namespace, 'revoked-session'), '1')
+      const limit = { perMinute: 60, burst: 3 }
+      // The first call loads the script (EVALSHA refused, then EVAL): counted from the second turn on.
+      await admissions.admit({ sessionId: 's', orgId: 'org_c', limit })
+      const before = await redis.info('commandstats')
+      const answers = await Promise.all([
+        ...Array.from({ length: 5 }, () => admissions.admit({ sessionId: 's', orgId: 'org_a', limit })),
+        admissions.admit({ sessionId: 'revoked-session', orgId: 'org_a', limit }),
+        admissions.admit({ sessionId: 's', orgId: 'org_b', limit: null }),
+      ])
+      const calls = (stats: string) => Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1] ?? 0)
+      assert.equal(calls(await redis.info('commandstats')) - calls(before), 1, 'one script call for the turn')
+      assert.deepEqual(
+        answers.slice(0, 5).map((a) => [a.decision?.allowed, a.decision?.remaining]),
+        [
+          [true, 2],
+          [true, 1],
+          [true, 0],
+          [false, 0],
+          [false, 0],
+        ],
+        "one org's bucket taken in turn",
+      )
+      assert.deepEqual(answers[5], { revoked: true, decision: null, catalogVersion: null })
+      assert.equal(answers[6].decision, null, 'no limit asked, no token taken')
+      assert.match(answers[6].catalogVersion ?? '', /^\d+$/)
+      assert.equal(answers[0].catalogVersion, answers[4].catalogVersion)
     } finally {
       redis.disconnect()
     }
