@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
 import { withDefaultUser } from '../src/config.ts'
+import { benchServerBundle } from './lib/server-bundle.ts'
 import type { BenchRow, BenchTarget, Scenario } from './lib/types.ts'
 
 const serverUrl = withDefaultUser(process.env.DATABASE_URL || 'postgres://127.0.0.1:5432/test')!
@@ -41,14 +42,10 @@ interface Started {
 async function startServer(env: Record<string, string>): Promise<Started> {
   // BENCH_SERVER_NODE_ARGS passes Node flags to the measured process only (say `--cpu-prof --cpu-prof-dir=/tmp/p`).
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, '--import', 'tsx', new URL('./server.ts', import.meta.url).pathname],
-    {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
+  const child = spawn(process.execPath, [...nodeArgs, serverBundle], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const lines = createInterface({ input: child.stdout! })
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve)
@@ -89,6 +86,7 @@ function table(rows: BenchRow[]): string {
 }
 
 const scenarios = await loadScenarios()
+const serverBundle = await benchServerBundle(new URL('..', import.meta.url).pathname)
 const rowsByScenario = new Map<string, BenchRow[]>(scenarios.map(([file]) => [file.replace(/\.ts$/, ''), []]))
 for (const engine of engines) {
   let removeData: (() => Promise<void>) | undefined

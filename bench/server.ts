@@ -1,6 +1,7 @@
 // The process a benchmark measures: the real app on 127.0.0.1 with a seeded catalog, and a bare Fastify route
 // serving the REST answer's bytes from memory (the ceiling). Prints one JSON line with the addresses, then
-// runs until SIGTERM. Run by bench/run.ts, never by hand.
+// runs until SIGTERM. Run by bench/run.ts, never by hand, bundled as `npm start` bundles the server
+// (bench/lib/server-bundle.ts).
 
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -9,6 +10,7 @@ import Fastify from 'fastify'
 import pg from 'pg'
 import { buildApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
+import { fromRoot } from '../src/platform/paths.ts'
 import { openRuntime } from '../src/platform/runtime.ts'
 
 // The embedded engine is measured as `npm start` runs it: a durable cluster in a data directory of its own.
@@ -37,7 +39,7 @@ const owner = new pg.Client({ connectionString: runtime.ownerUrl })
 await owner.connect()
 await owner.query('BEGIN')
 await owner.query("SELECT set_config('app.org_id', $1, true)", [org.id])
-for (const statement of readFileSync(new URL('./seed.sql', import.meta.url), 'utf8').split(/;\s*$/m)) {
+for (const statement of readFileSync(fromRoot('bench', 'seed.sql'), 'utf8').split(/;\s*$/m)) {
   const sql = statement.replace(/^--.*$/gm, '').trim()
   if (sql && !sql.startsWith('ANALYZE')) await owner.query(sql, sql.includes('$1') ? [org.id] : [])
 }
