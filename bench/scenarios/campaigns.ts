@@ -12,7 +12,7 @@ const PRODUCTS = 60
  * rule type, product, category, spend, tag and time conditions, two stacking classes), against the same calls with
  * the 20 campaigns paused, in alternating rounds. Pausing keeps the org, its data and the request bodies the same;
  * a paused campaign is a write like any other, so the first requests of each round reload the kept campaigns.
- * Target: 70 % or more of the no-campaign rate.
+ * Targets: calculate at 85 % or more of the no-campaign rate (issue 29), create at 70 % or more (issue 11).
  */
 export default async function campaigns(t: BenchTarget): Promise<BenchRow[]> {
   const { headers, call } = apiOf(t)
@@ -159,7 +159,9 @@ export default async function campaigns(t: BenchTarget): Promise<BenchRow[]> {
       reqPerSec: median(withC.map((s) => s.reqPerSec)),
       p99Ms: median(withC.map((s) => s.p99Ms)),
       cpuUsPerReq: cpu(withC),
-      target: '>= 70% of the no-campaign rate',
+      target: path.endsWith('calculate')
+        ? '>= 85% of the no-campaign rate (issue 29)'
+        : '>= 70% of the no-campaign rate',
       note: `(median ratio ${(median(ratios) * 100).toFixed(0)}%; rounds ${ratios.map((r) => `${(r * 100).toFixed(0)}%`).join(', ')})`,
     })
   }
