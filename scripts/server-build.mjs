@@ -13,6 +13,17 @@ const bundle = join(dir, 'opentill.mjs')
 const stamp = join(dir, '.sources-hash')
 const SOURCES = [join(root, 'src'), join(root, 'package-lock.json'), join(root, 'tsconfig.json')]
 
+/** How the server is compiled: one ESM file for Node 20, its dependencies loaded from node_modules as from the sources. */
+export const serverBuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+}
+
 /** The bundle's path, built first unless it is of the sources as they are now. */
 export async function serverBuild({ force = false } = {}) {
   const hash = sourcesHash(root, SOURCES, (file) => file.endsWith('.ts'))
@@ -25,14 +36,7 @@ export async function serverBuild({ force = false } = {}) {
     await build({
       entryPoints: [join(root, 'src/cli.ts')],
       outfile: join(aside, 'opentill.mjs'),
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      // Dependencies load from node_modules, as they would from the sources.
-      packages: 'external',
-      sourcemap: 'linked',
-      logLevel: 'warning',
+      ...serverBuildOptions,
     })
     renameSync(join(aside, 'opentill.mjs.map'), `${bundle}.map`)
     renameSync(join(aside, 'opentill.mjs'), bundle)

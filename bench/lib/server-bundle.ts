@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { build } from 'esbuild'
+import { serverBuildOptions } from '../../scripts/server-build.mjs'
 
 /**
  * bench/server.ts of `tree` compiled as `npm start` compiles the server (scripts/server-build.mjs: one esbuild
@@ -11,13 +12,7 @@ export async function benchServerBundle(tree: string): Promise<string> {
   await build({
     entryPoints: [join(tree, 'bench', 'server.ts')],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: 'linked',
-    logLevel: 'warning',
+    ...serverBuildOptions,
   })
   return outfile
 }

@@ -1,0 +1,4 @@
+import type { BuildOptions } from 'esbuild'
+
+export const serverBuildOptions: BuildOptions
+export function serverBuild(options?: { force?: boolean }): Promise<string>
