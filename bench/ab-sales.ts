@@ -12,7 +12,7 @@ import { existsSync, symlinkSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 import { withDefaultUser } from '../src/config.ts'
-import { apiOf } from './lib/api.ts'
+import { apiOf, stockedShop, threeOf } from './lib/api.ts'
 import { createBenchDatabase } from './lib/database.ts'
 import { CONNECTIONS, cpuTimeUs, median } from './lib/measure.ts'
 
@@ -23,7 +23,6 @@ const serverUrl = withDefaultUser(process.env.DATABASE_URL || 'postgres://127.0.
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const requests = Number(process.env.BENCH_REQUESTS ?? 1000)
-const PRODUCTS = 60
 
 /** The other revision's tree, beside this one's node_modules. */
 function treeOf(rev: string): string {
@@ -71,17 +70,7 @@ async function start(name: string, tree: string, redisDb: number): Promise<Serve
 
 /** A shop of each server: a location whose 60 products are stocked, and the orders made, paid and refunded. */
 async function shopOf(s: Server) {
-  const location = (await s.api.call('POST', '/api/v1/locations', { name: 'A/B store' })).data.id
-  const products: string[] = (await s.api.call('GET', `/api/v1/products?limit=${PRODUCTS}`)).data.map(
-    (p: { id: string }) => p.id,
-  )
-  for (const id of products)
-    await s.api.call('POST', '/api/v1/inventory/adjust', {
-      product_id: id,
-      location_id: location,
-      quantity: 1_000_000,
-      reason: 'received',
-    })
+  const { location, productIds: products } = await stockedShop(s.api.call, 'A/B store')
   return { location, products, open: [] as { id: string; total: number }[], paid: [] as string[] }
 }
 
@@ -91,17 +80,13 @@ type Load = 'orders' | 'payments' | 'refunds'
 /** One load of `requests` requests on a server; answers its rate, p99 and the app's CPU time per request. */
 async function measure(s: Server, shop: Shop, load: Load, count = requests) {
   const next: Record<Load, () => { path: string; body: string }> = {
-    orders: () => {
-      const picked = new Set<string>()
-      while (picked.size < 3) picked.add(shop.products[Math.floor(Math.random() * shop.products.length)])
-      return {
-        path: '/api/v1/orders',
-        body: JSON.stringify({
-          location_id: shop.location,
-          lines: [...picked].map((product_id) => ({ product_id, quantity: 1 })),
-        }),
-      }
-    },
+    orders: () => ({
+      path: '/api/v1/orders',
+      body: JSON.stringify({
+        location_id: shop.location,
+        lines: threeOf(shop.products).map((product_id) => ({ product_id, quantity: 1 })),
+      }),
+    }),
     payments: () => {
       const order = shop.open.shift()!
       shop.paid.push(order.id)

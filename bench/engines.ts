@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 import { withDefaultUser } from '../src/config.ts'
-import { apiOf } from './lib/api.ts'
+import { apiOf, stockedShop, threeOf } from './lib/api.ts'
 import { createBenchDatabase } from './lib/database.ts'
 import { CONNECTIONS, cpuTimeUs, median } from './lib/measure.ts'
 import { benchServerBundle } from './lib/server-bundle.ts'
@@ -22,7 +22,6 @@ const serverUrl = withDefaultUser(process.env.DATABASE_URL || 'postgres://127.0.
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const requests = Number(process.env.BENCH_REQUESTS ?? 3000)
-const PRODUCTS = 60
 const GRAPHQL_QUERY = '{ products(limit: 50) { id name basePrice category { name } } }'
 
 type Engine = 'server' | 'embedded'
@@ -64,25 +63,12 @@ async function start(engine: Engine, bundle: string): Promise<Started> {
 /** Each load of one engine: what autocannon sends, a fresh order body per request where it posts one. */
 async function loadsOf(s: Started) {
   const { headers, call } = apiOf(s.info)
-  const location = (await call('POST', '/api/v1/locations', { name: 'Engines' })).data.id
-  const products: string[] = (await call('GET', `/api/v1/products?limit=${PRODUCTS}`)).data.map(
-    (p: { id: string }) => p.id,
-  )
-  for (const id of products)
-    await call('POST', '/api/v1/inventory/adjust', {
-      product_id: id,
+  const { location, productIds } = await stockedShop(call, 'Engines')
+  const sale = () =>
+    JSON.stringify({
       location_id: location,
-      quantity: 1_000_000,
-      reason: 'received',
+      lines: threeOf(productIds).map((product_id) => ({ product_id, quantity: 1 })),
     })
-  const sale = () => {
-    const picked = new Set<string>()
-    while (picked.size < 3) picked.add(products[Math.floor(Math.random() * products.length)])
-    return JSON.stringify({
-      location_id: location,
-      lines: [...picked].map((product_id) => ({ product_id, quantity: 1 })),
-    })
-  }
   const post = (path: string, body: () => string) => ({
     method: 'POST' as const,
     path,

@@ -3,15 +3,13 @@
 // kitchen stream, every order event to a webhook receiver) for BENCH_MINUTES (10) with BENCH_CLIENTS (16) clients,
 // on the PostgreSQL server and Redis. Samples the process's resident memory (VmRSS) every BENCH_SAMPLE_S (30) seconds
 // and prints the samples, the figure at the last minute and the growth from minute 2 to the end, as Markdown.
-import { randomBytes } from 'node:crypto'
-import { readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import pg from 'pg'
+import { readFileSync } from 'node:fs'
 import { withDefaultUser } from '../src/config.ts'
-import { HttpsReceiver, testPki } from '../test/support/https-receiver.ts'
+import { HttpsReceiver } from '../test/support/https-receiver.ts'
 import { audit, combined, type LoadResult, prepareShop, runLoad } from '../test/support/mixed-load.ts'
 import { OpentillProcesses, prepareOrg } from '../test/support/processes.ts'
+import { createBenchDatabase } from './lib/database.ts'
+import { loadProcessEnv } from './lib/load-env.ts'
 
 const serverUrl = withDefaultUser(process.env.DATABASE_URL || 'postgres://127.0.0.1:5432/test')!
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
@@ -22,32 +20,11 @@ const clients = Number(process.env.BENCH_CLIENTS ?? 16)
 /** The process's resident memory, in MB. */
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
 
-const admin = new pg.Client({ connectionString: serverUrl })
-await admin.connect()
-const dbName = `opentill_memory_${randomBytes(4).toString('hex')}`
-await admin.query(`CREATE DATABASE ${dbName}`)
-const url = new URL(serverUrl)
-url.pathname = `/${dbName}`
-
+const database = await createBenchDatabase(serverUrl)
 const processes = new OpentillProcesses()
 const receiver = await new HttpsReceiver().start()
 try {
-  const ca = join(tmpdir(), `opentill-memory-ca-${process.pid}.pem`)
-  writeFileSync(ca, testPki().ca)
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATABASE_URL: url.toString(),
-    REDIS_URL: redisUrl,
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'error',
-    WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32',
-    BASE_URL: 'https://api.load.example',
-    APP_URL: 'https://app.load.example',
-    METRICS_TOKEN: 'bench',
-    SECRETS_KEY: randomBytes(32).toString('base64'),
-    NODE_EXTRA_CA_CERTS: ca,
-  }
+  const env = loadProcessEnv(database.url, redisUrl)
   const owner = await prepareOrg(env, { name: 'Memory', unlimited: true })
   const instance = await processes.serve(env)
   const shop = await prepareShop(instance.url, owner, receiver.url('/load'))
@@ -63,7 +40,7 @@ try {
   const minute2 = at(120)
   const last = samples.at(-1)!
   const whole = combined(results)
-  const { problems } = await audit(url.toString(), owner.orgId, whole, receiver)
+  const { problems } = await audit(database.url, owner.orgId, whole, receiver)
   process.stdout.write(
     [
       `One \`opentill serve\` with its workers, ${clients} clients of the mixed load for ${minutes} min (${whole.requests} requests, ${(whole.requests / whole.durationS).toFixed(0)} req/s), PostgreSQL server + Redis:`,
@@ -79,6 +56,5 @@ try {
 } finally {
   await processes.stopAll()
   await receiver.close()
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-  await admin.end()
+  await database.drop()
 }

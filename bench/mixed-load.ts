@@ -4,15 +4,12 @@
 // event sent to a webhook receiver. BENCH_ROUNDS (3) rounds of BENCH_ROUND_S (30) seconds on one instance and on
 // both, alternating which goes first; medians are printed as a Markdown table, then the audit of the whole run
 // (test/support/mixed-load.ts). DATABASE_URL (default postgres://127.0.0.1:5432/test) gets a fresh database.
-import { randomBytes } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import pg from 'pg'
 import { withDefaultUser } from '../src/config.ts'
-import { HttpsReceiver, testPki } from '../test/support/https-receiver.ts'
+import { HttpsReceiver } from '../test/support/https-receiver.ts'
 import { audit, combined, type LoadResult, prepareShop, runLoad } from '../test/support/mixed-load.ts'
 import { OpentillProcesses, prepareOrg } from '../test/support/processes.ts'
+import { createBenchDatabase } from './lib/database.ts'
+import { loadProcessEnv } from './lib/load-env.ts'
 import { cpuTimeUs, median } from './lib/measure.ts'
 
 const serverUrl = withDefaultUser(process.env.DATABASE_URL || 'postgres://127.0.0.1:5432/test')!
@@ -21,38 +18,17 @@ const roundS = Number(process.env.BENCH_ROUND_S ?? 30)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const clients = Number(process.env.BENCH_CLIENTS ?? 16)
 
-const admin = new pg.Client({ connectionString: serverUrl })
-await admin.connect()
-const dbName = `opentill_mixed_${randomBytes(4).toString('hex')}`
-await admin.query(`CREATE DATABASE ${dbName}`)
-const url = new URL(serverUrl)
-url.pathname = `/${dbName}`
-const databaseUrl = url.toString()
-
+const database = await createBenchDatabase(serverUrl)
 const processes = new OpentillProcesses()
 const receiver = await new HttpsReceiver().start()
 try {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    SEED_DEMO: 'false',
-    WORKERS: 'false',
-    LOG_LEVEL: 'error',
-    WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32',
-    BASE_URL: 'https://api.load.example',
-    APP_URL: 'https://app.load.example',
-    METRICS_TOKEN: 'bench',
-    SECRETS_KEY: randomBytes(32).toString('base64'),
-  }
+  const env = loadProcessEnv(database.url, redisUrl)
   const owner = await prepareOrg(env, { name: 'Load', unlimited: true })
 
+  // The instances serve; the one worker delivers the webhooks.
   const instances: { url: string; pid: number }[] = []
-  for (let i = 0; i < 2; i++) instances.push(await processes.serve(env))
-  const ca = join(tmpdir(), `opentill-mixed-ca-${process.pid}.pem`)
-  writeFileSync(ca, testPki().ca)
-  await processes.start('worker', { ...env, NODE_EXTRA_CA_CERTS: ca })
+  for (let i = 0; i < 2; i++) instances.push(await processes.serve({ ...env, WORKERS: 'false' }))
+  await processes.start('worker', env)
 
   const shop = await prepareShop(instances[0].url, owner, receiver.url('/load'))
   const all: LoadResult[] = [
@@ -82,7 +58,7 @@ try {
     }
   }
   const whole = combined(all)
-  const { problems, figures } = await audit(databaseUrl, owner.orgId, whole, receiver)
+  const { problems, figures } = await audit(database.url, owner.orgId, whole, receiver)
   const row = (n: 1 | 2) =>
     `| ${n} | ${median(samples[n].map((s) => s.reqPerSec)).toFixed(0)} | ${median(samples[n].map((s) => s.p99Ms)).toFixed(1)} | ${median(samples[n].map((s) => s.cpuUsPerReq)).toFixed(0)} |`
   const ratio = median(samples[2].map((s) => s.reqPerSec)) / median(samples[1].map((s) => s.reqPerSec))
@@ -105,6 +81,5 @@ try {
 } finally {
   await processes.stopAll()
   await receiver.close()
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-  await admin.end()
+  await database.drop()
 }

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import autocannon from 'autocannon'
-import { apiOf } from '../lib/api.ts'
+import { apiOf, stockedShop, threeOf } from '../lib/api.ts'
 import { CONNECTIONS, cpuTimeUs, median } from '../lib/measure.ts'
 import type { BenchRow, BenchTarget } from '../lib/types.ts'
-
-const PRODUCTS = 60
 
 /**
  * Issue 11 "Speed": POST /orders/calculate and POST /orders for a known customer with 20 active campaigns (every
@@ -17,20 +15,7 @@ const PRODUCTS = 60
 export default async function campaigns(t: BenchTarget): Promise<BenchRow[]> {
   const { headers, call } = apiOf(t)
   const tag = randomBytes(3).toString('hex')
-  const location = (await call('POST', '/api/v1/locations', { name: `Campaign bench ${tag}` })).data.id
-  const products = (await call('GET', `/api/v1/products?limit=${PRODUCTS}`)).data as {
-    id: string
-    category_id: string | null
-  }[]
-  for (const p of products) {
-    await call('POST', '/api/v1/inventory/adjust', {
-      product_id: p.id,
-      location_id: location,
-      quantity: 1_000_000,
-      reason: 'received',
-    })
-  }
-  const ids = products.map((p) => p.id)
+  const { location, productIds: ids, products } = await stockedShop(call, `Campaign bench ${tag}`)
   const categories = [...new Set(products.map((p) => p.category_id).filter((c): c is string => c !== null))]
   const customer = (
     await call('POST', '/api/v1/customers', { first_name: 'Bench', email: `bench-${tag}@example.test`, tags: ['vip'] })
@@ -91,12 +76,10 @@ export default async function campaigns(t: BenchTarget): Promise<BenchRow[]> {
   }
 
   const body = () => {
-    const picked = new Set<string>()
-    while (picked.size < 3) picked.add(ids[Math.floor(Math.random() * ids.length)])
     return JSON.stringify({
       location_id: location,
       customer_id: customer,
-      lines: [...picked].map((product_id, i) => ({ product_id, quantity: i + 1 })),
+      lines: threeOf(ids).map((product_id, i) => ({ product_id, quantity: i + 1 })),
     })
   }
   const sample = await call('POST', '/api/v1/orders/calculate?explain=all', JSON.parse(body()))

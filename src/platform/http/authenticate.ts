@@ -108,7 +108,7 @@ export const authenticate = fp(
       if (!token) throw unauthorized()
       const claims = await runtime.accessTokens.verify(token)
       if (!claims) throw unauthorized('the access token is invalid or expired', INVALID_TOKEN)
-      const scoped = scope === ANY_TOKEN || claims.scopes.includes(scope)
+      const scoped = scope === ANY_TOKEN || claims.scopeSet.has(scope)
       if (!claims.orgId || !scoped) {
         // Refusals that take no rate-limit token; a revoked session is still told so first.
         if (await runtime.revocations.isRevoked(claims.sid)) {
