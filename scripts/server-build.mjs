@@ -31,7 +31,8 @@ export async function serverBuild({ force = false } = {}) {
   const { build } = await import('esbuild')
   mkdirSync(dir, { recursive: true })
   // Built aside and moved in, map first: a process starting meanwhile reads the old bundle or the new, never half.
-  const aside = mkdtempSync(join(dir, '.building-'))
+  // Aside at build/'s own depth, so that the map's relative paths to the sources hold once moved into build/.
+  const aside = mkdtempSync(join(root, '.building-'))
   try {
     await build({
       entryPoints: [join(root, 'src/cli.ts')],
