@@ -11,7 +11,13 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const dir = join(root, 'build')
 const bundle = join(dir, 'opentill.mjs')
 const stamp = join(dir, '.sources-hash')
-const SOURCES = [join(root, 'src'), join(root, 'package-lock.json'), join(root, 'tsconfig.json')]
+// The build's own recipe too: a bundle built by an older recipe is built again.
+const SOURCES = [
+  join(root, 'src'),
+  join(root, 'package-lock.json'),
+  join(root, 'tsconfig.json'),
+  fileURLToPath(import.meta.url),
+]
 
 /** How the server is compiled: one ESM file for Node 20, its dependencies loaded from node_modules as from the sources. */
 export const serverBuildOptions = {
