@@ -119,7 +119,6 @@ export async function rebuild(q: Queryable): Promise<void> {
   // for this transaction only.
   await q.query('SET LOCAL statement_timeout = 0')
   await q.query('SELECT report_rebuild()')
-  await q.query('SELECT report_rebuild_staff()')
 }
 
 /** Sales, refunds and voids by the member of staff who made them, or by register ('' is unknown). */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { systemContext } from '../../../src/platform/http/system-context.ts'
 import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../../support/harness.ts'
 import { type Api, invitedAndSignedIn, type Person } from '../../support/people.ts'
 
@@ -347,6 +348,10 @@ describe('sign-in at a paired till with a PIN', () => {
         [kiosk, 1, 1],
       ],
     )
+    // `opentill rebuild-reports` computes the same staff figures again from the orders, refunds and voids.
+    await app.services.reports.rebuild(systemContext(app.runtime.database, merchant.orgId, ['reports:read']))
+    assert.deepEqual(await report('user'), byUser)
+    assert.deepEqual(await report('register'), byRegister)
   })
 
   it('ends every session of a till when it is unpaired, and of a cashier let go', async () => {
