@@ -1,3 +1,4 @@
+import pMap from 'p-map'
 import { newId } from '../../platform/crypto/ids.ts'
 import { isUniqueViolation } from '../../platform/db/errors.ts'
 import { AppError, invalid } from '../../platform/errors/app-error.ts'
@@ -21,6 +22,12 @@ import type { OfflineSale, SaleResult } from './sync.schemas.ts'
 const MAX_SALE_AGE_DAYS = 7
 /** How far ahead of the server's clock a till's may run. */
 const CLOCK_SKEW_MS = 5 * 60_000
+/**
+ * How many of a batch's sales are recorded at once, each in its own transaction on its own connection: while one
+ * waits on the database the next is checked and written, so the app's and the database's work overlap
+ * (docs/benchmarks.md "Offline sales, two at a time").
+ */
+const SALES_AT_ONCE = 2
 
 interface SalesDeps {
   orgs: Pick<OrgsService, 'pricingSettings'>
@@ -553,7 +560,11 @@ export function createOfflineSalesService(deps: SalesDeps) {
     /** The order numbers the till holds for its offline sales, topped up to `count`. */
     numbers: (ctx: RequestContext, count: number) => deps.orders.reserveTillNumbers(ctx, ctx.actor.clientId, count),
 
-    /** Each sale on its own, in the order sent: one's refusal never stops the others. */
+    /**
+     * Each sale on its own, answered in the order sent: one's refusal never stops the others. Sales are recorded
+     * `SALES_AT_ONCE` at a time, so where two contend for the last of something (a unit of stock, a gift card's
+     * balance, a campaign's last use) either may take it; the other records the conflict.
+     */
     async record(ctx: RequestContext, sales: readonly OfflineSale[]): Promise<SaleResult[]> {
       const registerId = ctx.actor.registerId
       if (!registerId) throw invalid('sales', 'are sent by a till of no register', 'required')
@@ -567,16 +578,24 @@ export function createOfflineSalesService(deps: SalesDeps) {
       // What the sales not recorded yet share, read once for all of them.
       const fresh = sales.filter((s) => !known.has(s.client_sale_id))
       const batch = fresh.length ? await batchOf(ctx, registerId, fresh) : null
-      const results: SaleResult[] = []
-      for (const [i, sale] of sales.entries()) {
-        // A sale sent twice in one batch is recorded by its first copy.
-        const recorded =
-          known.get(sale.client_sale_id) ?? results.find((r) => r.client_sale_id === sale.client_sale_id && r.order_id)
-        results.push(
-          recorded ? { ...recorded, result: 'already_recorded' } : await recordSale(ctx, batch!, sale, `sales.${i}`),
-        )
+      const results: (SaleResult | undefined)[] = sales.map((s) => known.get(s.client_sale_id))
+      const record = async (i: number) => {
+        results[i] = await recordSale(ctx, batch!, sales[i], `sales.${i}`)
       }
-      return results
+      // The first copy of each sale, several at a time.
+      const firsts = new Map<string, number>()
+      sales.forEach((s, i) => {
+        if (!results[i] && !firsts.has(s.client_sale_id)) firsts.set(s.client_sale_id, i)
+      })
+      await pMap(firsts.values(), record, { concurrency: SALES_AT_ONCE })
+      // A sale sent twice in one batch is recorded by its first copy; a copy of a refused one is tried in its turn.
+      for (const [i, sale] of sales.entries()) {
+        if (results[i]) continue
+        const first = results[firsts.get(sale.client_sale_id)!]!
+        if (first.order_id) results[i] = { ...first, result: 'already_recorded' }
+        else await record(i)
+      }
+      return results as SaleResult[]
     },
   }
 }
