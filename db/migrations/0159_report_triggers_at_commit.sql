@@ -1,6 +1,6 @@
 -- Up Migration
 -- The report triggers add every completed sale, payment, refund and void to a few rows per org, location and day,
--- which every sale of the day updates (docs/benchmarks.md "What a completed sale costs the database"):
+-- which every sale of the day updates (docs/benchmarks.md "Offline sales, two at a time, and what a completed sale costs the database"):
 -- 1. Fired as the row was written, they locked those rows from then until the commit, so an org's sales committed one
 --    at a time however many ran at once. They fire at the commit now (deferred constraint triggers): the rows are
 --    locked only for the commit itself. What they add is the same: a row trigger's WHEN and its NEW are those of the
@@ -8,8 +8,8 @@
 -- 2. A LANGUAGE sql function that is not inlined (one returning a record, or one that writes) is parsed and planned
 --    again on every call, where a plpgsql function's statements are planned once per connection, and each trigger
 --    fired is a call of its own. So the staff figures of a completed order are written by the same function as its
---    other figures, with its local day read once; a payment's place and day are one statement; the helpers left are
---    plpgsql. Same figures as before.
+--    other figures, with its local day read once; a payment's place and day are one statement; the helpers that
+--    write are plpgsql (local_day, which the planner inlines, stays SQL). Same figures as before.
 
 -- 2. The functions, planned once per connection.
 CREATE OR REPLACE FUNCTION report_add_order(o orders) RETURNS void LANGUAGE plpgsql AS $$

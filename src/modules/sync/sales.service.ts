@@ -1,6 +1,6 @@
 import pMap from 'p-map'
 import { newId } from '../../platform/crypto/ids.ts'
-import { isUniqueViolation } from '../../platform/db/errors.ts'
+import { isUniqueViolation, retriedOnDeadlock } from '../../platform/db/errors.ts'
 import { AppError, invalid } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
 import { toMinor } from '../../platform/money/money.ts'
@@ -25,7 +25,7 @@ const CLOCK_SKEW_MS = 5 * 60_000
 /**
  * How many of a batch's sales are recorded at once, each in its own transaction on its own connection: while one
  * waits on the database the next is checked and written, so the app's and the database's work overlap
- * (docs/benchmarks.md "Offline sales, two at a time").
+ * (docs/benchmarks.md "Offline sales, two at a time, and what a completed sale costs the database").
  */
 const SALES_AT_ONCE = 2
 
@@ -405,130 +405,134 @@ export function createOfflineSalesService(deps: SalesDeps) {
       }
     }
     try {
-      const { order, conflicts } = await ctx.db.tx(async (q) => {
-        const conflicts = [...prepared.conflicts]
-        // A gift card pays what its balance allows now; the rest stays due.
-        const tenders: Tender[] = []
-        for (const t of prepared.tenders) {
-          if (t.method !== 'gift_card') {
-            tenders.push(t)
-            continue
-          }
-          const redeemed = await deps.giftCards.redeemUpTo(ctx, t.giftCardCode!, t.amount, {
-            type: 'payment',
-            id: t.id,
-          })
-          const taken = redeemed?.taken ?? 0n
-          if (taken < t.amount)
-            conflicts.push({
-              code: 'gift_card_short',
-              message: redeemed
-                ? `the gift card covered ${taken} of ${t.amount} (minor units)`
-                : 'the gift card is unknown, disabled or empty: nothing was taken from it',
-              details: { wanted: t.amount.toString(), taken: taken.toString() },
+      // Two sales of a batch at once may lock the same rows in another order (a campaign's and a shift's): the
+      // one PostgreSQL rolls back is written again.
+      const { order, conflicts } = await retriedOnDeadlock(() =>
+        ctx.db.tx(async (q) => {
+          const conflicts = [...prepared.conflicts]
+          // A gift card pays what its balance allows now; the rest stays due.
+          const tenders: Tender[] = []
+          for (const t of prepared.tenders) {
+            if (t.method !== 'gift_card') {
+              tenders.push(t)
+              continue
+            }
+            const redeemed = await deps.giftCards.redeemUpTo(ctx, t.giftCardCode!, t.amount, {
+              type: 'payment',
+              id: t.id,
             })
-          if (redeemed && taken > 0n) tenders.push({ ...t, amount: taken, giftCardId: redeemed.giftCardId })
-        }
-        // A card taken offline is authorized by the worker after this: the order does not count it until then.
-        const paid = sum(tenders.filter((t) => t.method !== 'card').map((t) => t.amount))
-        if (sum(tenders.map((t) => t.amount)) < prepared.total)
-          conflicts.push({ code: 'balance_due', message: 'the payments do not cover the total: the rest is due' })
-        // The number the till printed, when it is one the till held; else the org's next.
-        let number = sale.number ?? null
-        if (number !== null && !(await deps.orders.claimTillNumber(ctx, ctx.actor.clientId, number))) {
-          conflicts.push({
-            code: 'number_not_held',
-            message: `order number ${number} is not one this till held: the sale took the next one`,
-            details: { number },
+            const taken = redeemed?.taken ?? 0n
+            if (taken < t.amount)
+              conflicts.push({
+                code: 'gift_card_short',
+                message: redeemed
+                  ? `the gift card covered ${taken} of ${t.amount} (minor units)`
+                  : 'the gift card is unknown, disabled or empty: nothing was taken from it',
+                details: { wanted: t.amount.toString(), taken: taken.toString() },
+              })
+            if (redeemed && taken > 0n) tenders.push({ ...t, amount: taken, giftCardId: redeemed.giftCardId })
+          }
+          // A card taken offline is authorized by the worker after this: the order does not count it until then.
+          const paid = sum(tenders.filter((t) => t.method !== 'card').map((t) => t.amount))
+          if (sum(tenders.map((t) => t.amount)) < prepared.total)
+            conflicts.push({ code: 'balance_due', message: 'the payments do not cover the total: the rest is due' })
+          // The number the till printed, when it is one the till held; else the org's next.
+          let number = sale.number ?? null
+          if (number !== null && !(await deps.orders.claimTillNumber(ctx, ctx.actor.clientId, number))) {
+            conflicts.push({
+              code: 'number_not_held',
+              message: `order number ${number} is not one this till held: the sale took the next one`,
+              details: { number },
+            })
+            number = null
+          }
+          const recorded = await deps.orders.recordOffline(ctx, {
+            clientSaleId: sale.client_sale_id,
+            soldAt: prepared.soldAt,
+            locationId: prepared.locationId,
+            customerId: prepared.customerId,
+            shiftId: prepared.shiftId,
+            soldBy: prepared.soldBy,
+            priced: prepared.priced,
+            paid,
+            note: sale.note ?? '',
+            number,
           })
-          number = null
-        }
-        const recorded = await deps.orders.recordOffline(ctx, {
-          clientSaleId: sale.client_sale_id,
-          soldAt: prepared.soldAt,
-          locationId: prepared.locationId,
-          customerId: prepared.customerId,
-          shiftId: prepared.shiftId,
-          soldBy: prepared.soldBy,
-          priced: prepared.priced,
-          paid,
-          note: sale.note ?? '',
-          number,
-        })
-        const order = recorded.completion ? await deps.completeSale(ctx, recorded.completion) : recorded.order
-        // The campaign uses (counted where the limits allow: one past a limit is a conflict, not a refused sale), the
-        // stock and the payments depend on the order alone: sent at once, on a pipelined connection one round trip.
-        const [pastLimits, movements, { shiftKnown }] = await Promise.all([
-          deps.campaigns.claimOffline(
-            q,
-            ctx,
-            {
-              id: order.id,
-              locationId: prepared.locationId,
-              customerId: prepared.customerId,
-              currency: prepared.priced.currency,
-              total: prepared.total,
-            },
-            prepared.campaignUses,
-          ),
-          deps.inventory.applyChanges(
-            ctx,
-            stockChangesOf(prepared.priced.quoted, {
-              locationId: prepared.locationId,
-              sign: -1,
-              reason: 'sale',
-              reference: { type: 'order', id: order.id },
-              fieldPrefix: `${at}.`,
-              occurredAt: prepared.soldAt,
+          const order = recorded.completion ? await deps.completeSale(ctx, recorded.completion) : recorded.order
+          // The campaign uses (counted where the limits allow: one past a limit is a conflict, not a refused sale), the
+          // stock and the payments depend on the order alone: sent at once, on a pipelined connection one round trip.
+          const [pastLimits, movements, { shiftKnown }] = await Promise.all([
+            deps.campaigns.claimOffline(
+              q,
+              ctx,
+              {
+                id: order.id,
+                locationId: prepared.locationId,
+                customerId: prepared.customerId,
+                currency: prepared.priced.currency,
+                total: prepared.total,
+              },
+              prepared.campaignUses,
+            ),
+            deps.inventory.applyChanges(
+              ctx,
+              stockChangesOf(prepared.priced.quoted, {
+                locationId: prepared.locationId,
+                sign: -1,
+                reason: 'sale',
+                reference: { type: 'order', id: order.id },
+                fieldPrefix: `${at}.`,
+                occurredAt: prepared.soldAt,
+              }),
+              { belowZero: true },
+            ),
+            deps.payments.recordOffline(ctx, order.id, tenders, { at: prepared.soldAt, shiftId: prepared.shiftId }),
+          ])
+          for (const p of pastLimits)
+            conflicts.push({
+              code: p.code,
+              message: `campaign ${p.campaignId}: ${p.code.replaceAll('_', ' ')}; the use is recorded but not counted`,
+              details: { campaign_id: p.campaignId },
+            })
+          for (const m of movements.filter((m) => m.quantity_after < 0 && m.quantity < 0))
+            conflicts.push({
+              code: 'stock_negative',
+              message: `the sale took ${m.product_id}${m.variant_id ? ` (${m.variant_id})` : ''} to ${m.quantity_after} on hand`,
+              details: {
+                product_id: m.product_id,
+                variant_id: m.variant_id,
+                location_id: m.location_id,
+                on_hand: m.quantity_after,
+              },
+            })
+          if (!shiftKnown) conflicts.push({ code: 'unknown_shift', message: 'the cash could not go to its shift' })
+          await Promise.all([
+            conflictsRepo.insertConflicts(
+              q,
+              ctx.orgId,
+              conflicts.map((c) => ({
+                id: newId('scf'),
+                orderId: order.id,
+                clientSaleId: sale.client_sale_id,
+                code: c.code,
+                message: c.message,
+                details: c.details ?? {},
+              })),
+            ),
+            recordAudit(q, ctx, {
+              action: 'order.synced',
+              record: { type: 'order', id: order.id },
+              changes: {
+                client_sale_id: sale.client_sale_id,
+                sold_at: prepared.soldAt.toISOString(),
+                sold_by: prepared.soldBy,
+                conflicts: conflicts.map((c) => c.code),
+              },
             }),
-            { belowZero: true },
-          ),
-          deps.payments.recordOffline(ctx, order.id, tenders, { at: prepared.soldAt, shiftId: prepared.shiftId }),
-        ])
-        for (const p of pastLimits)
-          conflicts.push({
-            code: p.code,
-            message: `campaign ${p.campaignId}: ${p.code.replaceAll('_', ' ')}; the use is recorded but not counted`,
-            details: { campaign_id: p.campaignId },
-          })
-        for (const m of movements.filter((m) => m.quantity_after < 0 && m.quantity < 0))
-          conflicts.push({
-            code: 'stock_negative',
-            message: `the sale took ${m.product_id}${m.variant_id ? ` (${m.variant_id})` : ''} to ${m.quantity_after} on hand`,
-            details: {
-              product_id: m.product_id,
-              variant_id: m.variant_id,
-              location_id: m.location_id,
-              on_hand: m.quantity_after,
-            },
-          })
-        if (!shiftKnown) conflicts.push({ code: 'unknown_shift', message: 'the cash could not go to its shift' })
-        await Promise.all([
-          conflictsRepo.insertConflicts(
-            q,
-            ctx.orgId,
-            conflicts.map((c) => ({
-              id: newId('scf'),
-              orderId: order.id,
-              clientSaleId: sale.client_sale_id,
-              code: c.code,
-              message: c.message,
-              details: c.details ?? {},
-            })),
-          ),
-          recordAudit(q, ctx, {
-            action: 'order.synced',
-            record: { type: 'order', id: order.id },
-            changes: {
-              client_sale_id: sale.client_sale_id,
-              sold_at: prepared.soldAt.toISOString(),
-              sold_by: prepared.soldBy,
-              conflicts: conflicts.map((c) => c.code),
-            },
-          }),
-        ])
-        return { order, conflicts }
-      })
+          ])
+          return { order, conflicts }
+        }),
+      )
       return answer(sale.client_sale_id, order, 'recorded', conflicts)
     } catch (error) {
       // Sent twice at once (two tills' retries, a replay): the other request recorded it.
@@ -579,8 +583,16 @@ export function createOfflineSalesService(deps: SalesDeps) {
       const fresh = sales.filter((s) => !known.has(s.client_sale_id))
       const batch = fresh.length ? await batchOf(ctx, registerId, fresh) : null
       const results: (SaleResult | undefined)[] = sales.map((s) => known.get(s.client_sale_id))
+      // A failure (the database gone) fails the request, once the sale in flight beside it has finished: it may
+      // have committed, and a resend must find it recorded rather than race it.
+      const failures: unknown[] = []
       const record = async (i: number) => {
-        results[i] = await recordSale(ctx, batch!, sales[i], `sales.${i}`)
+        if (failures.length) return
+        try {
+          results[i] = await recordSale(ctx, batch!, sales[i], `sales.${i}`)
+        } catch (error) {
+          failures.push(error)
+        }
       }
       // The first copy of each sale, several at a time.
       const firsts = new Map<string, number>()
@@ -588,13 +600,15 @@ export function createOfflineSalesService(deps: SalesDeps) {
         if (!results[i] && !firsts.has(s.client_sale_id)) firsts.set(s.client_sale_id, i)
       })
       await pMap(firsts.values(), record, { concurrency: SALES_AT_ONCE })
-      // A sale sent twice in one batch is recorded by its first copy; a copy of a refused one is tried in its turn.
+      // A sale sent twice in one batch is answered by the copy that recorded it; a copy of a refused one is tried
+      // after the first copies, in the order sent.
       for (const [i, sale] of sales.entries()) {
-        if (results[i]) continue
-        const first = results[firsts.get(sale.client_sale_id)!]!
-        if (first.order_id) results[i] = { ...first, result: 'already_recorded' }
+        if (results[i] || failures.length) continue
+        const recorded = results.find((r) => r?.client_sale_id === sale.client_sale_id && r.order_id)
+        if (recorded) results[i] = { ...recorded, result: 'already_recorded' }
         else await record(i)
       }
+      if (failures.length) throw failures[0]
       return results as SaleResult[]
     },
   }

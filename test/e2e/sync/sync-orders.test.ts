@@ -60,6 +60,22 @@ describe('sales a till made offline (POST /sync/orders)', () => {
     }
   }
 
+  it('answers every copy of a sale sent twice in one batch from the copy that recorded it', async () => {
+    const device = await till()
+    const tea = await shop.product(3, { stock: 10, name: 'Tea' })
+    const good = sale(tea, 3)
+    const bad = { ...good, total: 4 }
+    const res = await device.post('/api/v1/sync/orders', { sales: [bad, good, bad, good] })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    const results = res.body.data as { result: string; order_id: string | null }[]
+    assert.deepEqual(
+      results.map((r) => r.result),
+      ['refused', 'recorded', 'already_recorded', 'already_recorded'],
+    )
+    assert.equal(new Set(results.slice(1).map((r) => r.order_id)).size, 1)
+    assert.equal(await shop.level(tea), 9)
+  })
+
   it('records a day of 500 sales once, however often and however concurrently the batch is sent', async () => {
     const device = await till()
     const latte = await shop.product(4.5, { stock: 1000, name: 'Latte' })
