@@ -365,7 +365,11 @@ describe('the back office in headless Chromium', { skip: skipWithoutChromium }, 
       // Last week had no sales here: its figures stand against the week before's, also none.
       await page.getByText('Nothing in this period.').waitFor()
       // The week before is read by a request of its own: its figures may come after the period's.
-      await page.locator('.figures').getByText(/vs \$0\.00 before/).first().waitFor()
+      await page
+        .locator('.figures')
+        .getByText(/vs \$0\.00 before/)
+        .first()
+        .waitFor()
 
       await page.getByLabel('By').selectOption('hour')
       await page.getByLabel('From').fill(monday)
