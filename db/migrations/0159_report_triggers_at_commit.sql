@@ -38,12 +38,8 @@ BEGIN
   ON CONFLICT (org_id, day, location_id, tax_rate_e4) DO UPDATE SET taxable = r.taxable + EXCLUDED.taxable,
     tax = r.tax + EXCLUDED.tax;
   -- The sale by the member of staff who made it and by register ('' when unknown).
-  INSERT INTO report_staff_daily AS r (org_id, location_id, day, user_id, register_id, orders, discounts, total, tips,
-    refunds, refunded, voids, voided)
-  VALUES (o.org_id, o.location_id, d, COALESCE(o.sold_by, ''), COALESCE(o.register_id, ''), 1, o.discount_total,
-    o.total, o.tip_amount, 0, 0, 0, 0)
-  ON CONFLICT (org_id, day, location_id, user_id, register_id) DO UPDATE SET orders = r.orders + 1,
-    discounts = r.discounts + EXCLUDED.discounts, total = r.total + EXCLUDED.total, tips = r.tips + EXCLUDED.tips;
+  PERFORM report_add_staff(o.org_id, o.location_id, d, o.sold_by, o.register_id, 1, o.discount_total, o.total,
+    o.tip_amount, 0, 0, 0, 0);
 END $$;
 
 -- report_add_order writes the staff figures now.
