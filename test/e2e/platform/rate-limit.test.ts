@@ -257,4 +257,57 @@ describe('the GCRA bucket', () => {
       redis.disconnect()
     }
   })
+
+  it('without Redis, admits a turn together, each as if alone, and a failed check fails its own request only', async () => {
+    let checks = 0
+    // A server without Redis reads revocations from the database: one read may fail (a statement timeout).
+    const revocations: Revocations = {
+      restored: async () => {},
+      isRevoked: async (sessionId) => {
+        checks++
+        if (sessionId === 'failing-check') throw new Error('canceling statement due to statement timeout')
+        return sessionId === 'revoked-session'
+      },
+      revoke: async () => {},
+    }
+    const admissions = createAdmissions({
+      redis: undefined,
+      deploymentName: 'test',
+      revocations,
+      rateLimitStore: new MemoryRateLimitStore(),
+      catalogCache: null,
+    })
+    const limit = { perMinute: 60, burst: 3 }
+    const asked = [
+      ...Array.from({ length: 4 }, () => admissions.admit({ sessionId: 's', orgId: 'org_a', limit })),
+      admissions.admit({ sessionId: 'failing-check', orgId: 'org_a', limit }),
+      admissions.admit({ sessionId: 'revoked-session', orgId: 'org_a', limit }),
+      admissions.admit({ sessionId: 's', orgId: 'org_b', limit: null }),
+    ]
+    assert.equal(checks, 0, 'nothing is asked before the turn ends')
+    const answers = await Promise.allSettled(asked)
+    assert.equal(checks, 7)
+    assert.deepEqual(
+      answers
+        .slice(0, 4)
+        .map((a) => a.status === 'fulfilled' && [a.value.decision?.allowed, a.value.decision?.remaining]),
+      [
+        [true, 2],
+        [true, 1],
+        [true, 0],
+        [false, 0],
+      ],
+      "one org's bucket taken in turn",
+    )
+    assert.equal(answers[4].status, 'rejected')
+    assert.match(String((answers[4] as PromiseRejectedResult).reason), /statement timeout/)
+    assert.deepEqual(answers[5], {
+      status: 'fulfilled',
+      value: { revoked: true, decision: null, catalogVersion: null },
+    })
+    assert.deepEqual(answers[6], {
+      status: 'fulfilled',
+      value: { revoked: false, decision: null, catalogVersion: null },
+    })
+  })
 })
