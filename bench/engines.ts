@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 import { withDefaultUser } from '../src/config.ts'
 import { apiOf, stockedShop, threeOf } from './lib/api.ts'
-import { createBenchDatabase } from './lib/database.ts'
+import { analyzeAll, createBenchDatabase } from './lib/database.ts'
 import { CONNECTIONS, cpuTimeUs, median } from './lib/measure.ts'
 import { benchServerBundle } from './lib/server-bundle.ts'
 
@@ -28,7 +28,7 @@ type Engine = 'server' | 'embedded'
 interface Started {
   engine: Engine
   child: ChildProcess
-  info: { apiUrl: string; token: string }
+  info: { apiUrl: string; token: string; ownerUrl: string }
   stop: () => Promise<void>
 }
 
@@ -124,6 +124,7 @@ try {
   const names = Object.keys(loads.get(engines[0])!) as LoadName[]
   const samples = new Map<string, Awaited<ReturnType<typeof measure>>[]>()
   for (const s of engines) for (const name of names) await measure(s, loads.get(s)![name], 300)
+  for (const s of engines) await analyzeAll(s.info.ownerUrl)
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? engines : [...engines].reverse()
     for (const name of names)

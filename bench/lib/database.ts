@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import pg from 'pg'
 import { MERCHANT_SCOPES } from '../../src/modules/auth/index.ts'
 import type { Database } from '../../src/platform/db/database.ts'
 import type { RequestContext } from '../../src/platform/http/context.ts'
@@ -9,6 +10,23 @@ import { createServerDatabase, type ServerDatabase } from '../../test/support/se
 /** A fresh database `opentill_bench_…` on the server, dropped by `drop()`. */
 export function createBenchDatabase(serverUrl: string): Promise<ServerDatabase> {
   return createServerDatabase(serverUrl, 'opentill_bench')
+}
+
+/**
+ * ANALYZE of the whole bench database, as autovacuum does within a minute of a shop's first sales, for scenarios
+ * that write sales. A fresh database has no statistics, and the plan PostgreSQL caches on each connection for a
+ * foreign-key check made while its table was empty (an order line's check of its order by an index on org_id
+ * alone, reading every order of the org) stays until the table is next analyzed, which rounds of a few seconds
+ * on a new database never reach: measured, 187 orders/s before and 497 after (docs/benchmarks.md "Order creation").
+ */
+export async function analyzeAll(ownerUrl: string): Promise<void> {
+  const owner = new pg.Client({ connectionString: ownerUrl })
+  await owner.connect()
+  try {
+    await owner.query('ANALYZE')
+  } finally {
+    await owner.end()
+  }
 }
 
 /** The benchmark's org, on the enterprise plan so the rate limiter never refuses. */

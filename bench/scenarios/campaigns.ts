@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import autocannon from 'autocannon'
 import { apiOf, stockedShop, threeOf } from '../lib/api.ts'
+import { analyzeAll } from '../lib/database.ts'
 import { CONNECTIONS, cpuTimeUs, median } from '../lib/measure.ts'
 import type { BenchRow, BenchTarget } from '../lib/types.ts'
 
@@ -113,6 +114,7 @@ export default async function campaigns(t: BenchTarget): Promise<BenchRow[]> {
     await setActive(active)
     for (const path of paths) await once(path, 2)
   }
+  await analyzeAll(t.ownerUrl)
   for (let round = 0; round < t.rounds; round++) {
     for (const active of [true, false]) {
       await setActive(active)

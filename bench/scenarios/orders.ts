@@ -5,6 +5,7 @@ import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { apiOf, stockedShop, threeOf } from '../lib/api.ts'
+import { analyzeAll } from '../lib/database.ts'
 import { CONNECTIONS, cpuTimeUs, median } from '../lib/measure.ts'
 import type { BenchRow, BenchTarget } from '../lib/types.ts'
 
@@ -71,6 +72,7 @@ export default async function orders(t: BenchTarget): Promise<BenchRow[]> {
   }
   // Warm-up (the first seconds run slower): the JIT, the pool's connections and prepared statements, the kept catalog data.
   await once(5)
+  await analyzeAll(t.ownerUrl)
   // On a server, rounds of orders alternate with rounds of pgbench of the same length, so both see the same
   // machine; the share is the median of each round's orders over the pgbench round that follows it.
   const pgbench = t.engine === 'server' ? await pgbenchOn(t.ownerUrl) : null
