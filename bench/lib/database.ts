@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import pg from 'pg'
 import { MERCHANT_SCOPES } from '../../src/modules/auth/index.ts'
 import type { Database } from '../../src/platform/db/database.ts'
 import type { RequestContext } from '../../src/platform/http/context.ts'
 import { systemContext } from '../../src/platform/http/system-context.ts'
 import type { Services } from '../../src/services.ts'
-import { createServerDatabase, type ServerDatabase } from '../../test/support/server-database.ts'
+import { createServerDatabase, type ServerDatabase, sql } from '../../test/support/server-database.ts'
 
 /** A fresh database `opentill_bench_…` on the server, dropped by `drop()`. */
 export function createBenchDatabase(serverUrl: string): Promise<ServerDatabase> {
@@ -17,16 +16,11 @@ export function createBenchDatabase(serverUrl: string): Promise<ServerDatabase> 
  * that write sales. A fresh database has no statistics, and the plan PostgreSQL caches on each connection for a
  * foreign-key check made while its table was empty (an order line's check of its order by an index on org_id
  * alone, reading every order of the org) stays until the table is next analyzed, which rounds of a few seconds
- * on a new database never reach: measured, 187 orders/s before and 497 after (docs/benchmarks.md "Order creation").
+ * on a new database never reach: measured, 187 orders/s before and 497 after (docs/benchmarks.md "A fresh database's
+ * cached plans").
  */
-export async function analyzeAll(ownerUrl: string): Promise<void> {
-  const owner = new pg.Client({ connectionString: ownerUrl })
-  await owner.connect()
-  try {
-    await owner.query('ANALYZE')
-  } finally {
-    await owner.end()
-  }
+export function analyzeAll(ownerUrl: string): Promise<void> {
+  return sql(ownerUrl, 'ANALYZE')
 }
 
 /** The benchmark's org, on the enterprise plan so the rate limiter never refuses. */

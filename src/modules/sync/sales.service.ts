@@ -1,5 +1,6 @@
 import pMap from 'p-map'
 import { newId } from '../../platform/crypto/ids.ts'
+import type { Queryable } from '../../platform/db/database.ts'
 import { isUniqueViolation, retriedOnDeadlock } from '../../platform/db/errors.ts'
 import { AppError, invalid } from '../../platform/errors/app-error.ts'
 import type { RequestContext } from '../../platform/http/context.ts'
@@ -385,6 +386,132 @@ export function createOfflineSalesService(deps: SalesDeps) {
     return { settings, locationId: register.location_id, staff, items }
   }
 
+  /** A checked sale's order, stock, payments, campaign uses, conflicts and audit entry, in the caller's transaction. */
+  async function writeSale(q: Queryable, ctx: RequestContext, prepared: Prepared, sale: OfflineSale, at: string) {
+    const conflicts = [...prepared.conflicts]
+    // A gift card pays what its balance allows now; the rest stays due.
+    const tenders: Tender[] = []
+    for (const t of prepared.tenders) {
+      if (t.method !== 'gift_card') {
+        tenders.push(t)
+        continue
+      }
+      const redeemed = await deps.giftCards.redeemUpTo(ctx, t.giftCardCode!, t.amount, {
+        type: 'payment',
+        id: t.id,
+      })
+      const taken = redeemed?.taken ?? 0n
+      if (taken < t.amount)
+        conflicts.push({
+          code: 'gift_card_short',
+          message: redeemed
+            ? `the gift card covered ${taken} of ${t.amount} (minor units)`
+            : 'the gift card is unknown, disabled or empty: nothing was taken from it',
+          details: { wanted: t.amount.toString(), taken: taken.toString() },
+        })
+      if (redeemed && taken > 0n) tenders.push({ ...t, amount: taken, giftCardId: redeemed.giftCardId })
+    }
+    // A card taken offline is authorized by the worker after this: the order does not count it until then.
+    const paid = sum(tenders.filter((t) => t.method !== 'card').map((t) => t.amount))
+    if (sum(tenders.map((t) => t.amount)) < prepared.total)
+      conflicts.push({ code: 'balance_due', message: 'the payments do not cover the total: the rest is due' })
+    // The number the till printed, when it is one the till held; else the org's next.
+    let number = sale.number ?? null
+    if (number !== null && !(await deps.orders.claimTillNumber(ctx, ctx.actor.clientId, number))) {
+      conflicts.push({
+        code: 'number_not_held',
+        message: `order number ${number} is not one this till held: the sale took the next one`,
+        details: { number },
+      })
+      number = null
+    }
+    const recorded = await deps.orders.recordOffline(ctx, {
+      clientSaleId: sale.client_sale_id,
+      soldAt: prepared.soldAt,
+      locationId: prepared.locationId,
+      customerId: prepared.customerId,
+      shiftId: prepared.shiftId,
+      soldBy: prepared.soldBy,
+      priced: prepared.priced,
+      paid,
+      note: sale.note ?? '',
+      number,
+    })
+    const order = recorded.completion ? await deps.completeSale(ctx, recorded.completion) : recorded.order
+    // The campaign uses (counted where the limits allow: one past a limit is a conflict, not a refused sale), the
+    // stock and the payments depend on the order alone: sent at once, on a pipelined connection one round trip.
+    const [pastLimits, movements, { shiftKnown }] = await Promise.all([
+      deps.campaigns.claimOffline(
+        q,
+        ctx,
+        {
+          id: order.id,
+          locationId: prepared.locationId,
+          customerId: prepared.customerId,
+          currency: prepared.priced.currency,
+          total: prepared.total,
+        },
+        prepared.campaignUses,
+      ),
+      deps.inventory.applyChanges(
+        ctx,
+        stockChangesOf(prepared.priced.quoted, {
+          locationId: prepared.locationId,
+          sign: -1,
+          reason: 'sale',
+          reference: { type: 'order', id: order.id },
+          fieldPrefix: `${at}.`,
+          occurredAt: prepared.soldAt,
+        }),
+        { belowZero: true },
+      ),
+      deps.payments.recordOffline(ctx, order.id, tenders, { at: prepared.soldAt, shiftId: prepared.shiftId }),
+    ])
+    for (const p of pastLimits)
+      conflicts.push({
+        code: p.code,
+        message: `campaign ${p.campaignId}: ${p.code.replaceAll('_', ' ')}; the use is recorded but not counted`,
+        details: { campaign_id: p.campaignId },
+      })
+    for (const m of movements.filter((m) => m.quantity_after < 0 && m.quantity < 0))
+      conflicts.push({
+        code: 'stock_negative',
+        message: `the sale took ${m.product_id}${m.variant_id ? ` (${m.variant_id})` : ''} to ${m.quantity_after} on hand`,
+        details: {
+          product_id: m.product_id,
+          variant_id: m.variant_id,
+          location_id: m.location_id,
+          on_hand: m.quantity_after,
+        },
+      })
+    if (!shiftKnown) conflicts.push({ code: 'unknown_shift', message: 'the cash could not go to its shift' })
+    await Promise.all([
+      conflictsRepo.insertConflicts(
+        q,
+        ctx.orgId,
+        conflicts.map((c) => ({
+          id: newId('scf'),
+          orderId: order.id,
+          clientSaleId: sale.client_sale_id,
+          code: c.code,
+          message: c.message,
+          details: c.details ?? {},
+        })),
+      ),
+      recordAudit(q, ctx, {
+        action: 'order.synced',
+        record: { type: 'order', id: order.id },
+        changes: {
+          client_sale_id: sale.client_sale_id,
+          sold_at: prepared.soldAt.toISOString(),
+          sold_by: prepared.soldBy,
+          conflicts: conflicts.map((c) => c.code),
+        },
+      }),
+    ])
+    return { order, conflicts }
+  }
+
   /** One sale not recorded yet: recorded, recorded with conflicts, or refused with the fields that failed. */
   async function recordSale(ctx: RequestContext, batch: Batch, sale: OfflineSale, at: string): Promise<SaleResult> {
     let prepared: Prepared
@@ -408,130 +535,7 @@ export function createOfflineSalesService(deps: SalesDeps) {
       // Two sales of a batch at once may lock the same rows in another order (a campaign's and a shift's): the
       // one PostgreSQL rolls back is written again.
       const { order, conflicts } = await retriedOnDeadlock(() =>
-        ctx.db.tx(async (q) => {
-          const conflicts = [...prepared.conflicts]
-          // A gift card pays what its balance allows now; the rest stays due.
-          const tenders: Tender[] = []
-          for (const t of prepared.tenders) {
-            if (t.method !== 'gift_card') {
-              tenders.push(t)
-              continue
-            }
-            const redeemed = await deps.giftCards.redeemUpTo(ctx, t.giftCardCode!, t.amount, {
-              type: 'payment',
-              id: t.id,
-            })
-            const taken = redeemed?.taken ?? 0n
-            if (taken < t.amount)
-              conflicts.push({
-                code: 'gift_card_short',
-                message: redeemed
-                  ? `the gift card covered ${taken} of ${t.amount} (minor units)`
-                  : 'the gift card is unknown, disabled or empty: nothing was taken from it',
-                details: { wanted: t.amount.toString(), taken: taken.toString() },
-              })
-            if (redeemed && taken > 0n) tenders.push({ ...t, amount: taken, giftCardId: redeemed.giftCardId })
-          }
-          // A card taken offline is authorized by the worker after this: the order does not count it until then.
-          const paid = sum(tenders.filter((t) => t.method !== 'card').map((t) => t.amount))
-          if (sum(tenders.map((t) => t.amount)) < prepared.total)
-            conflicts.push({ code: 'balance_due', message: 'the payments do not cover the total: the rest is due' })
-          // The number the till printed, when it is one the till held; else the org's next.
-          let number = sale.number ?? null
-          if (number !== null && !(await deps.orders.claimTillNumber(ctx, ctx.actor.clientId, number))) {
-            conflicts.push({
-              code: 'number_not_held',
-              message: `order number ${number} is not one this till held: the sale took the next one`,
-              details: { number },
-            })
-            number = null
-          }
-          const recorded = await deps.orders.recordOffline(ctx, {
-            clientSaleId: sale.client_sale_id,
-            soldAt: prepared.soldAt,
-            locationId: prepared.locationId,
-            customerId: prepared.customerId,
-            shiftId: prepared.shiftId,
-            soldBy: prepared.soldBy,
-            priced: prepared.priced,
-            paid,
-            note: sale.note ?? '',
-            number,
-          })
-          const order = recorded.completion ? await deps.completeSale(ctx, recorded.completion) : recorded.order
-          // The campaign uses (counted where the limits allow: one past a limit is a conflict, not a refused sale), the
-          // stock and the payments depend on the order alone: sent at once, on a pipelined connection one round trip.
-          const [pastLimits, movements, { shiftKnown }] = await Promise.all([
-            deps.campaigns.claimOffline(
-              q,
-              ctx,
-              {
-                id: order.id,
-                locationId: prepared.locationId,
-                customerId: prepared.customerId,
-                currency: prepared.priced.currency,
-                total: prepared.total,
-              },
-              prepared.campaignUses,
-            ),
-            deps.inventory.applyChanges(
-              ctx,
-              stockChangesOf(prepared.priced.quoted, {
-                locationId: prepared.locationId,
-                sign: -1,
-                reason: 'sale',
-                reference: { type: 'order', id: order.id },
-                fieldPrefix: `${at}.`,
-                occurredAt: prepared.soldAt,
-              }),
-              { belowZero: true },
-            ),
-            deps.payments.recordOffline(ctx, order.id, tenders, { at: prepared.soldAt, shiftId: prepared.shiftId }),
-          ])
-          for (const p of pastLimits)
-            conflicts.push({
-              code: p.code,
-              message: `campaign ${p.campaignId}: ${p.code.replaceAll('_', ' ')}; the use is recorded but not counted`,
-              details: { campaign_id: p.campaignId },
-            })
-          for (const m of movements.filter((m) => m.quantity_after < 0 && m.quantity < 0))
-            conflicts.push({
-              code: 'stock_negative',
-              message: `the sale took ${m.product_id}${m.variant_id ? ` (${m.variant_id})` : ''} to ${m.quantity_after} on hand`,
-              details: {
-                product_id: m.product_id,
-                variant_id: m.variant_id,
-                location_id: m.location_id,
-                on_hand: m.quantity_after,
-              },
-            })
-          if (!shiftKnown) conflicts.push({ code: 'unknown_shift', message: 'the cash could not go to its shift' })
-          await Promise.all([
-            conflictsRepo.insertConflicts(
-              q,
-              ctx.orgId,
-              conflicts.map((c) => ({
-                id: newId('scf'),
-                orderId: order.id,
-                clientSaleId: sale.client_sale_id,
-                code: c.code,
-                message: c.message,
-                details: c.details ?? {},
-              })),
-            ),
-            recordAudit(q, ctx, {
-              action: 'order.synced',
-              record: { type: 'order', id: order.id },
-              changes: {
-                client_sale_id: sale.client_sale_id,
-                sold_at: prepared.soldAt.toISOString(),
-                sold_by: prepared.soldBy,
-                conflicts: conflicts.map((c) => c.code),
-              },
-            }),
-          ])
-          return { order, conflicts }
-        }),
+        ctx.db.tx((q) => writeSale(q, ctx, prepared, sale, at)),
       )
       return answer(sale.client_sale_id, order, 'recorded', conflicts)
     } catch (error) {
@@ -585,13 +589,13 @@ export function createOfflineSalesService(deps: SalesDeps) {
       const results: (SaleResult | undefined)[] = sales.map((s) => known.get(s.client_sale_id))
       // A failure (the database gone) fails the request, once the sale in flight beside it has finished: it may
       // have committed, and a resend must find it recorded rather than race it.
-      const failures: unknown[] = []
+      let failure: { error: unknown } | undefined
       const record = async (i: number) => {
-        if (failures.length) return
+        if (failure) return
         try {
           results[i] = await recordSale(ctx, batch!, sales[i], `sales.${i}`)
         } catch (error) {
-          failures.push(error)
+          failure ??= { error }
         }
       }
       // The first copy of each sale, several at a time.
@@ -603,12 +607,13 @@ export function createOfflineSalesService(deps: SalesDeps) {
       // A sale sent twice in one batch is answered by the copy that recorded it; a copy of a refused one is tried
       // after the first copies, in the order sent.
       for (const [i, sale] of sales.entries()) {
-        if (results[i] || failures.length) continue
+        if (failure) break
+        if (results[i]) continue
         const recorded = results.find((r) => r?.client_sale_id === sale.client_sale_id && r.order_id)
         if (recorded) results[i] = { ...recorded, result: 'already_recorded' }
         else await record(i)
       }
-      if (failures.length) throw failures[0]
+      if (failure) throw failure.error
       return results as SaleResult[]
     },
   }
