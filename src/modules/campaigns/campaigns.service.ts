@@ -605,6 +605,7 @@ export function createCampaignsService(deps: CampaignsDeps) {
     rows: readonly KeyedVoucherRow[],
     live: readonly CampaignDef[],
   ): PresentedVoucher[] {
+    if (codes.length === 0) return []
     const byKey = new Map(rows.map((r) => [r.code_key, r]))
     const liveIds = new Set(live.map((d) => d.id))
     const seen = new Set<string>()

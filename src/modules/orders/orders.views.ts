@@ -24,7 +24,13 @@ export type StoredDiscount =
       points_multiplier_e4?: string
     }
 
-export function discountView(d: StoredDiscount, currency: string) {
+/** A stored campaign discount but its lines: all an order's or a calculation's `discounts` show of it. */
+export type CampaignDiscountFields = Omit<Extract<StoredDiscount, { type: 'campaign' }>, 'lines'>
+
+export function discountView(
+  d: Exclude<StoredDiscount, { type: 'campaign' }> | CampaignDiscountFields,
+  currency: string,
+) {
   const amount = toMajor(d.amount, currency)
   return d.type === 'campaign'
     ? {

@@ -4,7 +4,7 @@ import { e4ToPercent, percentToE4 } from '../../platform/money/percent.ts'
 import type { CampaignPricing } from '../campaigns/index.ts'
 import { OrderErrors } from './orders.errors.ts'
 import type { DiscountInput, OrderLineInput, TipInput } from './orders.schemas.ts'
-import { discountView, lineDiscountView, type StoredDiscount } from './orders.views.ts'
+import { type CampaignDiscountFields, discountView, lineDiscountView, type StoredDiscount } from './orders.views.ts'
 import type { CampaignsPort, OrgSettingsPort, QuotedLine, TaxPort } from './ports.ts'
 import { tipOf } from './tips.ts'
 import { computeTotals, type OrderDiscount, type OrderTotals } from './totals.ts'
@@ -149,6 +149,15 @@ export function refuseUsedUpVouchers(priced: PricedOrder): void {
  */
 export function storedDiscounts(p: PricedOrder, lineIds: readonly string[]): StoredDiscount[] {
   const fromCampaigns: StoredDiscount[] = p.campaigns.applications.map((a) => ({
+    ...campaignDiscount(a),
+    lines: a.perLine.flatMap((amount, i) => (amount > 0n ? [{ line_id: lineIds[i], amount: amount.toString() }] : [])),
+  }))
+  return [...fromCampaigns, ...p.discounts]
+}
+
+/** A campaign rule that applied, as an order discount without its lines (which name the stored order's lines). */
+function campaignDiscount(a: PricedOrder['campaigns']['applications'][number]): CampaignDiscountFields {
+  return {
     type: 'campaign',
     campaign_id: a.campaignId,
     rule_id: a.ruleId,
@@ -156,15 +165,24 @@ export function storedDiscounts(p: PricedOrder, lineIds: readonly string[]): Sto
     name: a.name,
     voucher_code: a.voucher?.code ?? null,
     amount: a.amount.toString(),
-    lines: a.perLine.flatMap((amount, i) => (amount > 0n ? [{ line_id: lineIds[i], amount: amount.toString() }] : [])),
     ...(a.pointsMultiplierE4 ? { points_multiplier_e4: a.pointsMultiplierE4.toString() } : {}),
-  }))
-  return [...fromCampaigns, ...p.discounts]
+  }
+}
+
+/** What each line's campaigns took off it, by line: one pass over the applications rather than one per line. */
+function lineDiscountsOf(p: PricedOrder): ReturnType<typeof lineDiscountView>[][] {
+  const perLine = p.quoted.map((): ReturnType<typeof lineDiscountView>[] => [])
+  for (const a of p.campaigns.applications)
+    a.perLine.forEach((amount, i) => {
+      if (amount > 0n) perLine[i].push(lineDiscountView(a.campaignId, a.ruleId, a.name, amount, p.currency))
+    })
+  return perLine
 }
 
 /** The answer of POST /orders/calculate. */
 export function toCalculation(p: PricedOrder, explain: 'relevant' | 'all' = 'all') {
   const c = p.currency
+  const lineDiscounts = lineDiscountsOf(p)
   return {
     currency: c,
     prices_include_tax: p.pricesIncludeTax,
@@ -186,14 +204,12 @@ export function toCalculation(p: PricedOrder, explain: 'relevant' | 'all' = 'all
       line_discount: toMajor(p.totals.lines[i].lineDiscount, c),
       line_tax: toMajor(p.totals.lines[i].lineTax, c),
       line_total: toMajor(p.totals.lines[i].lineTotal, c),
-      discounts: p.campaigns.applications.flatMap((a) =>
-        a.perLine[i] > 0n ? [lineDiscountView(a.campaignId, a.ruleId, a.name, a.perLine[i], c)] : [],
-      ),
+      discounts: lineDiscounts[i],
     })),
-    discounts: storedDiscounts(
-      p,
-      p.quoted.map(() => ''),
-    ).map((d) => discountView(d, c)),
+    discounts: [
+      ...p.campaigns.applications.map((a) => discountView(campaignDiscount(a), c)),
+      ...p.discounts.map((d) => discountView(d, c)),
+    ],
     campaigns: {
       applied: p.campaigns.applications.map((a) => ({
         campaign_id: a.campaignId,

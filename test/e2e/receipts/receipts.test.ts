@@ -177,7 +177,7 @@ describe('receipts', () => {
     const ctx = systemContext(app.runtime.database, shop.merchant.orgId, [])
     const queued = await ctx.db.read((q) =>
       q.query<{ to_address: string; subject: string; html_sealed: string | null }>(
-        'SELECT to_address, subject, html_sealed FROM mail_outbox WHERE org_id = $1 ORDER BY created_at',
+        'SELECT to_address, subject, html_sealed FROM mail_outbox WHERE org_id = $1 ORDER BY created_at, id',
         [shop.merchant.orgId],
       ),
     )
