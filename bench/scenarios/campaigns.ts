@@ -57,7 +57,7 @@ export default async function campaigns(t: BenchTarget): Promise<BenchRow[]> {
     { name: 'VIP', rules: [{ type: 'percentage', percent: 10 }], conditions: { customer_tags: ['vip'] }, priority: 5 },
     { name: 'Free item', rules: [{ type: 'free_item', product_id: ids[0] }], conditions: { min_spend: 50 } },
     {
-      name: 'Two days off',
+      name: 'Other days',
       rules: [{ type: 'percentage', percent: 15 }],
       conditions: { days_of_week: away.days },
       stacking: 'exclusive',
@@ -162,7 +162,7 @@ export default async function campaigns(t: BenchTarget): Promise<BenchRow[]> {
  */
 function awayFromNow(now: Date): { days: number[]; hours: { from: string; to: string } } {
   const isoDay = ((now.getUTCDay() + 6) % 7) + 1
-  const hour = (now.getUTCHours() + 6) % 24
+  const hour = now.getUTCHours() + 6
   const hh = (h: number) => `${String(h % 24).padStart(2, '0')}:00`
   return { days: [3, 4].map((ahead) => ((isoDay - 1 + ahead) % 7) + 1), hours: { from: hh(hour), to: hh(hour + 2) } }
 }
