@@ -51,6 +51,7 @@ import { refuseDeepJson } from './platform/http/json-depth.ts'
 import { installLoadShedding } from './platform/http/load-shedding.ts'
 import { completeDocument, describeRoute, gettingStarted, securitySchemes } from './platform/http/openapi-document.ts'
 import { ProblemSchema } from './platform/http/schemas.ts'
+import { sharedSerializerBuilder } from './platform/http/serializer.ts'
 import { sharedValidatorBuilder } from './platform/http/validator.ts'
 import { installMetrics } from './platform/metrics/metrics.ts'
 import { rateLimit } from './platform/rate-limit/index.ts'
@@ -104,7 +105,12 @@ export async function buildApp(
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
     },
     // Every context, including those that add shared schemas, builds its validator from our factory.
-    schemaController: { compilersFactory: { buildValidator: sharedValidatorBuilder() as never } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: sharedValidatorBuilder() as never,
+        buildSerializer: sharedSerializerBuilder() as never,
+      },
+    },
     frameworkErrors: frameworkErrorReply,
   }).withTypeProvider<TypeBoxTypeProvider>()
 

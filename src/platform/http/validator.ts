@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
+import { contentIdOf } from './schema-content.ts'
 
 // ajv-formats is CommonJS; under ESM its function may sit on `default`.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -30,41 +31,67 @@ export function buildValidator(externalSchemas: Record<string, unknown> = {}): F
   return compilerOf(makeAjv(false, externalSchemas), makeAjv(true, externalSchemas))
 }
 
-function compilerOf(strictBody: Ajv, coercingParts: Ajv): FastifySchemaCompiler<unknown> {
+function compilerOf(
+  strictBody: Ajv,
+  coercingParts: Ajv,
+  compiled?: Map<string, ValidateFunction>,
+): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? strictBody : coercingParts
-    return refusingNul(ajv.compile(schema as object)) as ReturnType<FastifySchemaCompiler<unknown>>
+    const body = httpPart === 'body'
+    const compile = () => (body ? strictBody : coercingParts).compile(schema as object)
+    if (!compiled) return refusingNul(compile()) as ReturnType<FastifySchemaCompiler<unknown>>
+    const key = `${body ? 'body' : 'part'}|${contentIdOf(schema as object)}`
+    let validate = compiled.get(key)
+    if (!validate) {
+      validate = compile()
+      compiled.set(key, validate)
+    }
+    return refusingNul(validate) as ReturnType<FastifySchemaCompiler<unknown>>
   }
 }
 
 /**
- * The validator factory of one app. Fastify asks for a new validator compiler for every route of a context that
- * added shared schemas (its `addedSchemas` flag is never reset), and the root adds the problem schema: building
- * two Ajv instances for each, each compiling the JSON Schema meta-schema, was most of an app's start. The app's
- * contexts share one pair instead, each adding its shared schemas to it; a context whose schema id is already
- * taken by another object gets a pair of its own.
+ * The pairs of Ajv instances of this process. Fastify asks for a new validator compiler for every route of a
+ * context that added shared schemas (its `addedSchemas` flag is never reset), and the root adds the problem schema:
+ * building two Ajv instances for each, each compiling the JSON Schema meta-schema, was most of an app's start. The
+ * contexts share one pair instead, each adding its shared schemas to it; a context whose schema id is already taken
+ * by another schema gets a pair of its own. The pairs outlive an app and keep what they compiled by the schema's
+ * content (Fastify hands each app copies), so an app built again in the same process (a test file after another)
+ * finds its routes' validators compiled.
  */
+const pairs: {
+  /** The content of each shared schema the pair holds, by id. */
+  schemas: Map<string, number>
+  strictBody: Ajv
+  coercingParts: Ajv
+  compiler: FastifySchemaCompiler<unknown>
+}[] = []
+
+/** The validator factory of an app (schemaController.compilersFactory.buildValidator): see `pairs`. */
 export function sharedValidatorBuilder(): (
   externalSchemas?: Record<string, unknown>,
 ) => FastifySchemaCompiler<unknown> {
-  const pairs: {
-    schemas: Map<string, unknown>
-    strictBody: Ajv
-    coercingParts: Ajv
-    compiler: FastifySchemaCompiler<unknown>
-  }[] = []
   return (externalSchemas = {}) => {
-    const wanted = Object.entries(externalSchemas)
-    let pair = pairs.find((p) => wanted.every(([id, schema]) => (p.schemas.get(id) ?? schema) === schema))
+    const wanted = Object.entries(externalSchemas).map(([id, schema]) => ({
+      id,
+      schema,
+      content: contentIdOf(schema as object),
+    }))
+    let pair = pairs.find((p) => wanted.every(({ id, content }) => (p.schemas.get(id) ?? content) === content))
     if (!pair) {
       const strictBody = makeAjv(false, {})
       const coercingParts = makeAjv(true, {})
-      pair = { schemas: new Map(), strictBody, coercingParts, compiler: compilerOf(strictBody, coercingParts) }
+      pair = {
+        schemas: new Map(),
+        strictBody,
+        coercingParts,
+        compiler: compilerOf(strictBody, coercingParts, new Map()),
+      }
       pairs.push(pair)
     }
-    for (const [id, schema] of wanted) {
+    for (const { id, schema, content } of wanted) {
       if (pair.schemas.has(id)) continue
-      pair.schemas.set(id, schema)
+      pair.schemas.set(id, content)
       pair.strictBody.addSchema(schema as object)
       pair.coercingParts.addSchema(schema as object)
     }
