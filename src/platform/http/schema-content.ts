@@ -6,13 +6,18 @@
 const contentIds = new Map<string, number>()
 const copies = new WeakMap<object, number>()
 
-export function contentIdOf(schema: object): number {
-  let id = copies.get(schema)
+export function contentIdOf(schema: unknown): number {
+  const copy = typeof schema === 'object' && schema !== null ? schema : null
+  let id = copy ? copies.get(copy) : undefined
   if (id === undefined) {
+    // A boolean schema (Fastify takes `true` and `false`) has no identity to remember.
     const json = JSON.stringify(schema)
-    id = contentIds.get(json) ?? contentIds.size
-    contentIds.set(json, id)
-    copies.set(schema, id)
+    id = contentIds.get(json)
+    if (id === undefined) {
+      id = contentIds.size
+      contentIds.set(json, id)
+    }
+    if (copy) copies.set(copy, id)
   }
   return id
 }

@@ -1,5 +1,5 @@
 import SerializerSelector from '@fastify/fast-json-stringify-compiler'
-import type { FastifySerializerCompiler } from 'fastify/types/schema.js'
+import type { FastifySerializerCompiler } from 'fastify'
 import { contentIdOf } from './schema-content.ts'
 
 type Serializer = (data: unknown) => string
@@ -10,6 +10,8 @@ type Serializer = (data: unknown) => string
  * same process (a test file after another) would compile the same schemas again.
  */
 const compiled = new Map<string, Serializer>()
+/** A number per context's serializer options and shared schemas, the first part of every key. */
+const contexts = new Map<string, number>()
 
 /**
  * Fastify's serializer factory (schemaController.compilersFactory.buildSerializer), Fastify's own
@@ -20,11 +22,13 @@ export function sharedSerializerBuilder() {
   const build = SerializerSelector()
   return (externalSchemas: Record<string, object> = {}, options: object = {}): FastifySerializerCompiler<unknown> => {
     const compile = build(externalSchemas, options)
-    const context = `${JSON.stringify(options)}|${Object.entries(externalSchemas)
+    const described = `${JSON.stringify(options)}|${Object.entries(externalSchemas)
       .map(([id, schema]) => `${id}=${contentIdOf(schema)}`)
       .join(',')}`
+    const context = contexts.get(described) ?? contexts.size
+    contexts.set(described, context)
     return (route) => {
-      const key = `${context}|${JSON.stringify(route.schema)}`
+      const key = `${context}|${contentIdOf(route.schema)}`
       let serializer = compiled.get(key)
       if (!serializer) {
         serializer = compile(route as Parameters<typeof compile>[0]) as Serializer

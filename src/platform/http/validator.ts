@@ -23,9 +23,9 @@ function makeAjv(coerce: boolean, externalSchemas: Record<string, unknown>): Ajv
 }
 
 /**
- * Fastify's validator factory (schemaController.compilersFactory.buildValidator), called for every context that
- * adds shared schemas: bodies are JSON and validated as sent, with every error reported; path, query and
- * headers are strings and coerced to their declared types.
+ * A validator compiler of its own, for what is validated outside a route (the GraphQL API's inputs): bodies are
+ * JSON and validated as sent, with every error reported; path, query and headers are strings and coerced to their
+ * declared types. The routes' compilers come from `sharedValidatorBuilder`.
  */
 export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<unknown> {
   return compilerOf(makeAjv(false, externalSchemas), makeAjv(true, externalSchemas))
@@ -40,7 +40,7 @@ function compilerOf(
     const body = httpPart === 'body'
     const compile = () => (body ? strictBody : coercingParts).compile(schema as object)
     if (!compiled) return refusingNul(compile()) as ReturnType<FastifySchemaCompiler<unknown>>
-    const key = `${body ? 'body' : 'part'}|${contentIdOf(schema as object)}`
+    const key = `${body ? 'body' : 'part'}|${contentIdOf(schema)}`
     let validate = compiled.get(key)
     if (!validate) {
       validate = compile()
@@ -75,7 +75,7 @@ export function sharedValidatorBuilder(): (
     const wanted = Object.entries(externalSchemas).map(([id, schema]) => ({
       id,
       schema,
-      content: contentIdOf(schema as object),
+      content: contentIdOf(schema),
     }))
     let pair = pairs.find((p) => wanted.every(({ id, content }) => (p.schemas.get(id) ?? content) === content))
     if (!pair) {
@@ -91,9 +91,15 @@ export function sharedValidatorBuilder(): (
     }
     for (const { id, schema, content } of wanted) {
       if (pair.schemas.has(id)) continue
+      try {
+        pair.strictBody.addSchema(schema as object)
+        pair.coercingParts.addSchema(schema as object)
+      } catch (error) {
+        // The pair's two instances may now differ, and it outlives this app: no later app may take it.
+        pairs.splice(pairs.indexOf(pair), 1)
+        throw error
+      }
       pair.schemas.set(id, content)
-      pair.strictBody.addSchema(schema as object)
-      pair.coercingParts.addSchema(schema as object)
     }
     return pair.compiler
   }
