@@ -44,6 +44,9 @@ describe('behind a proxy (TRUST_PROXY)', () => {
   it('ignores X-Forwarded-For when no proxy is trusted, so a client cannot pick its own address', async () => {
     const statuses = await attempts(plain, BURST * 1.5, '198.51.100.1')
     assert.equal(statuses.at(-1), 429)
-    assert.deepEqual(await attempts(plain, 1, '198.51.100.2'), [429])
+    // The same bucket: refused within a few attempts (it refills one a second, so a busy machine may let one or two
+    // through), where a bucket of its own would take a burst of them.
+    const other = await attempts(plain, 10, '198.51.100.2')
+    assert.equal(other.at(-1), 429, `another address answered ${other.join(', ')}`)
   })
 })
