@@ -75,8 +75,10 @@ describe('kitchen streams and their credentials', () => {
   })
 
   it('ends a stream when its token expires', async () => {
+    const token = await login()
+    // Counted from the token's issue, which expires it at most two seconds on (a slow login must not eat the margin).
     const started = Date.now()
-    const screen = await stream(base, await login())
+    const screen = await stream(base, token)
     assert.equal(screen.status, 200)
     await screen.reading
     assert.match(screen.text, /event: session_ended\ndata: \{"reason":"expired"\}/)
