@@ -51,8 +51,8 @@ import { refuseDeepJson } from './platform/http/json-depth.ts'
 import { installLoadShedding } from './platform/http/load-shedding.ts'
 import { completeDocument, describeRoute, gettingStarted, securitySchemes } from './platform/http/openapi-document.ts'
 import { ProblemSchema } from './platform/http/schemas.ts'
-import { sharedSerializerBuilder } from './platform/http/serializer.ts'
-import { sharedValidatorBuilder } from './platform/http/validator.ts'
+import { buildSharedSerializer } from './platform/http/serializer.ts'
+import { buildSharedValidator } from './platform/http/validator.ts'
 import { installMetrics } from './platform/metrics/metrics.ts'
 import { rateLimit } from './platform/rate-limit/index.ts'
 import './platform/http/route-config.ts'
@@ -104,11 +104,11 @@ export async function buildApp(
       const incoming = request.headers['x-request-id']
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
     },
-    // Every context, including those that add shared schemas, builds its validator from our factory.
+    // Every context, including those that add shared schemas, builds its validators and serializers from ours.
     schemaController: {
       compilersFactory: {
-        buildValidator: sharedValidatorBuilder() as never,
-        buildSerializer: sharedSerializerBuilder() as never,
+        buildValidator: buildSharedValidator as never,
+        buildSerializer: buildSharedSerializer as never,
       },
     },
     frameworkErrors: frameworkErrorReply,

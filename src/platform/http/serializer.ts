@@ -10,31 +10,29 @@ type Serializer = (data: unknown) => string
  * same process (a test file after another) would compile the same schemas again.
  */
 const compiled = new Map<string, Serializer>()
-/** A number per context's serializer options and shared schemas, the first part of every key. */
-const contexts = new Map<string, number>()
+const build = SerializerSelector()
 
 /**
  * Fastify's serializer factory (schemaController.compilersFactory.buildSerializer), Fastify's own
  * (@fastify/fast-json-stringify-compiler) with its serializers kept per process: a serializer depends only on the
  * route's schema, the context's shared schemas and the serializer options, so those are its key.
  */
-export function sharedSerializerBuilder() {
-  const build = SerializerSelector()
-  return (externalSchemas: Record<string, object> = {}, options: object = {}): FastifySerializerCompiler<unknown> => {
-    const compile = build(externalSchemas, options)
-    const described = `${JSON.stringify(options)}|${Object.entries(externalSchemas)
-      .map(([id, schema]) => `${id}=${contentIdOf(schema)}`)
-      .join(',')}`
-    const context = contexts.get(described) ?? contexts.size
-    contexts.set(described, context)
-    return (route) => {
-      const key = `${context}|${contentIdOf(route.schema)}`
-      let serializer = compiled.get(key)
-      if (!serializer) {
-        serializer = compile(route as Parameters<typeof compile>[0]) as Serializer
-        compiled.set(key, serializer)
-      }
-      return serializer
+export function buildSharedSerializer(
+  externalSchemas: Record<string, object> = {},
+  options: object = {},
+): FastifySerializerCompiler<unknown> {
+  const compile = build(externalSchemas, options)
+  const context = contentIdOf({
+    options,
+    shared: Object.entries(externalSchemas).map(([id, schema]) => [id, contentIdOf(schema)]),
+  })
+  return (route) => {
+    const key = `${context}|${contentIdOf(route.schema)}`
+    let serializer = compiled.get(key)
+    if (!serializer) {
+      serializer = compile(route as Parameters<typeof compile>[0]) as Serializer
+      compiled.set(key, serializer)
     }
+    return serializer
   }
 }

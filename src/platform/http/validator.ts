@@ -25,25 +25,21 @@ function makeAjv(coerce: boolean, externalSchemas: Record<string, unknown>): Ajv
 /**
  * A validator compiler of its own, for what is validated outside a route (the GraphQL API's inputs): bodies are
  * JSON and validated as sent, with every error reported; path, query and headers are strings and coerced to their
- * declared types. The routes' compilers come from `sharedValidatorBuilder`.
+ * declared types. The routes' compilers come from `buildSharedValidator`.
  */
 export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<unknown> {
   return compilerOf(makeAjv(false, externalSchemas), makeAjv(true, externalSchemas))
 }
 
-function compilerOf(
-  strictBody: Ajv,
-  coercingParts: Ajv,
-  compiled?: Map<string, ValidateFunction>,
-): FastifySchemaCompiler<unknown> {
+/** A compiler on a pair of Ajv instances, which keeps what it compiled by the schema's content and the part. */
+function compilerOf(strictBody: Ajv, coercingParts: Ajv): FastifySchemaCompiler<unknown> {
+  const compiled = new Map<string, ValidateFunction>()
   return ({ schema, httpPart }) => {
     const body = httpPart === 'body'
-    const compile = () => (body ? strictBody : coercingParts).compile(schema as object)
-    if (!compiled) return refusingNul(compile()) as ReturnType<FastifySchemaCompiler<unknown>>
     const key = `${body ? 'body' : 'part'}|${contentIdOf(schema)}`
     let validate = compiled.get(key)
     if (!validate) {
-      validate = compile()
+      validate = (body ? strictBody : coercingParts).compile(schema as object)
       compiled.set(key, validate)
     }
     return refusingNul(validate) as ReturnType<FastifySchemaCompiler<unknown>>
@@ -67,42 +63,33 @@ const pairs: {
   compiler: FastifySchemaCompiler<unknown>
 }[] = []
 
-/** The validator factory of an app (schemaController.compilersFactory.buildValidator): see `pairs`. */
-export function sharedValidatorBuilder(): (
-  externalSchemas?: Record<string, unknown>,
-) => FastifySchemaCompiler<unknown> {
-  return (externalSchemas = {}) => {
-    const wanted = Object.entries(externalSchemas).map(([id, schema]) => ({
-      id,
-      schema,
-      content: contentIdOf(schema),
-    }))
-    let pair = pairs.find((p) => wanted.every(({ id, content }) => (p.schemas.get(id) ?? content) === content))
-    if (!pair) {
-      const strictBody = makeAjv(false, {})
-      const coercingParts = makeAjv(true, {})
-      pair = {
-        schemas: new Map(),
-        strictBody,
-        coercingParts,
-        compiler: compilerOf(strictBody, coercingParts, new Map()),
-      }
-      pairs.push(pair)
-    }
-    for (const { id, schema, content } of wanted) {
-      if (pair.schemas.has(id)) continue
-      try {
-        pair.strictBody.addSchema(schema as object)
-        pair.coercingParts.addSchema(schema as object)
-      } catch (error) {
-        // The pair's two instances may now differ, and it outlives this app: no later app may take it.
-        pairs.splice(pairs.indexOf(pair), 1)
-        throw error
-      }
-      pair.schemas.set(id, content)
-    }
-    return pair.compiler
+/** Fastify's validator factory (schemaController.compilersFactory.buildValidator): see `pairs`. */
+export function buildSharedValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<unknown> {
+  const wanted = Object.entries(externalSchemas).map(([id, schema]) => ({
+    id,
+    schema,
+    content: contentIdOf(schema),
+  }))
+  let pair = pairs.find((p) => wanted.every(({ id, content }) => (p.schemas.get(id) ?? content) === content))
+  if (!pair) {
+    const strictBody = makeAjv(false, {})
+    const coercingParts = makeAjv(true, {})
+    pair = { schemas: new Map(), strictBody, coercingParts, compiler: compilerOf(strictBody, coercingParts) }
+    pairs.push(pair)
   }
+  for (const { id, schema, content } of wanted) {
+    if (pair.schemas.has(id)) continue
+    try {
+      pair.strictBody.addSchema(schema as object)
+      pair.coercingParts.addSchema(schema as object)
+    } catch (error) {
+      // The pair's two instances may now differ, and it outlives this app: no later app may take it.
+      pairs.splice(pairs.indexOf(pair), 1)
+      throw error
+    }
+    pair.schemas.set(id, content)
+  }
+  return pair.compiler
 }
 
 /** The JSON pointer of the first string (or property name) in `data` that holds a NUL character, if any. */
