@@ -64,9 +64,13 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
   }
 
   return {
-    /** Creates an org and its owner, who signs in with `password`, in one transaction. */
+    /**
+     * Creates an org and its owner, who signs in with `password`, in one transaction. The password is hashed before
+     * it (the hash is slow on purpose), so the transaction holds its connection only for the inserts.
+     */
     async createOrg(input: CreateOrgInput) {
       const orgId = newId('org')
+      const passwordHash = await auth.hashPassword(input.password)
       return runtime.database.transaction(orgId, async (q) => {
         const org = await insertOrg(q, orgId, input)
         const owner = await auth.createUser(q, {
@@ -74,7 +78,7 @@ export function createOrgsService(runtime: Runtime, auth: AuthService) {
           email: input.email,
           name: input.ownerName,
           role: 'owner',
-          password: input.password,
+          passwordHash,
         })
         return { org, owner }
       })

@@ -81,7 +81,8 @@ describe('graceful shutdown of opentill serve', () => {
     const s = await serve({ SHUTDOWN_TIMEOUT_MS: '1500', WORKERS: 'true' })
     children.push(s.child)
     drops.push(s.drop)
-    // A request that stays in flight: its body is never finished, so the server waits for it.
+    // A request that stays in flight: its body is never finished, so the server waits for it. Its 100 Continue says
+    // the server has taken it in before the signal.
     const url = new URL(`${s.base}/api/v1/products`)
     const { request } = await import('node:http')
     const pending = request({
@@ -89,11 +90,17 @@ describe('graceful shutdown of opentill serve', () => {
       port: url.port,
       path: url.pathname,
       method: 'POST',
-      headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json', 'content-length': '1000' },
+      headers: {
+        authorization: `Bearer ${s.token}`,
+        'content-type': 'application/json',
+        'content-length': '1000',
+        expect: '100-continue',
+      },
     })
     pending.on('error', () => {})
+    pending.flushHeaders()
+    await once(pending, 'continue')
     pending.write('{"name":')
-    await new Promise((r) => setTimeout(r, 200))
     const started = Date.now()
     s.child.kill('SIGTERM')
     const [code] = await once(s.child, 'exit')
