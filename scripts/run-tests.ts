@@ -1,5 +1,5 @@
-// Runs the test files with node:test through tsx (scripts/test-plan.ts says which, in which processes; Node 20's
-// --test takes a file list, not globs). Without DATABASE_URL the run starts one embedded PostgreSQL cluster for
+// Runs the test files with node:test (scripts/test-plan.ts says which, in which processes; Node 20's --test takes a
+// file list, not globs), each process's entry compiled into JavaScript first (scripts/test-bundle.ts). Without DATABASE_URL the run starts one embedded PostgreSQL cluster for
 // itself, and each test file makes its own database on it, exactly as on a server (docs/testing.md).
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openEmbeddedServer } from '../src/platform/db/embedded.ts'
 import { ensureDashboardBuilt } from './build-dashboard.mjs'
+import { bundleTestEntries } from './test-bundle.ts'
 import { planTestRun } from './test-plan.ts'
 import { createMigratedTemplate } from './test-template.ts'
 
@@ -22,6 +23,7 @@ if (plan.files.length === 0) {
 
 // The back office's pages are tested as built: from its sources as they are now.
 await ensureDashboardBuilt()
+const bundled = await bundleTestEntries(plan.entries)
 
 const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' }
 let cleanUp = async () => {}
@@ -57,13 +59,12 @@ const RUN_LIMIT_MS = 20 * 60_000
 const child = spawn(
   process.execPath,
   [
-    '--import',
-    'tsx',
+    '--enable-source-maps',
     '--test',
     `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`,
     '--test-timeout=300000',
     '--test-reporter=spec',
-    ...plan.entries,
+    ...bundled.entries,
   ],
   { stdio: 'inherit', env },
 )
@@ -75,5 +76,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => ch
 const status = await new Promise<number>((done) => child.on('exit', (code) => done(code ?? 1)))
 clearTimeout(limit)
 plan.cleanUp()
+bundled.cleanUp()
 await cleanUp()
 process.exit(status)

@@ -2,7 +2,6 @@
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 
 /**
  * Tests whose outcome does not depend on the database engine behind DATABASE_URL: rules (unit), pages in the
@@ -62,7 +61,7 @@ const named = (list: readonly string[], file: string) => list.some((name) => fil
 export interface TestPlan {
   /** The files the run takes. */
   files: string[]
-  /** What to hand `node --test`, in order: a file on its own, or a generated module that imports several. */
+  /** What to run, in order: a file on its own, or a generated module that imports several (scripts/test-bundle.ts compiles each). */
   entries: string[]
   /** Removes the generated modules. */
   cleanUp(): void
@@ -97,7 +96,7 @@ export function planTestRun(filter: readonly string[], engineDependentOnly: bool
     for (let g = 0; g < count; g++) {
       const part = members.filter((_, i) => i % count === g)
       const path = join(dir, `${kind}-${g + 1}.test.mjs`)
-      writeFileSync(path, part.map((f) => `import ${JSON.stringify(pathToFileURL(resolve(f)).href)}\n`).join(''))
+      writeFileSync(path, part.map((f) => `import ${JSON.stringify(resolve(f))}\n`).join(''))
       groups.push(path)
     }
   }

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
+import { fromRoot } from '../../src/platform/paths.ts'
 import { createMerchant, type Merchant, startTestApp, type TestApp } from '../support/harness.ts'
 
-const client = new URL('../../packages/client/', import.meta.url).pathname
+const client = fromRoot('packages', 'client')
 const typescript = join(client, 'node_modules/typescript/bin/tsc')
 
 /** The till day (test/support/till-day.ts) run from a project of its own, which knows the API only through the packed client. */
@@ -70,7 +71,7 @@ describe('the packed client in a project of its own', () => {
       }),
     )
     writeFileSync(join(scratch, 'main.ts'), MAIN)
-    copyFileSync(new URL('../support/till-day.ts', import.meta.url), join(scratch, 'till-day.ts'))
+    copyFileSync(fromRoot('test', 'support', 'till-day.ts'), join(scratch, 'till-day.ts'))
     execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: scratch, stdio: 'pipe' })
     const compiled = spawnSync(process.execPath, [typescript, '-p', 'tsconfig.json'], {
       cwd: scratch,

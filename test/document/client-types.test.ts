@@ -4,9 +4,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { fromRoot } from '../../src/platform/paths.ts'
 import { startTestApp, type TestApp } from '../support/harness.ts'
 
-const client = new URL('../../packages/client/', import.meta.url).pathname
+const client = fromRoot('packages', 'client')
 
 /**
  * @opentill/client's types are generated from the document the server serves (npm run client:generate): this

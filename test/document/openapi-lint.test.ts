@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
+import { fromRoot } from '../../src/platform/paths.ts'
 import { startTestApp, type TestApp } from '../support/harness.ts'
 
-const root = new URL('../../', import.meta.url).pathname
+const root = fromRoot()
 
 interface LintReport {
   totals: { errors: number; warnings: number }

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { promisify } from 'node:util'
+import { fromRoot } from '../../src/platform/paths.ts'
 
 const run = promisify(execFile)
-const root = new URL('../../', import.meta.url).pathname
+const root = fromRoot()
 const depcruise = join(root, 'node_modules/.bin/depcruise')
 const config = join(root, '.dependency-cruiser.cjs')
 

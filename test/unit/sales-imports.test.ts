@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, it } from 'node:test'
+import { fromRoot } from '../../src/platform/paths.ts'
 
 /**
  * "No sales module calls another; only flows compose them" (docs/architecture.md "Flows"), at the level of imports:
@@ -30,9 +32,9 @@ describe('sales modules import no values of one another', () => {
   it('holds for every sales module of the project, routes and schemas aside', () => {
     const found: string[] = []
     for (const module of SALES) {
-      const dir = new URL(`../../src/modules/${module}/`, import.meta.url)
+      const dir = fromRoot('src', 'modules', module)
       for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !/\.(routes|schemas)\.ts$/.test(f))) {
-        for (const hit of valueImportsOfOtherSales(module, readFileSync(new URL(file, dir), 'utf8')))
+        for (const hit of valueImportsOfOtherSales(module, readFileSync(join(dir, file), 'utf8')))
           found.push(`${module}/${file} imports ${hit}`)
       }
     }

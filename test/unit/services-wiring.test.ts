@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { describe, it } from 'node:test'
+import { fromRoot } from '../../src/platform/paths.ts'
 
 /**
  * The run-time half of the module walls (dependency-cruiser sees imports, not calls): every service is built from
@@ -46,13 +47,13 @@ function salesGivenSales(wiring: string): Map<string, string[]> {
 
 describe('services wiring', () => {
   it('builds every service from services built before it (no late-bound getter)', () => {
-    const wiring = readFileSync(new URL('../../src/services.ts', import.meta.url), 'utf8')
+    const wiring = readFileSync(fromRoot('src', 'services.ts'), 'utf8')
     assert.ok(wiring.includes('const flows = createFlows('), 'the flows are wired in services.ts')
     assert.deepEqual(lateReferences(wiring), [])
   })
 
   it('gives no sales module another: the flows compose them', () => {
-    const wiring = readFileSync(new URL('../../src/services.ts', import.meta.url), 'utf8')
+    const wiring = readFileSync(fromRoot('src', 'services.ts'), 'utf8')
     assert.deepEqual(Object.fromEntries(salesGivenSales(wiring)), {})
   })
 

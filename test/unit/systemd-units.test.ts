@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { promisify } from 'node:util'
+import { fromRoot } from '../../src/platform/paths.ts'
 
 const run = promisify(execFile)
-const units = new URL('../../deploy/systemd/', import.meta.url).pathname
+const units = fromRoot('deploy', 'systemd')
 const analyze = '/usr/bin/systemd-analyze'
 const skip = existsSync(analyze) ? false : 'systemd-analyze is not installed'
 
