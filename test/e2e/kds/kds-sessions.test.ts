@@ -42,28 +42,41 @@ async function stream(base: string, token: string) {
   }
 }
 
+/**
+ * An app with `env` listening on loopback for the suite it is called in, a merchant of it, and a fresh sign-in of
+ * that merchant's owner at each `login()`.
+ */
+function kitchenOf(env: Record<string, string>) {
+  const kitchen = {
+    app: undefined as unknown as TestApp,
+    base: '',
+    merchant: undefined as unknown as Merchant,
+    login: async () =>
+      (
+        await clientFor(kitchen.app.api).post('/api/v1/auth/login', {
+          email: kitchen.merchant.email,
+          password: kitchen.merchant.password,
+        })
+      ).body.data.accessToken as string,
+  }
+  before(async () => {
+    kitchen.app = await startTestApp(env)
+    await kitchen.app.api.listen({ port: 0, host: '127.0.0.1' })
+    kitchen.base = `http://127.0.0.1:${(kitchen.app.api.server.address() as AddressInfo).port}`
+    kitchen.merchant = await createMerchant(kitchen.app)
+  })
+  after(() => kitchen.app.close())
+  return kitchen
+}
+
 /** Kitchen streams end with their credential (issue 14 item 6), and an org holds a bounded number of them. */
 describe('a kitchen stream whose token expires', () => {
-  let app: TestApp
-  let base: string
-  let merchant: Merchant
-
-  before(async () => {
-    app = await startTestApp({ ACCESS_TOKEN_TTL_S: '2', KDS_HEARTBEAT_MS: '100' })
-    await app.api.listen({ port: 0, host: '127.0.0.1' })
-    base = `http://127.0.0.1:${(app.api.server.address() as AddressInfo).port}`
-    merchant = await createMerchant(app)
-  })
-  after(() => app.close())
-
-  const login = async () =>
-    (await clientFor(app.api).post('/api/v1/auth/login', { email: merchant.email, password: merchant.password })).body
-      .data.accessToken as string
+  const kitchen = kitchenOf({ ACCESS_TOKEN_TTL_S: '2', KDS_HEARTBEAT_MS: '100' })
 
   it('ends a stream when its token expires', async () => {
-    const token = await login()
+    const token = await kitchen.login()
     const expiresAt = expiryOf(token)
-    const screen = await stream(base, token)
+    const screen = await stream(kitchen.base, token)
     assert.equal(screen.status, 200)
     await screen.reading
     assert.match(screen.text, /event: session_ended\ndata: \{"reason":"expired"\}/)
@@ -85,51 +98,38 @@ function expiryOf(token: string): number {
  * would end for the wrong reason, or free a seat the test counts as taken): each screen goes away when the test says.
  */
 describe('kitchen streams, their sessions and the streams an org and a credential may hold', () => {
-  let app: TestApp
-  let base: string
-  let merchant: Merchant
-
-  before(async () => {
-    app = await startTestApp({
-      KDS_HEARTBEAT_MS: '100',
-      KDS_MAX_STREAMS_PER_ORG: '2',
-      KDS_MAX_STREAMS_PER_CREDENTIAL: '1',
-    })
-    await app.api.listen({ port: 0, host: '127.0.0.1' })
-    base = `http://127.0.0.1:${(app.api.server.address() as AddressInfo).port}`
-    merchant = await createMerchant(app)
+  const kitchen = kitchenOf({
+    KDS_HEARTBEAT_MS: '100',
+    KDS_MAX_STREAMS_PER_ORG: '2',
+    KDS_MAX_STREAMS_PER_CREDENTIAL: '1',
   })
-  after(() => app.close())
-
-  const login = async () =>
-    (await clientFor(app.api).post('/api/v1/auth/login', { email: merchant.email, password: merchant.password })).body
-      .data.accessToken as string
+  const { login } = kitchen
 
   it('ends a stream at the next heartbeat after its session is revoked', async () => {
     const token = await login()
-    const screen = await stream(base, token)
+    const screen = await stream(kitchen.base, token)
     assert.equal(screen.status, 200)
-    assert.equal((await clientFor(app.api, token).post('/api/v1/auth/logout', {})).status, 204)
+    assert.equal((await clientFor(kitchen.app.api, token).post('/api/v1/auth/logout', {})).status, 204)
     await screen.reading
     assert.match(screen.text, /event: session_ended\ndata: \{"reason":"revoked"\}/)
   })
 
   it('refuses a third open stream of an org with a 429, and takes one again when a stream closes', async () => {
-    const [a, b] = [await stream(base, await login()), await stream(base, await login())]
+    const [a, b] = [await stream(kitchen.base, await login()), await stream(kitchen.base, await login())]
     assert.deepEqual([a.status, b.status], [200, 200])
-    const third = await stream(base, await login())
+    const third = await stream(kitchen.base, await login())
     await third.reading
     assert.equal(third.status, 429)
     assert.equal(JSON.parse(third.text).code, 'KDS_STREAM_LIMIT')
     assert.ok(third.res.headers.get('retry-after'))
     // Another org is not counted against this one.
-    const other = await createMerchant(app)
-    const elsewhere = await stream(base, other.token)
+    const other = await createMerchant(kitchen.app)
+    const elsewhere = await stream(kitchen.base, other.token)
     assert.equal(elsewhere.status, 200)
     a.leave()
     await a.reading
     // The server frees the seat when it sees the connection close, which the client cannot wait on: ask until it has.
-    const again = await openedWithin(20, async () => stream(base, await login()))
+    const again = await openedWithin(20, async () => stream(kitchen.base, await login()))
     assert.equal(again.status, 200)
     for (const screen of [b, again, elsewhere]) screen.leave()
     await Promise.all([b.reading, again.reading, elsewhere.reading])
@@ -138,15 +138,15 @@ describe('kitchen streams, their sessions and the streams an org and a credentia
   it("refuses a credential's second stream with a 429, so one token cannot take the org's every seat", async () => {
     // Before, one token could open every seat of the org (KDS_MAX_STREAMS_PER_ORG) and lock its kitchen out.
     const token = await login()
-    const first = await stream(base, token)
+    const first = await stream(kitchen.base, token)
     assert.equal(first.status, 200)
-    const second = await stream(base, token)
+    const second = await stream(kitchen.base, token)
     await second.reading
     assert.equal(second.status, 429)
     assert.equal(JSON.parse(second.text).code, 'KDS_CREDENTIAL_STREAM_LIMIT')
     assert.ok(second.res.headers.get('retry-after'))
     // Another screen of the org, with its own credential, still gets the seat left.
-    const other = await stream(base, await login())
+    const other = await stream(kitchen.base, await login())
     assert.equal(other.status, 200)
     first.leave()
     other.leave()
