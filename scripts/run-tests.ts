@@ -1,7 +1,7 @@
 // Runs the test files with node:test (scripts/test-plan.ts says which, in which processes; Node 20's --test takes a
 // file list, not globs), each process's entry compiled into JavaScript first (scripts/test-bundle.ts). Without DATABASE_URL the run starts one embedded PostgreSQL cluster for
 // itself, and each test file makes its own database on it, exactly as on a server (docs/testing.md).
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,14 +21,26 @@ if (plan.files.length === 0) {
   process.exit(1)
 }
 
+// The generated files and the cluster's directory go however the run ends (its end, an error, an interrupt); an
+// interrupt before the tests start ends the run, after it the tests' process is told and the run ends with it.
+const generated: { cleanUp(): void }[] = [plan]
+process.on('exit', () => {
+  for (const files of generated) files.cleanUp()
+})
+let child: ChildProcess | undefined
+let cleanUp = async () => {}
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => (child ? child.kill(signal) : void cleanUp().finally(() => process.exit(1))))
+
 // The back office's pages are tested as built: from its sources as they are now.
 await ensureDashboardBuilt()
 const bundled = await bundleTestEntries(plan.entries)
+generated.push(bundled)
 
 const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' }
-let cleanUp = async () => {}
 if (!env.DATABASE_URL) {
   const dir = mkdtempSync(join(tmpdir(), 'opentill-test-cluster-'))
+  generated.push({ cleanUp: () => rmSync(dir, { recursive: true, force: true }) })
   // A throw-away cluster: durability buys nothing here, so the run does not wait for the disk.
   const server = await openEmbeddedServer(dir, {
     settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
@@ -56,7 +68,7 @@ if (/^postgres(ql)?:/.test(env.DATABASE_URL)) {
 // limit, and a group of six files takes a minute or two on a busy machine); a run that still does not end (a file
 // whose process will not exit) is stopped after twenty, so CI reports it instead of waiting out its own limit.
 const RUN_LIMIT_MS = 20 * 60_000
-const child = spawn(
+child = spawn(
   process.execPath,
   [
     '--enable-source-maps',
@@ -72,10 +84,7 @@ const limit = setTimeout(() => {
   console.error('the test run did not end within 20 minutes')
   child.kill('SIGKILL')
 }, RUN_LIMIT_MS)
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
-const status = await new Promise<number>((done) => child.on('exit', (code) => done(code ?? 1)))
+const status = await new Promise<number>((done) => child?.on('exit', (code) => done(code ?? 1)))
 clearTimeout(limit)
-plan.cleanUp()
-bundled.cleanUp()
 await cleanUp()
 process.exit(status)
