@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import pg from 'pg'
 import type { WebhookWorker } from '../../../src/modules/webhooks/index.ts'
+import { eventually } from '../../support/eventually.ts'
 import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../../support/harness.ts'
 import { HttpsReceiver } from '../../support/https-receiver.ts'
 import {
@@ -186,11 +188,26 @@ describe('managing webhook endpoints and integrations', () => {
 
   it('wakes a worker at once through LISTEN/NOTIFY, long before its next poll', async () => {
     await worker.stop()
-    // A two-minute poll: only the notification can bring the event out well before it. (Were the LISTEN not yet
-    // in place, the worker's wake-up when it is would deliver the event: slower, never lost.)
+    // The owner sees every session (the app's role only its own): the new worker's LISTEN is in place before the
+    // event, so that the notification, not the worker's wake-up once it listens, is what brings it out.
+    const owner = new pg.Client({ connectionString: app.runtime.ownerUrl })
+    await owner.connect()
+    const since = (await owner.query<{ now: Date }>('SELECT now()')).rows[0].now
+    // A two-minute poll: only the notification can bring the event out well before it.
     worker = startTestWorker(app, { pollMs: 120_000 })
     const { merchant } = await subscriber('/notified', ['order.created'])
-    await sleep(500) // the first poll and the LISTEN are done, on most days
+    try {
+      await eventually(async () => {
+        const listening = await owner.query(
+          `SELECT 1 FROM pg_stat_activity
+           WHERE datname = current_database() AND query = 'LISTEN webhook_relay' AND backend_start >= $1`,
+          [since],
+        )
+        assert.equal(listening.rowCount, 1)
+      })
+    } finally {
+      await owner.end()
+    }
     await emit(merchant, 'order.created', { id: 'ord_fast' })
     // Within half the poll: the notification woke the worker.
     await receiver.waitFor(() => receiver.on('/notified').length === 1, 60_000)
