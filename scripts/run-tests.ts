@@ -1,6 +1,7 @@
 // Runs the test files with node:test (scripts/test-plan.ts says which, in which processes; Node 20's --test takes a
-// file list, not globs), each process's entry compiled into JavaScript first (scripts/test-bundle.ts). Without DATABASE_URL the run starts one embedded PostgreSQL cluster for
-// itself, and each test file makes its own database on it, exactly as on a server (docs/testing.md).
+// file list, not globs), each process's entry compiled into JavaScript first (scripts/test-bundle.ts). Without
+// DATABASE_URL the run starts one embedded PostgreSQL cluster for itself, and each test file makes its own database
+// on it, exactly as on a server (docs/testing.md).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -46,10 +47,7 @@ if (!env.DATABASE_URL) {
     settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
   })
   env.DATABASE_URL = server.url
-  cleanUp = async () => {
-    await server.stop().catch(() => {})
-    rmSync(dir, { recursive: true, force: true })
-  }
+  cleanUp = () => server.stop().catch(() => {})
   console.log(`tests on an embedded PostgreSQL cluster in ${dir}`)
 }
 
@@ -68,7 +66,7 @@ if (/^postgres(ql)?:/.test(env.DATABASE_URL)) {
 // limit, and a group of six files takes a minute or two on a busy machine); a run that still does not end (a file
 // whose process will not exit) is stopped after twenty, so CI reports it instead of waiting out its own limit.
 const RUN_LIMIT_MS = 20 * 60_000
-child = spawn(
+const tests = spawn(
   process.execPath,
   [
     '--enable-source-maps',
@@ -80,11 +78,12 @@ child = spawn(
   ],
   { stdio: 'inherit', env },
 )
+child = tests
 const limit = setTimeout(() => {
   console.error('the test run did not end within 20 minutes')
-  child.kill('SIGKILL')
+  tests.kill('SIGKILL')
 }, RUN_LIMIT_MS)
-const status = await new Promise<number>((done) => child?.on('exit', (code) => done(code ?? 1)))
+const status = await new Promise<number>((done) => tests.on('exit', (code) => done(code ?? 1)))
 clearTimeout(limit)
 await cleanUp()
 process.exit(status)

@@ -61,7 +61,10 @@ const named = (list: readonly string[], file: string) => list.some((name) => fil
 export interface TestPlan {
   /** The files the run takes. */
   files: string[]
-  /** What to run, in order: a file on its own, or a generated module that imports several (scripts/test-bundle.ts compiles each). */
+  /**
+   * What to run, in order: a file on its own, or a generated module that imports several (scripts/test-bundle.ts
+   * compiles each).
+   */
   entries: string[]
   /** Removes the generated modules. */
   cleanUp(): void

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { eventually } from '../../support/eventually.ts'
 import { clientFor, createMerchant, type Merchant, startTestApp, type TestApp } from '../../support/harness.ts'
@@ -62,8 +61,7 @@ function kitchenOf(env: Record<string, string>) {
   }
   before(async () => {
     kitchen.app = await startTestApp(env)
-    await kitchen.app.api.listen({ port: 0, host: '127.0.0.1' })
-    kitchen.base = `http://127.0.0.1:${(kitchen.app.api.server.address() as AddressInfo).port}`
+    kitchen.base = await kitchen.app.api.listen({ port: 0, host: '127.0.0.1' })
     kitchen.merchant = await createMerchant(kitchen.app)
   })
   after(() => kitchen.app.close())
